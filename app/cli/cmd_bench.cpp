@@ -1,0 +1,103 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/setup.h"
+#include "core/atomic_file.h"
+#include "core/errors.h"
+#include "core/measurement_export.h"
+#include "core/runner.h"
+
+namespace tilescope::cli {
+namespace {
+
+const char* kHelp =
+    "usage: tilescope bench [--device SEL] [--kernel K[,K..]|all] [--size S[,S..]] [--tile T[,T..]]\n"
+    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-]\n"
+    "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
+    "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
+    "\n"
+    "Measures each kernel on a real OpenCL device: builds it, checks the device's limits, runs\n"
+    "W untimed warm-ups then R timed launches (profiling events), and verifies C against a CPU\n"
+    "reference. GFLOP/s = 2*M*N*K / median time, reported only for verified results.\n"
+    "  SEL  'emulator', part of 'platform / device' (pocl, nvidia), or P:D (tilescope devices).\n"
+    "       Default: the first real GPU, else the first CPU device.\n"
+    "  S    N (square) or MxNxK: C is MxN, A is MxK, B is KxN, row-major. Default 256.\n"
+    "  K    naive, row, row_private, row_private_local, tiled, ... or all (tilescope tour lists them)\n"
+    "  T    the tile size TS (default: each kernel's own, 16 for most)\n"
+    "  SPEC NAME=int:E | NAME=matrix:ExE[:rowmajor|colmajor][:in|out] | NAME=local:E\n"
+    "  E    integer expression over M, N, K, TS with + - * / ( )\n"
+    "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
+
+}  // namespace
+
+int cmd_bench(const std::vector<std::string>& args) {
+    auto valued = custom_kernel_options();
+    valued.insert({"device", "kernel", "size", "tile", "reps", "warmup", "json", "csv"});
+    Options o("bench", valued, {"help"});
+    o.parse(args);
+    if (o.has("help")) {
+        std::cout << kHelp;
+        return 0;
+    }
+    const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
+    const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
+    const auto json_path = o.get("json"), csv_path = o.get("csv");
+    if (json_path) check_writable(*json_path, "--json");
+    if (csv_path) check_writable(*csv_path, "--csv");
+    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
+        throw InputError("--json - and --csv -: only one of them can go to standard output");
+
+    const std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
+    const DeviceInfo& device = select_device(o.get_or("device", ""));
+    if (device.is_emulator)
+        throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
+                         "or pick a real device: " + device_list_text());
+    Runner runner(device);
+    // Everything that can be refused is refused before the first launch.
+    for (const LaunchConfig& c : configs) runner.validate(c);
+
+    install_interrupt_handler();
+    const bool table_to_stdout = !(json_path && *json_path == "-") && !(csv_path && *csv_path == "-");
+    std::FILE* table = table_to_stdout ? stdout : stderr;
+    std::fprintf(table, "device: %s\n%s\n", device.label().c_str(), measurement_header().c_str());
+    std::fflush(table);
+    const bool tty = isatty(STDERR_FILENO);
+
+    std::vector<Measurement> results;
+    bool all_verified = true;
+    for (size_t i = 0; i < configs.size(); ++i) {
+        const LaunchConfig& c = configs[i];
+        const std::string what = "[" + std::to_string(i + 1) + "/" + std::to_string(configs.size()) + "] " + c.kernel.name +
+                                 " " + c.size.label() + " TS=" + std::to_string(c.tile);
+        RunOptions ro;
+        ro.reps = reps;
+        ro.warmup = warmup;
+        ro.cancelled = interrupted;
+        bool printed = false;
+        const auto started = std::chrono::steady_clock::now();
+        ro.progress = [&](const std::string& line) {
+            // Quiet for quick runs; a line for anything that takes over a second.
+            if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
+            std::fprintf(stderr, tty ? "\r\033[K%s: %s" : "%s: %s\n", what.c_str(), line.c_str());
+            std::fflush(stderr);
+            printed = true;
+        };
+        Measurement m = runner.measure(c, ro);
+        if (printed && tty) std::fprintf(stderr, "\r\033[K");
+        std::fprintf(table, "%s\n", measurement_row(m).c_str());
+        std::fflush(table);
+        if (m.checked && !m.verification.verified) all_verified = false;
+        results.push_back(std::move(m));
+    }
+    if (json_path) write_file_atomically(*json_path, measurements_to_json(results));
+    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results));
+    if (!all_verified) std::fprintf(stderr, "bench: some results did NOT verify; no GFLOP/s is reported for them\n");
+    return all_verified ? 0 : 1;
+}
+
+}  // namespace tilescope::cli

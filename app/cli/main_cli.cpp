@@ -1,0 +1,68 @@
+#include <csignal>
+#include <cstring>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "core/errors.h"
+
+namespace tilescope::cli {
+namespace {
+
+volatile std::sig_atomic_t g_interrupts = 0;
+
+void on_interrupt(int) {
+    if (++g_interrupts > 1) std::_Exit(130);
+}
+
+const char* kUsage =
+    "tilescope: see GPU memory traffic in OpenCL matrix multiplication\n"
+    "\n"
+    "usage: tilescope [SUBCOMMAND] [options]\n"
+    "  (none)     the GUI (needs a display)\n"
+    "  gui        the GUI, with set-up options and a scripted mode (tilescope gui --help)\n"
+    "  devices    list OpenCL devices, the emulator included\n"
+    "  bench      measure verified GFLOP/s of kernels on a device\n"
+    "  trace      run a kernel on the emulator and count its memory traffic\n"
+    "  tour       a terminal walk through the lesson\n"
+    "Every subcommand has --help.\n";
+
+}  // namespace
+
+void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
+bool interrupted() { return g_interrupts > 0; }
+
+int main(int argc, char** argv, const GuiEntry& gui) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::string cmd = args.empty() ? "" : args[0];
+    if (!args.empty()) args.erase(args.begin());
+    try {
+        if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (cmd == "devices") return cmd_devices(args);
+        if (cmd == "bench") return cmd_bench(args);
+        if (cmd == "trace") return cmd_trace(args);
+        if (cmd == "tour") return cmd_tour(args);
+        if (cmd.empty() || cmd == "gui") {
+            if (!gui) {
+                std::cerr << "tilescope: this build has no GUI; accepted subcommands: devices, bench, trace, tour\n";
+                return 2;
+            }
+            return gui(args);
+        }
+        std::cerr << "tilescope: unknown subcommand '" << cmd << "'; accepted: gui, devices, bench, trace, tour (see --help)\n";
+        return 2;
+    } catch (const InputError& e) {
+        std::cerr << "tilescope " << cmd << ": " << e.what() << "\n";
+        return 2;
+    } catch (const Cancelled&) {
+        std::cerr << "tilescope " << cmd << ": cancelled; nothing was written\n";
+        return 130;
+    } catch (const std::exception& e) {
+        std::cerr << "tilescope " << cmd << ": internal error: " << e.what() << "\n";
+        return 3;
+    }
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,65 @@
+#include "core/catalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/embedded_files.h"
+#include "core/errors.h"
+
+namespace tilescope {
+
+std::string_view embedded_text(std::string_view path) {
+    for (const EmbeddedFile& f : embedded_files())
+        if (f.path == path) return f.text;
+    throw InputError("no embedded file '" + std::string(path) + "'");
+}
+
+std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_view dir) {
+    const nlohmann::json doc = nlohmann::json::parse(json_text);
+    std::vector<KernelSpec> rungs;
+    for (const auto& r : doc.at("rungs")) {
+        KernelSpec spec;
+        spec.name = r.at("name");
+        spec.title = r.value("title", spec.name);
+        spec.lesson = r.value("lesson", "");
+        spec.tile_meaning = r.value("tile_meaning", "");
+        spec.library = r.value("library", "");
+        if (spec.library.empty()) {
+            const std::string file = r.at("file");
+            spec.source_name = file;
+            spec.source = std::string(embedded_text(std::string(dir) + "/" + file));
+        }
+        spec.entry = r.value("entry", spec.library);
+        spec.global = r.at("global").get<std::vector<std::string>>();
+        spec.local = r.at("local").get<std::vector<std::string>>();
+        for (const std::string d : r.value("defines", std::vector<std::string>{})) {
+            const size_t eq = d.find('=');
+            spec.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+        }
+        for (const std::string a : r.at("args")) spec.args.push_back(parse_arg_spec(a));
+        if (r.contains("check")) spec.check = parse_check_spec(r.at("check").get<std::string>());
+        spec.tiles = r.value("tiles", std::vector<int>{16});
+        spec.default_tile = r.value("default_tile", 16);
+        validate(spec);
+        rungs.push_back(std::move(spec));
+    }
+    return rungs;
+}
+
+const std::vector<KernelSpec>& ladder() {
+    static const std::vector<KernelSpec> rungs = parse_catalog(embedded_text("kernels/ladder.json"), "kernels");
+    return rungs;
+}
+
+const KernelSpec* find_rung(std::string_view name) {
+    for (const KernelSpec& k : ladder())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+std::string rung_names() {
+    std::string out;
+    for (const KernelSpec& k : ladder()) out += (out.empty() ? "" : ", ") + k.name;
+    return out;
+}
+
+}  // namespace tilescope

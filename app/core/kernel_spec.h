@@ -1,0 +1,69 @@
+#pragma once
+// What a kernel is, independent of sizes: its source, entry point, NDRange and
+// argument expressions. Ladder rungs (kernels/ladder.json) and custom kernels from the
+// command line are the same type, parsed by the same functions.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tilescope {
+
+enum class Layout { RowMajor, ColMajor };
+enum class Access { In, Out };
+
+// One --arg SPEC:  NAME=int:E | NAME=matrix:ExE[:rowmajor|colmajor][:in|out] | NAME=local:E
+struct ArgSpec {
+    enum class Kind { Int, Matrix, Local };
+    std::string name;
+    Kind kind = Kind::Int;
+    std::string value;           // Int: the value; Local: number of floats
+    std::string rows, cols;      // Matrix: its shape
+    Layout layout = Layout::RowMajor;
+    Access access = Access::In;  // inputs get seeded random values, outputs zeros
+};
+
+ArgSpec parse_arg_spec(std::string_view spec);  // throws InputError
+std::string to_string(const ArgSpec& arg);       // the SPEC text back
+
+// --check C=A*B: C must equal the product of A and B, each in its declared layout.
+struct CheckSpec {
+    std::string c, a, b;
+};
+CheckSpec parse_check_spec(std::string_view spec);  // throws InputError
+
+struct KernelSpec {
+    std::string name;         // catalog name ("tiled") or the custom file's stem
+    std::string title;        // short label for tables and plots
+    std::string lesson;       // the one idea the kernel teaches
+    std::string tile_meaning; // what TS means for this kernel
+    std::string source;       // OpenCL C text
+    std::string source_name;  // file name used in messages
+    std::string entry;        // kernel function name
+    std::vector<std::string> global, local;                   // 1 to 3 expressions each
+    std::vector<std::pair<std::string, std::string>> defines; // -D NAME=E
+    std::vector<ArgSpec> args;
+    std::optional<CheckSpec> check;
+    std::vector<int> tiles;   // tile sizes worth showing (GUI menus, --tile all)
+    int default_tile = 16;
+    bool custom = false;      // from --source rather than the catalog
+    std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
+
+    const ArgSpec* find_arg(std::string_view arg_name) const;
+};
+
+// Reads a kernel from a file and command-line pieces (the --source family of options).
+// Validates everything that does not need sizes; throws InputError.
+struct CustomKernelOptions {
+    std::string source_path, entry;
+    std::vector<std::string> global, local, defines, args;
+    std::string check;
+};
+KernelSpec load_custom_kernel(const CustomKernelOptions& options);
+
+// Shared validation: dimensions 1..3, expressions well formed, unique argument names,
+// the check naming matrices. Throws InputError.
+void validate(const KernelSpec& spec);
+
+}  // namespace tilescope

@@ -1,0 +1,117 @@
+#include "core/launch_config.h"
+
+#include <charconv>
+
+#include "core/errors.h"
+
+namespace tilescope {
+
+std::string ProblemSize::label() const {
+    if (M == N && N == K) return std::to_string(M);
+    return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+}
+
+ProblemSize parse_size(std::string_view text, std::string_view option) {
+    auto bad = [&](const std::string& why) {
+        return InputError(std::string(option) + " '" + std::string(text) + "': " + why +
+                          "; accepted: S or MxNxK with positive integers up to 65536");
+    };
+    std::vector<int64_t> values;
+    size_t start = 0;
+    for (;;) {
+        const size_t x = text.find('x', start);
+        const std::string_view part = text.substr(start, x == std::string_view::npos ? text.npos : x - start);
+        int64_t v = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || ec != std::errc() || end != part.data() + part.size()) throw bad("not a size");
+        if (v <= 0) throw bad("sizes must be positive");
+        if (v > 65536) throw bad("too large");
+        values.push_back(v);
+        if (x == std::string_view::npos) break;
+        start = x + 1;
+    }
+    if (values.size() == 1) return {values[0], values[0], values[0]};
+    if (values.size() == 3) return {values[0], values[1], values[2]};
+    throw bad("give one or three sizes");
+}
+
+uint64_t ResolvedArg::bytes() const {
+    switch (spec.kind) {
+    case ArgSpec::Kind::Int: return sizeof(int32_t);
+    case ArgSpec::Kind::Local: return static_cast<uint64_t>(value) * sizeof(float);
+    case ArgSpec::Kind::Matrix: return static_cast<uint64_t>(rows) * cols * sizeof(float);
+    }
+    return 0;
+}
+
+const ResolvedArg* ResolvedLaunch::find(std::string_view name) const {
+    for (const ResolvedArg& a : args)
+        if (a.spec.name == name) return &a;
+    return nullptr;
+}
+
+static std::string dims_text(const std::array<size_t, 3>& v, int dims) {
+    std::string s;
+    for (int i = 0; i < dims; ++i) s += (i ? "x" : "") + std::to_string(v[i]);
+    return s;
+}
+std::string ResolvedLaunch::global_text() const { return dims_text(global, dims); }
+std::string ResolvedLaunch::local_text() const { return dims_text(local, dims); }
+
+ResolvedLaunch resolve(const LaunchConfig& config) {
+    const KernelSpec& k = config.kernel;
+    if (config.tile <= 0)
+        throw InputError("--tile " + std::to_string(config.tile) + ": the tile size must be a positive integer");
+    const SizeVars vars{config.size.M, config.size.N, config.size.K, config.tile};
+    ResolvedLaunch r;
+    r.dims = static_cast<int>(k.global.size());
+    for (int d = 0; d < r.dims; ++d) {
+        const int64_t g = eval_expr(k.global[d], vars), l = eval_expr(k.local[d], vars);
+        if (g <= 0 || l <= 0)
+            throw InputError("kernel '" + k.name + "': dimension " + std::to_string(d) + " has global " +
+                             std::to_string(g) + " and local " + std::to_string(l) + "; both must be positive");
+        if (g % l != 0)
+            throw InputError("kernel '" + k.name + "': global size " + std::to_string(g) + " in dimension " +
+                             std::to_string(d) + " is not a multiple of the local size " + std::to_string(l) +
+                             "; round it up, e.g. ((N+TS-1)/TS)*TS");
+        r.global[d] = static_cast<size_t>(g);
+        r.local[d] = static_cast<size_t>(l);
+        r.groups[d] = static_cast<size_t>(g / l);
+    }
+    for (const auto& [name, e] : k.defines) r.build_options += "-D " + name + "=" + std::to_string(eval_expr(e, vars)) + " ";
+    for (const ArgSpec& a : k.args) {
+        ResolvedArg ra;
+        ra.spec = a;
+        if (a.kind == ArgSpec::Kind::Matrix) {
+            ra.rows = eval_expr(a.rows, vars);
+            ra.cols = eval_expr(a.cols, vars);
+            if (ra.rows <= 0 || ra.cols <= 0)
+                throw InputError("--arg " + to_string(a) + ": the matrix would be " + std::to_string(ra.rows) +
+                                 "x" + std::to_string(ra.cols) + "; both must be positive");
+            r.buffer_bytes += ra.bytes();
+        } else {
+            ra.value = eval_expr(a.value, vars);
+            if (a.kind == ArgSpec::Kind::Local) {
+                if (ra.value <= 0)
+                    throw InputError("--arg " + to_string(a) + ": local size must be positive, got " +
+                                     std::to_string(ra.value));
+                r.local_arg_bytes += ra.bytes();
+            }
+        }
+        r.args.push_back(ra);
+    }
+    r.flops = 2.0 * static_cast<double>(config.size.M) * config.size.N * config.size.K;
+    if (k.check) {
+        // A custom kernel's product may not be MxNxK: count the flops of what it checks.
+        const ResolvedArg *c = r.find(k.check->c), *a = r.find(k.check->a), *b = r.find(k.check->b);
+        if (a->cols != b->rows || c->rows != a->rows || c->cols != b->cols)
+            throw InputError("--check " + k.check->c + "=" + k.check->a + "*" + k.check->b + ": shapes " +
+                             std::to_string(c->rows) + "x" + std::to_string(c->cols) + " = " +
+                             std::to_string(a->rows) + "x" + std::to_string(a->cols) + " * " +
+                             std::to_string(b->rows) + "x" + std::to_string(b->cols) + " do not multiply");
+        r.flops = 2.0 * static_cast<double>(c->rows) * c->cols * a->cols;
+    }
+    return r;
+}
+
+}  // namespace tilescope

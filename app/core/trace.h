@@ -1,0 +1,219 @@
+#pragma once
+// The trace of one kernel run on the emulator: for every work-group, totals; for the
+// work-groups of interest, every barrier interval with the elements of each buffer that
+// were loaded and stored (as rectangles in the matrix's own row/column coordinates) and
+// by which work-items, plus local-memory traffic; Oclgrind's checks as diagnostics a
+// student can read. Built once from what the plugin recorded, then read only: share it
+// as a TraceSnapshot.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/kernel_spec.h"
+#include "core/launch_config.h"
+#include "core/matrix.h"
+#include "trace/trace_abi.h"
+
+namespace tilescope {
+
+using GroupId = std::array<uint32_t, 3>;
+using WorkItemId = std::array<uint32_t, 3>;
+
+// Sizes that define coalescing and bank conflicts (DESIGN.md, "Command-line contract").
+struct TraceGeometry {
+    uint32_t warp = 32;        // lanes of a synthetic sub-group (--warp)
+    uint32_t sector_bytes = 32;  // coalescing granule (--sector)
+    uint32_t banks = 32;       // local-memory banks of 4 bytes (--banks)
+    uint32_t bank_bytes = 4;
+};
+
+struct AccessTotals {
+    uint64_t load_bytes = 0, store_bytes = 0;
+    uint64_t loads = 0, stores = 0;  // instructions executed
+};
+
+struct CoalescingCounts {
+    uint64_t requests = 0, sectors = 0;
+    double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0.0; }
+};
+
+struct BankConflictCounts {
+    uint64_t requests = 0, degree_sum = 0, conflicted_requests = 0;
+    uint32_t max_degree = 0;
+    double mean_degree() const { return requests ? double(degree_sum) / double(requests) : 0.0; }
+};
+
+// Inclusive rectangle of elements in a matrix's (row, col) coordinates.
+struct Rect {
+    int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
+    int64_t rows() const { return r1 - r0 + 1; }
+    int64_t cols() const { return c1 - c0 + 1; }
+    int64_t area() const { return rows() * cols(); }
+    bool operator==(const Rect&) const = default;
+};
+
+// A global/constant buffer as the kernel saw it. Matrices carry their shape and layout;
+// other buffers are one row of `elements`.
+struct TracedBuffer {
+    std::string name;
+    bool constant = false;
+    bool is_matrix = false;
+    int64_t rows = 1, cols = 0;
+    Layout layout = Layout::RowMajor;
+    uint32_t element_size = 4;
+    uint64_t elements = 0;
+    AccessTotals traffic;
+    uint64_t distinct_elements_loaded = 0, distinct_elements_stored = 0;
+    uint64_t out_of_range = 0;
+    std::vector<uint32_t> load_counts;   // per element in storage order: the heatmap
+    std::vector<uint32_t> store_counts;
+
+    // (row, col) of an element index, and back, honouring the layout.
+    std::array<int64_t, 2> coords(uint64_t element) const;
+    uint64_t element(int64_t row, int64_t col) const;
+    uint32_t loads_at(int64_t row, int64_t col) const;  // heatmap in matrix coordinates
+};
+
+struct LocalBuffer {
+    std::string name;
+    uint64_t bytes = 0;
+};
+
+// Which elements of one buffer an interval touched, and by whom.
+struct BufferIntervalAccess {
+    std::string buffer;
+    bool local = false;                 // a __local buffer (elements are 4-byte words)
+    std::vector<Rect> loaded, stored;   // rectangles covering exactly the touched elements
+    uint64_t elements_loaded = 0, elements_stored = 0;
+    std::vector<trace_abi::ElementTouch> loads, stores;  // (element, linear local id), sorted
+};
+
+struct WorkItemTraffic {
+    uint32_t work_item = 0;  // linear local id (dimension 0 fastest)
+    AccessTotals global, local;
+};
+
+// The span between two barriers of one work-group.
+struct BarrierInterval {
+    int index = 0;
+    int end_line = 0;  // source line of the barrier that closes it; 0: the work-group ended
+    AccessTotals global, local;
+    CoalescingCounts coalescing;
+    BankConflictCounts bank_conflicts;
+    std::vector<BufferIntervalAccess> buffers;        // global buffers touched
+    std::vector<BufferIntervalAccess> local_buffers;  // local buffers touched
+    std::vector<WorkItemTraffic> work_items;
+
+    const BufferIntervalAccess* find(std::string_view buffer) const;  // global or local
+};
+
+struct GroupTrace {
+    GroupId group{};
+    std::array<uint32_t, 3> size{};
+    std::vector<BarrierInterval> intervals;
+
+    // Linear local id -> local id, dimension 0 fastest.
+    WorkItemId local_id(uint32_t linear) const;
+};
+
+struct GroupTotals {
+    GroupId group{};
+    uint32_t barriers = 0;
+    AccessTotals global, local;
+};
+
+struct LineTraffic {
+    int line = 0;
+    bool local = false;
+    AccessTotals traffic;
+    CoalescingCounts coalescing;
+    BankConflictCounts bank_conflicts;
+};
+
+enum class DiagnosticKind { Race, Divergence, OutOfBounds, Uninitialized, Other };
+std::string_view to_string(DiagnosticKind kind);  // "race", "divergence", "out_of_bounds", ...
+
+struct Diagnostic {
+    DiagnosticKind kind = DiagnosticKind::Other;
+    std::string message;                // one sentence a student can read
+    int line = 0;                       // source line; 0 when unknown
+    std::vector<WorkItemId> work_items; // global ids involved (the first few)
+    uint64_t count = 1;                 // how many times Oclgrind reported it
+    std::string oclgrind_text;          // Oclgrind's own words, first occurrence
+};
+
+struct TraceTotals {
+    uint64_t global_load_bytes = 0, global_store_bytes = 0;
+    uint64_t local_load_bytes = 0, local_store_bytes = 0;
+    uint64_t private_load_bytes = 0, private_store_bytes = 0;  // compiler noise, kept apart
+    uint64_t global_loads = 0, global_stores = 0, local_loads = 0, local_stores = 0;
+    uint64_t barriers = 0;  // barrier releases summed over work-groups
+    double flops = 0;       // 2*M*N*K
+};
+
+struct Trace {
+    std::string kernel;       // catalog name or custom kernel name
+    std::string entry;
+    bool custom = false;      // from --source: no closed forms to compare with
+    std::string device = "emulator";
+    ProblemSize size;
+    int tile = 0;
+    int dims = 1;
+    std::array<uint64_t, 3> global{1, 1, 1}, local{1, 1, 1}, groups{1, 1, 1};
+    TraceGeometry geometry;
+    bool checks = true;       // Oclgrind's race/uninitialised checks were on
+    bool complete = true;     // every work-group ran
+    bool detail_truncated = false;
+
+    TraceTotals totals;
+    CoalescingCounts coalescing;
+    BankConflictCounts bank_conflicts;
+    std::vector<TracedBuffer> buffers;      // global/constant parameters, in parameter order
+    std::vector<LocalBuffer> local_buffers;
+    std::vector<LineTraffic> lines;
+    std::vector<int> barrier_lines;
+    std::vector<GroupTotals> group_totals;  // every work-group
+    std::vector<GroupTrace> detail;         // the work-groups of interest
+    std::vector<Diagnostic> diagnostics;
+    uint64_t messages_dropped = 0;
+    double seconds = 0;                     // the emulated launch
+    std::optional<Verification> verification;  // the emulator's C against the CPU reference
+
+    uint64_t total_groups() const { return groups[0] * groups[1] * groups[2]; }
+    const TracedBuffer* find_buffer(std::string_view name) const;
+    const GroupTrace* find_group(const GroupId& group) const;
+};
+
+using TraceSnapshot = std::shared_ptr<const Trace>;
+
+// --- Building a Trace (pure; unit-tested with hand-made plugin results) ---
+
+// What the app knows about the launch that the plugin cannot: matrix shapes and layouts.
+struct TraceContext {
+    std::string kernel, entry;
+    bool custom = false;
+    ProblemSize size;
+    int tile = 0;
+    int dims = 1;
+    double flops = 0;
+    bool checks = true;
+    std::vector<ResolvedArg> args;  // from ResolvedLaunch
+};
+TraceContext trace_context(const LaunchConfig& config, const ResolvedLaunch& launch, bool checks);
+
+Trace build_trace(trace_abi::Result&& raw, const TraceContext& context);
+
+// Smallest set of rectangles covering exactly `elements` (sorted element indices, may
+// repeat) of a buffer: runs along rows, merged down columns when they line up.
+std::vector<Rect> cover_rectangles(const TracedBuffer& buffer, const std::vector<uint64_t>& elements);
+
+// Oclgrind's messages -> diagnostics, merged by kind and source lines. `buffers` names
+// addresses ("A[4096]") when the plugin's buffer numbers are known.
+std::vector<Diagnostic> diagnose(const std::vector<trace_abi::Message>& messages,
+                                 const std::vector<trace_abi::BufferStats>& buffers, uint32_t address_offset_bits);
+
+}  // namespace tilescope

@@ -1,0 +1,58 @@
+#pragma once
+// Runs a LaunchConfig on the emulator (Oclgrind with the trace plugin) through the same
+// Runner as real devices, and returns its Trace. Estimates the cost first and refuses
+// runs beyond a bound; reports progress and can be cancelled between work-groups.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/launch_config.h"
+#include "core/trace.h"
+
+namespace tilescope {
+
+struct TraceOptions {
+    bool checks = true;               // Oclgrind's race and uninitialised-value checks (--no-checks: off)
+    std::vector<GroupId> groups;      // work-groups with element-level detail (--groups); empty: automatic
+    TraceGeometry geometry;           // --warp, --sector, --banks
+    bool verify = true;               // check the emulator's C against the CPU reference when the kernel has a check
+    uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1.5 GiB or half the RAM, the smaller
+    double max_seconds = 900;         // refuse above this estimated emulation time
+    uint64_t detail_budget_bytes = 48ull << 20;  // automatic --groups keeps detail within this
+    std::string plugin_path;          // empty: find libtilescope_trace.so (see find_trace_plugin)
+    std::function<bool()> cancelled;  // polled after every work-group; true stops the run (throws Cancelled)
+    // After work-groups complete, at most a few times a second. Called from the emulator's
+    // worker threads, one call at a time.
+    std::function<void(uint64_t groups_done, uint64_t groups_total)> progress;
+};
+
+struct TraceEstimate {
+    uint64_t memory_events = 0;     // global and local accesses the run will make (about)
+    uint64_t peak_bytes = 0;        // resident memory of the whole process at its peak (about)
+    uint64_t detail_bytes = 0;      // of which element-level detail
+    double seconds = 0;             // emulation time on this machine (about)
+    std::vector<GroupId> detail_groups;  // the groups that will keep detail
+    std::string text() const;       // "about 30 s and 180 MB"
+};
+
+// What tracing `config` would cost with `options`. Throws InputError for bad --groups.
+TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& options);
+
+// Estimates, refuses beyond the bounds (InputError, one line with the estimate and how to
+// reduce it), runs, and builds the Trace. Throws InputError (build failure, limits, a
+// missing plugin) or Cancelled. Must be called from the thread that drives OpenCL.
+Trace run_trace(const LaunchConfig& config, const TraceOptions& options = {});
+
+// The same launch on the emulator without the trace plugin (Oclgrind's own checks as
+// asked): the seconds the kernel took. The yardstick for the trace's own cost.
+double time_bare_emulation(const LaunchConfig& config, bool checks);
+
+// Where the plugin library is: TILESCOPE_TRACE_PLUGIN, then next to the executable,
+// then the build tree. Empty when none exists.
+std::string find_trace_plugin();
+
+// Parses --groups "X,Y[,Z];X,Y..." (InputError naming the option on bad input).
+std::vector<GroupId> parse_groups(std::string_view text);
+
+}  // namespace tilescope

@@ -1,0 +1,194 @@
+#pragma once
+// What crosses between the app and the trace plugin. Oclgrind dlopen()s the plugin, so
+// the app reaches the same loaded library with dlopen() of the same path plus dlsym()
+// of the two entry points below. Both sides are built by the same compiler against the
+// same C++ library, so plain structs and std containers can cross; no Oclgrind or LLVM
+// type appears here, and nothing here needs RTTI (the plugin is built -fno-rtti).
+//
+// Protocol: configure() arms the plugin; the next launch of the named kernel in any
+// Oclgrind context of the process is traced; after it ends, take() hands the result
+// over once. A second configure() before take() discards what was not taken.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilescope::trace_abi {
+
+inline constexpr uint32_t kVersion = 1;
+
+// Work-item of an access made by a work-group as a whole (async_work_group_copy).
+inline constexpr uint32_t kWholeGroup = 0xffffffffu;
+
+using Id3 = std::array<uint32_t, 3>;
+
+// Element size of a buffer argument, by parameter name. Pointer arguments not listed
+// get the size of their OpenCL element type (float* -> 4, float4* -> 16).
+struct BufferHint {
+    std::string name;
+    uint32_t element_size = 4;
+};
+
+struct Config {
+    uint32_t version = kVersion;
+    std::string kernel;               // entry point to trace; empty: the next launch of any kernel
+    std::vector<BufferHint> buffers;
+    std::vector<Id3> detail_groups;   // element-level detail only for these work-groups
+    uint32_t warp = 32;               // lanes of a synthetic sub-group
+    uint32_t sector_bytes = 32;       // coalescing granule (a power of two)
+    uint32_t banks = 32;              // local-memory banks
+    uint32_t bank_bytes = 4;          // width of one bank (a power of two)
+    uint32_t max_messages = 200;      // Oclgrind messages kept word for word; the rest are counted
+    uint64_t max_detail_touches = 50'000'000;  // detail stops (and says so) beyond this many records
+    const std::atomic<bool>* cancel = nullptr;  // when set, the run stops at the next work-group
+    // Called from Oclgrind's worker threads after each work-group (must be thread safe).
+    void (*progress)(void* user, uint64_t groups_done, uint64_t groups_total) = nullptr;
+    void* progress_user = nullptr;
+};
+
+struct AccessCounts {
+    uint64_t load_bytes = 0, store_bytes = 0;
+    uint64_t loads = 0, stores = 0;  // accesses (one per load/store instruction executed)
+
+    AccessCounts& operator+=(const AccessCounts& o) {
+        load_bytes += o.load_bytes;
+        store_bytes += o.store_bytes;
+        loads += o.loads;
+        stores += o.stores;
+        return *this;
+    }
+};
+
+// Coalescing on global memory: a request is one memory instruction executed by one
+// synthetic sub-group within one barrier interval; sectors are the distinct aligned
+// sector_bytes segments it touches.
+struct Coalescing {
+    uint64_t requests = 0, sectors = 0;
+};
+
+// Bank conflicts on local memory: same requests; the degree of one is the largest
+// number of distinct bank_bytes words falling into one bank (1 = none).
+struct BankConflicts {
+    uint64_t requests = 0, degree_sum = 0;
+    uint32_t max_degree = 0;
+    uint64_t conflicted_requests = 0;  // degree > 1
+};
+
+struct BufferStats {
+    std::string name;           // kernel parameter name; "(unbound)" for memory no parameter points at
+    int32_t arg_index = -1;
+    uint32_t element_size = 4;
+    uint64_t elements = 0;      // elements from the parameter's address to the buffer's end
+    bool constant = false;      // __constant rather than __global
+    uint64_t memory_buffer = 0; // Oclgrind's buffer number (the top bits of its addresses)
+    uint64_t base_offset = 0;   // byte offset of the parameter's address inside that buffer
+    AccessCounts counts;
+    uint64_t out_of_range = 0;  // accesses outside the buffer (also reported by Oclgrind)
+    std::vector<uint32_t> load_counts;   // per element: loads that touched it (the heatmap)
+    std::vector<uint32_t> store_counts;  // per element: stores that touched it
+};
+
+struct LocalBufferInfo {
+    std::string name;  // parameter name, or the __local array's name
+    uint64_t bytes = 0;
+    uint64_t rows = 1, cols = 0;  // a 2D __local array's shape in 4-byte words; else 1 x bytes/4
+};
+
+// Traffic of one source line (one entry per line and address space).
+struct LineStats {
+    uint32_t line = 0;
+    bool local = false;  // local memory; else global/constant
+    AccessCounts counts;
+    Coalescing coalescing;         // global lines
+    BankConflicts bank_conflicts;  // local lines
+};
+
+struct GroupSummary {
+    Id3 group{};
+    uint32_t barriers = 0;  // intervals = barriers + 1
+    AccessCounts global, local;
+};
+
+struct ElementTouch {
+    uint32_t element = 0;    // element index from the parameter's address (bytes / element size)
+    uint32_t work_item = 0;  // linear local id (dimension 0 fastest), or kWholeGroup
+    bool operator<(const ElementTouch& o) const {
+        return element != o.element ? element < o.element : work_item < o.work_item;
+    }
+    bool operator==(const ElementTouch& o) const { return element == o.element && work_item == o.work_item; }
+};
+
+// Distinct (element, work-item) pairs of one buffer within one interval, sorted.
+struct BufferTouches {
+    uint32_t buffer = 0;  // index into Result::buffers, or Result::local_buffers for local
+    std::vector<ElementTouch> loads, stores;
+};
+
+struct WorkItemTraffic {
+    uint32_t work_item = 0;
+    AccessCounts global, local;
+};
+
+struct IntervalDetail {
+    uint32_t index = 0;
+    uint32_t end_line = 0;  // source line of the barrier that closes it; 0: the work-group ended
+    AccessCounts global, local;
+    Coalescing coalescing;
+    BankConflicts bank_conflicts;
+    std::vector<BufferTouches> global_touches;  // elements of global/constant buffers
+    std::vector<BufferTouches> local_touches;   // 4-byte words of local buffers
+    std::vector<WorkItemTraffic> work_items;    // every work-item that accessed memory
+};
+
+struct GroupDetail {
+    Id3 group{};
+    Id3 size{};  // work-items per dimension
+    std::vector<IntervalDetail> intervals;
+};
+
+// One message Oclgrind emitted while the traced kernel ran (races, divergence,
+// invalid accesses, uninitialised values), with where it came from.
+struct Message {
+    uint32_t type = 0;  // Oclgrind's MessageType: 0 debug, 1 info, 2 warning, 3 error
+    std::string text;
+    bool has_group = false, has_work_item = false;
+    Id3 group{}, work_item_global{}, work_item_local{};
+    uint32_t line = 0;  // line of the instruction being executed when it was sent, if any
+};
+
+struct Result {
+    uint32_t version = kVersion;
+    bool complete = false;   // every work-group ran
+    bool cancelled = false;
+    bool detail_truncated = false;  // max_detail_touches was reached
+    std::string kernel;
+    uint32_t work_dim = 1;
+    std::array<uint64_t, 3> global_size{1, 1, 1}, local_size{1, 1, 1}, num_groups{1, 1, 1};
+    uint32_t warp = 32, sector_bytes = 32, banks = 32, bank_bytes = 4;
+    uint32_t address_offset_bits = 48;  // Oclgrind address = buffer << bits | offset
+    uint64_t groups_run = 0;
+    AccessCounts global, local, private_mem;  // private is compiler noise, kept apart
+    uint64_t barriers = 0;                    // barrier releases summed over work-groups
+    Coalescing coalescing;
+    BankConflicts bank_conflicts;
+    std::vector<BufferStats> buffers;
+    std::vector<LocalBufferInfo> local_buffers;
+    std::vector<LineStats> lines;          // sorted by line
+    std::vector<uint32_t> barrier_lines;   // distinct, sorted
+    std::vector<GroupSummary> groups;      // every work-group run, in linear group order
+    std::vector<GroupDetail> details;      // the detail groups that ran, in the order asked
+    std::vector<Message> messages;
+    uint64_t messages_dropped = 0;
+    double seconds = 0;                    // kernelBegin to kernelEnd
+};
+
+// Entry points exported by libtilescope_trace.so (extern "C", found with dlsym).
+// configure: copies the config and arms the plugin; false when versions differ.
+// take: moves the last finished trace into *out; false when none is waiting.
+using ConfigureFn = bool (*)(const Config* config);
+using TakeFn = bool (*)(Result* out);
+inline constexpr const char* kConfigureSymbol = "tilescope_trace_configure";
+inline constexpr const char* kTakeSymbol = "tilescope_trace_take";
+
+}  // namespace tilescope::trace_abi

@@ -1,0 +1,39 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/expr.h"
+#include "core/launch_config.h"
+
+using namespace tilescope;
+
+TEST(Expr, EvaluatesArithmeticOverSizes) {
+    const SizeVars v{37, 29, 45, 8};
+    EXPECT_EQ(eval_expr("M", v), 37);
+    EXPECT_EQ(eval_expr("((N+TS-1)/TS)*TS", v), 32);
+    EXPECT_EQ(eval_expr("2*M*N*K", v), 2 * 37 * 29 * 45);
+    EXPECT_EQ(eval_expr("-(K - 50)", v), 5);
+    EXPECT_EQ(eval_expr(" TS * TS / 4 ", v), 16);
+}
+
+TEST(Expr, RejectsMalformed) {
+    const SizeVars v{1, 1, 1, 1};
+    EXPECT_THROW(eval_expr("M+", v), InputError);
+    EXPECT_THROW(eval_expr("(M", v), InputError);
+    EXPECT_THROW(eval_expr("Q", v), InputError);
+    EXPECT_THROW(eval_expr("M/0", v), InputError);
+    EXPECT_THROW(eval_expr("M % 2", v), InputError);
+    EXPECT_THROW(eval_expr("99999999999999999999", v), InputError);
+}
+
+TEST(Size, ParsesSquareAndRectangular) {
+    const ProblemSize s = parse_size("128");
+    EXPECT_EQ(s.M, 128);
+    EXPECT_EQ(s.K, 128);
+    const ProblemSize r = parse_size("37x29x45");
+    EXPECT_EQ(r.M, 37);
+    EXPECT_EQ(r.N, 29);
+    EXPECT_EQ(r.K, 45);
+    EXPECT_EQ(r.label(), "37x29x45");
+    for (const char* bad : {"0", "-4", "12x5", "axb", "", "3x4x5x6", "1e3", "100000"})
+        EXPECT_THROW(parse_size(bad), InputError) << bad;
+}

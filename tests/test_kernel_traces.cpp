@@ -1,0 +1,212 @@
+// Kernel trace tests as data: every tests/kernels/*.json is a run description (a ladder
+// rung or a .cl beside it, sizes, options) plus the figures its trace must show. One
+// test per file; adding a case means adding a file.
+//
+//   "kernel": rung name           or "source", "entry", "global", "local", "defines", "args", "check"
+//   "size", "tile", "checks", "warp", "sector", "banks", "groups"
+//   "expect": {
+//     "totals" / "buffers" / "coalescing" / "bank_conflicts": subsets of trace --json
+//     "closed_form": true          every expected-vs-traced row matches
+//     "verified": true             the emulator's C equals the CPU reference
+//     "no_diagnostics": true | "diagnostics": [{kind, line, work_items: true}]
+//     "detail_groups": n
+//     "intervals": [{group, index, loaded: {NAME: [[r0,c0,r1,c1]..]}, stored: {...}}]
+//     "every_group": [{index, loaded: {NAME: {rects, shape: [rows, cols], rows: [a,b], cols: [a,b]}}}]
+//   }
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/analysis.h"
+#include "core/catalog.h"
+#include "core/kernel_spec.h"
+#include "core/trace_export.h"
+#include "core/trace_runner.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace tilescope;
+
+namespace {
+
+const fs::path kDir = TILESCOPE_KERNEL_TESTS;
+
+std::vector<std::string> descriptions() {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(kDir))
+        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+    std::vector<std::string> v;
+    if (j.contains(key))
+        for (const auto& s : j[key]) v.push_back(s.get<std::string>());
+    return v;
+}
+
+LaunchConfig config_from(const json& d) {
+    LaunchConfig c;
+    if (d.contains("kernel")) {
+        const KernelSpec* rung = find_rung(d["kernel"].get<std::string>());
+        if (!rung) throw std::runtime_error("no rung " + d["kernel"].dump());
+        c.kernel = *rung;
+    } else {
+        CustomKernelOptions o;
+        o.source_path = (kDir / d["source"].get<std::string>()).string();
+        o.entry = d["entry"].get<std::string>();
+        o.global = strings(d, "global");
+        o.local = strings(d, "local");
+        o.defines = strings(d, "defines");
+        o.args = strings(d, "args");
+        o.check = d.value("check", "");
+        c.kernel = load_custom_kernel(o);
+    }
+    c.size = parse_size(d["size"].get<std::string>());
+    c.tile = d.value("tile", c.kernel.default_tile);
+    return c;
+}
+
+TraceOptions options_from(const json& d) {
+    TraceOptions o;
+    o.checks = d.value("checks", true);
+    o.geometry.warp = d.value("warp", 32u);
+    o.geometry.sector_bytes = d.value("sector", 32u);
+    o.geometry.banks = d.value("banks", 32u);
+    if (d.contains("groups")) o.groups = parse_groups(d["groups"].get<std::string>());
+    return o;
+}
+
+// Every member of `want` is in `got` with the same value (numbers compared as numbers).
+void expect_subset(const json& want, const json& got, const std::string& path) {
+    if (want.is_object()) {
+        ASSERT_TRUE(got.is_object()) << path << " is " << got.dump();
+        for (auto it = want.begin(); it != want.end(); ++it) {
+            ASSERT_TRUE(got.contains(it.key())) << path << "." << it.key() << " is missing";
+            expect_subset(it.value(), got[it.key()], path + "." + it.key());
+        }
+    } else if (want.is_number_float() || got.is_number_float()) {
+        ASSERT_TRUE(got.is_number()) << path;
+        EXPECT_NEAR(want.get<double>(), got.get<double>(), 1e-9 * std::max(1.0, std::fabs(want.get<double>()))) << path;
+    } else {
+        EXPECT_EQ(want, got) << path;
+    }
+}
+
+const json* find_interval(const json& trace, const json& group, int index) {
+    for (const auto& g : trace["per_group"])
+        if (g["group"] == group)
+            for (const auto& iv : g["intervals"])
+                if (iv["index"] == index) return &iv;
+    return nullptr;
+}
+
+class KernelTrace : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KernelTrace, MatchesExpectedFigures) {
+    std::ifstream in(kDir / (GetParam() + ".json"));
+    const json d = json::parse(in);
+    SCOPED_TRACE(d.value("description", GetParam()));
+    const LaunchConfig config = config_from(d);
+    const Trace t = run_trace(config, options_from(d));
+    const json j = trace_to_json(t);
+    const json& e = d["expect"];
+    EXPECT_TRUE(t.complete);
+
+    for (const char* key : {"totals", "buffers", "coalescing", "bank_conflicts"})
+        if (e.contains(key)) expect_subset(e[key], j[key], key);
+
+    if (e.value("closed_form", false)) {
+        const auto rows = expected_vs_traced(t);
+        ASSERT_FALSE(rows.empty()) << "no closed form for " << t.kernel;
+        for (const auto& r : rows) EXPECT_EQ(r.expected, r.traced) << r.quantity << " (" << r.formula << ")";
+    }
+    if (e.contains("verified")) {
+        ASSERT_TRUE(t.verification.has_value());
+        EXPECT_EQ(e["verified"].get<bool>(), t.verification->verified) << t.verification->summary();
+    }
+    if (e.value("no_diagnostics", false)) {
+        for (const Diagnostic& diag : t.diagnostics) ADD_FAILURE() << "unexpected " << to_string(diag.kind) << ": " << diag.message;
+    }
+    if (e.contains("diagnostics")) {
+        for (const auto& want : e["diagnostics"]) {
+            const std::string kind = want["kind"].get<std::string>();
+            const int line = want.value("line", 0);
+            auto it = std::find_if(t.diagnostics.begin(), t.diagnostics.end(), [&](const Diagnostic& diag) {
+                return to_string(diag.kind) == kind && (line == 0 || diag.line == line);
+            });
+            std::string seen;
+            for (const Diagnostic& diag : t.diagnostics)
+                seen += "\n  " + std::string(to_string(diag.kind)) + " line " + std::to_string(diag.line) + ": " + diag.message;
+            ASSERT_NE(it, t.diagnostics.end()) << "no " << kind << " diagnostic at line " << line << "; got:" << seen;
+            EXPECT_FALSE(it->message.empty());
+            if (want.value("work_items", false)) EXPECT_FALSE(it->work_items.empty()) << it->message;
+        }
+    }
+    if (e.contains("detail_groups")) EXPECT_EQ(e["detail_groups"].get<size_t>(), t.detail.size());
+
+    if (e.contains("intervals")) {
+        for (const auto& want : e["intervals"]) {
+            const json* iv = find_interval(j, want["group"], want["index"].get<int>());
+            ASSERT_NE(iv, nullptr) << "no interval " << want["index"] << " of group " << want["group"];
+            for (const char* key : {"loaded", "stored"})
+                if (want.contains(key))
+                    EXPECT_EQ(want[key], (*iv)[key]) << key << " in interval " << want["index"] << " of group " << want["group"];
+        }
+    }
+    if (e.contains("every_group")) {
+        ASSERT_FALSE(t.detail.empty());
+        for (const auto& want : e["every_group"]) {
+            for (const GroupTrace& g : t.detail) {
+                const std::string where = "interval " + want["index"].dump() + " of group (" + std::to_string(g.group[0]) +
+                                          "," + std::to_string(g.group[1]) + ")";
+                ASSERT_LT(want["index"].get<size_t>(), g.intervals.size()) << where;
+                const BarrierInterval& iv = g.intervals[want["index"].get<size_t>()];
+                size_t global_buffers_loaded = 0;
+                for (const auto& b : iv.buffers) global_buffers_loaded += b.loaded.empty() ? 0 : 1;
+                EXPECT_EQ(want["loaded"].size(), global_buffers_loaded) << where;
+                for (auto it = want["loaded"].begin(); it != want["loaded"].end(); ++it) {
+                    const BufferIntervalAccess* a = iv.find(it.key());
+                    ASSERT_NE(a, nullptr) << where << ": nothing of " << it.key();
+                    const json& w = it.value();
+                    ASSERT_EQ(w["rects"].get<size_t>(), a->loaded.size()) << where << ", " << it.key();
+                    const Rect& r = a->loaded.front();
+                    if (w.contains("shape")) {
+                        EXPECT_EQ(w["shape"][0].get<int64_t>(), r.rows()) << where << ", " << it.key();
+                        EXPECT_EQ(w["shape"][1].get<int64_t>(), r.cols()) << where << ", " << it.key();
+                    }
+                    if (w.contains("rows")) {
+                        EXPECT_EQ(w["rows"][0].get<int64_t>(), r.r0) << where << ", " << it.key();
+                        EXPECT_EQ(w["rows"][1].get<int64_t>(), r.r1) << where << ", " << it.key();
+                    }
+                    if (w.contains("cols")) {
+                        EXPECT_EQ(w["cols"][0].get<int64_t>(), r.c0) << where << ", " << it.key();
+                        EXPECT_EQ(w["cols"][1].get<int64_t>(), r.c1) << where << ", " << it.key();
+                    }
+                }
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Data, KernelTrace, ::testing::ValuesIn(descriptions()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+
+// Ends without running static destructors: a cl::Device of the Oclgrind platform that
+// outlives main() is released after Oclgrind's thread-local API state is gone, which
+// corrupts the heap at exit (core/opencl_env.cpp keeps such devices in a static vector).
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    const int rc = RUN_ALL_TESTS();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(rc);
+}

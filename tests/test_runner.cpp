@@ -1,0 +1,136 @@
+// Runs real kernels on PoCL (the CPU OpenCL device every set-up installs).
+#include <gtest/gtest.h>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/runner.h"
+
+using namespace tilescope;
+
+namespace {
+
+const DeviceInfo& pocl() { return select_device("pocl"); }
+
+Measurement measure(const KernelSpec& k, const std::string& size, int tile) {
+    Runner r(pocl());
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    return r.measure(LaunchConfig{k, parse_size(size), tile}, o);
+}
+
+KernelSpec custom(const std::string& file, const std::string& entry, std::vector<std::string> global,
+                  std::vector<std::string> local, std::vector<std::string> args, std::vector<std::string> defines = {}) {
+    CustomKernelOptions c;
+    c.source_path = std::string(TILESCOPE_TEST_DATA) + "/" + file;
+    c.entry = entry;
+    c.global = std::move(global);
+    c.local = std::move(local);
+    c.args = std::move(args);
+    c.defines = std::move(defines);
+    c.check = "C=A*B";
+    return load_custom_kernel(c);
+}
+
+}  // namespace
+
+TEST(Devices, ListsPoclAndTheEmulator) {
+    bool has_pocl = false, has_emulator = false;
+    for (const DeviceInfo& d : all_devices()) {
+        has_pocl |= d.platform.find("Portable Computing Language") != std::string::npos;
+        has_emulator |= d.is_emulator;
+    }
+    EXPECT_TRUE(has_pocl);
+    EXPECT_TRUE(has_emulator);
+    EXPECT_FALSE(select_device("").is_emulator);
+    EXPECT_TRUE(select_device("emulator").is_emulator);
+    EXPECT_THROW(select_device("no-such-device"), InputError);
+    EXPECT_THROW(select_device("9:9"), InputError);
+}
+
+class EveryRung : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryRung, VerifiesSquareAndNonMultipleSizes) {
+    const KernelSpec* k = find_rung(GetParam());
+    ASSERT_NE(k, nullptr);
+    for (auto [size, tile] : std::vector<std::pair<std::string, int>>{{"64", 16}, {"37x29x45", 8}, {"5x3x7", 4}}) {
+        const Measurement m = measure(*k, size, tile);
+        EXPECT_TRUE(m.verification.verified) << GetParam() << " " << size << ": " << m.verification.summary();
+        EXPECT_GT(m.gflops, 0) << GetParam() << " " << size;
+        EXPECT_EQ(m.verification.checked_elements, m.size.M * m.size.N);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ladder, EveryRung,
+                         ::testing::Values("naive", "row", "row_private", "row_private_local", "tiled", "clblast"));
+
+TEST(Runner, TiledVerifiesAtEveryLessonTile) {
+    for (int ts : {4, 8, 16, 32}) {
+        const Measurement m = measure(*find_rung("tiled"), "67x45x33", ts);
+        EXPECT_TRUE(m.verification.verified) << "TS=" << ts << ": " << m.verification.summary();
+    }
+}
+
+TEST(Runner, CustomKernelWithArgumentsInAnotherOrder) {
+    const KernelSpec k = custom("custom_cab.cl", "matmul_cab", {"((N+15)/16)*16,((M+15)/16)*16"}, {"16,16"},
+                                {"C=matrix:MxN:out", "A=matrix:MxK", "B=matrix:KxN", "wA=int:K", "wB=int:N", "hA=int:M"},
+                                {"BLOCK=16"});
+    const Measurement m = measure(k, "40x24x56", 16);
+    EXPECT_TRUE(m.verification.verified) << m.verification.summary();
+}
+
+TEST(Runner, CustomColumnMajorKernel) {
+    const KernelSpec k = custom("custom_colmajor.cl", "matmul_colmajor", {"((M+7)/8)*8,((N+7)/8)*8"}, {"8,8"},
+                                {"M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK:colmajor", "B=matrix:KxN:colmajor",
+                                 "C=matrix:MxN:colmajor:out"});
+    const Measurement m = measure(k, "33x20x17", 8);
+    EXPECT_TRUE(m.verification.verified) << m.verification.summary();
+    // The same kernel described as row-major computes something else: the check notices.
+    const KernelSpec wrong = custom("custom_colmajor.cl", "matmul_colmajor", {"((M+7)/8)*8,((N+7)/8)*8"}, {"8,8"},
+                                    {"M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK", "B=matrix:KxN",
+                                     "C=matrix:MxN:colmajor:out"});
+    EXPECT_FALSE(measure(wrong, "33x20x17", 8).verification.verified);
+}
+
+TEST(Runner, WrongProductIsNotVerifiedAndHasNoRate) {
+    const KernelSpec k = custom("wrong_product.cl", "mm_wrong", {"((N+7)/8)*8,((M+7)/8)*8"}, {"8,8"},
+                                {"M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK", "B=matrix:KxN", "C=matrix:MxN:out"});
+    const Measurement m = measure(k, "48x40x64", 8);
+    EXPECT_FALSE(m.verification.verified);
+    EXPECT_EQ(m.gflops, 0);
+    EXPECT_GT(m.verification.max_rel_error, m.verification.tolerance);
+}
+
+TEST(Runner, RefusesTilesBeyondTheDevice) {
+    Runner r(pocl());
+    LaunchConfig c{*find_rung("tiled"), parse_size("256"), 128};  // 16384 work-items per group
+    try {
+        r.measure(c, RunOptions{});
+        FAIL() << "expected a refusal";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("at most"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Runner, RefusesBuffersBeyondTheDevice) {
+    Runner r(pocl());
+    LaunchConfig c{*find_rung("naive"), parse_size("65536"), 16};  // 16 GiB per matrix
+    EXPECT_THROW(r.check_limits(c, resolve(c)), InputError);
+}
+
+TEST(Runner, KernelThatDoesNotBuildNamesTheError) {
+    const KernelSpec k = custom("does_not_build.cl", "mm_broken", {"N"}, {"1"},
+                                {"M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK", "B=matrix:KxN", "C=matrix:MxN:out"});
+    try {
+        measure(k, "8", 1);
+        FAIL() << "expected a build failure";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("undefined_thing"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Runner, ParameterWithoutArgIsRefused) {
+    const KernelSpec k = custom("custom_colmajor.cl", "matmul_colmajor", {"M,N"}, {"1,1"},
+                                {"M=int:M", "N=int:N", "A=matrix:MxK", "B=matrix:KxN", "C=matrix:MxN:out"});
+    EXPECT_THROW(measure(k, "8", 1), InputError);
+}
