@@ -1,13 +1,96 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/setup.h"
+#include "core/atomic_file.h"
+#include "core/errors.h"
+#include "core/trace_export.h"
+#include "core/trace_runner.h"
 
 namespace tilescope::cli {
+namespace {
 
-// Wired to the emulator trace once app/trace lands (issue 3).
+const char* kHelp =
+    "usage: tilescope trace [--kernel K] [--size S] [--tile T] [--groups G;G..] [--no-checks]\n"
+    "                       [--warp W] [--sector B] [--banks N] [--group X,Y] [--json PATH|-]\n"
+    "       tilescope trace ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
+    "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
+    "\n"
+    "Runs the kernel once on the Oclgrind emulator, over the same NDRange a real device runs,\n"
+    "and counts every global and local load and store: totals, the closed-form expectation\n"
+    "for ladder rungs, coalescing and bank conflicts, and for chosen work-groups which\n"
+    "elements of A and B each barrier interval loaded. Oclgrind's race, divergence and\n"
+    "memory checks are on unless --no-checks.\n"
+    "  S  N or MxNxK (default 64); K  a ladder rung (default tiled); T  the tile size\n"
+    "  --groups  work-groups keeping element detail, e.g. '0,0;1,2' (default: as many as fit)\n"
+    "  --group   the work-group whose phases the terminal summary tables\n"
+    "  --warp W  lanes per synthetic sub-group (32); --sector B  bytes per sector (32);\n"
+    "  --banks N local-memory banks of 4 bytes (32)\n"
+    "Ctrl-C cancels; nothing is written then.\n";
+
+uint32_t positive(const Options& o, const std::string& name, int fallback) {
+    return static_cast<uint32_t>(o.get_int(name, fallback, 1, "a positive integer"));
+}
+
+}  // namespace
+
 int cmd_trace(const std::vector<std::string>& args) {
-    std::cerr << "tilescope trace: the emulator trace is not part of this build yet\n";
-    return 2;
+    auto valued = custom_kernel_options();
+    valued.insert({"kernel", "size", "tile", "groups", "group", "warp", "sector", "banks", "json"});
+    Options o("trace", valued, {"no-checks", "help"});
+    o.parse(args);
+    if (o.has("help")) {
+        std::cout << kHelp;
+        return 0;
+    }
+    const std::vector<LaunchConfig> configs = configs_from(o, "tiled", "64", false);
+    const LaunchConfig& config = configs.front();
+    if (!config.kernel.library.empty())
+        throw InputError("--kernel " + config.kernel.name + ": a library call cannot be traced; pick an OpenCL C rung");
+
+    TraceOptions to;
+    to.checks = !o.has("no-checks");
+    if (auto g = o.get("groups")) to.groups = parse_groups(*g);
+    to.geometry.warp = positive(o, "warp", 32);
+    to.geometry.sector_bytes = positive(o, "sector", 32);
+    to.geometry.banks = positive(o, "banks", 32);
+    SummaryOptions so;
+    if (auto g = o.get("group")) {
+        const auto groups = parse_groups(*g);
+        if (groups.size() != 1) throw InputError("--group '" + *g + "': accepted: one work-group X,Y");
+        so.group = groups.front();
+    }
+    const auto json_path = o.get("json");
+    if (json_path) check_writable(*json_path, "--json");
+
+    install_interrupt_handler();
+    to.cancelled = interrupted;
+    const bool tty = isatty(STDERR_FILENO);
+    bool progressed = false;
+    const auto started = std::chrono::steady_clock::now();
+    uint64_t last_tenth = 0;
+    to.progress = [&](uint64_t done, uint64_t total) {
+        // Quiet for quick traces; on a terminal one updating line, in a log every 10%.
+        if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
+        const uint64_t tenth = total ? done * 10 / total : 0;
+        if (!tty && tenth == last_tenth) return;
+        last_tenth = tenth;
+        std::fprintf(stderr, tty ? "\r\033[Ktrace: %llu/%llu work-groups" : "trace: %llu/%llu work-groups\n",
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+        std::fflush(stderr);
+        progressed = true;
+    };
+    const Trace trace = run_trace(config, to);
+    if (progressed && tty) std::fprintf(stderr, "\r\033[K");
+
+    if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace));
+    if (!json_path || *json_path != "-") std::cout << trace_summary(trace, so);
+    return 0;
 }
 
 }  // namespace tilescope::cli
