@@ -132,7 +132,9 @@ TEST_P(KernelTrace, MatchesExpectedFigures) {
         EXPECT_EQ(e["verified"].get<bool>(), t.verification->verified) << t.verification->summary();
     }
     if (e.value("no_diagnostics", false)) {
-        for (const Diagnostic& diag : t.diagnostics) ADD_FAILURE() << "unexpected " << to_string(diag.kind) << ": " << diag.message;
+        for (const Diagnostic& diag : t.diagnostics) {
+            ADD_FAILURE() << "unexpected " << to_string(diag.kind) << ": " << diag.message;
+        }
     }
     if (e.contains("diagnostics")) {
         for (const auto& want : e["diagnostics"]) {
@@ -146,18 +148,24 @@ TEST_P(KernelTrace, MatchesExpectedFigures) {
                 seen += "\n  " + std::string(to_string(diag.kind)) + " line " + std::to_string(diag.line) + ": " + diag.message;
             ASSERT_NE(it, t.diagnostics.end()) << "no " << kind << " diagnostic at line " << line << "; got:" << seen;
             EXPECT_FALSE(it->message.empty());
-            if (want.value("work_items", false)) EXPECT_FALSE(it->work_items.empty()) << it->message;
+            if (want.value("work_items", false)) {
+                EXPECT_FALSE(it->work_items.empty()) << it->message;
+            }
         }
     }
-    if (e.contains("detail_groups")) EXPECT_EQ(e["detail_groups"].get<size_t>(), t.detail.size());
+    if (e.contains("detail_groups")) {
+        EXPECT_EQ(e["detail_groups"].get<size_t>(), t.detail.size());
+    }
 
     if (e.contains("intervals")) {
         for (const auto& want : e["intervals"]) {
             const json* iv = find_interval(j, want["group"], want["index"].get<int>());
             ASSERT_NE(iv, nullptr) << "no interval " << want["index"] << " of group " << want["group"];
-            for (const char* key : {"loaded", "stored"})
-                if (want.contains(key))
+            for (const char* key : {"loaded", "stored"}) {
+                if (want.contains(key)) {
                     EXPECT_EQ(want[key], (*iv)[key]) << key << " in interval " << want["index"] << " of group " << want["group"];
+                }
+            }
         }
     }
     if (e.contains("every_group")) {
@@ -200,13 +208,3 @@ INSTANTIATE_TEST_SUITE_P(Data, KernelTrace, ::testing::ValuesIn(descriptions()),
 
 }  // namespace
 
-// Ends without running static destructors: a cl::Device of the Oclgrind platform that
-// outlives main() is released after Oclgrind's thread-local API state is gone, which
-// corrupts the heap at exit (core/opencl_env.cpp keeps such devices in a static vector).
-int main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    const int rc = RUN_ALL_TESTS();
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(rc);
-}

@@ -267,6 +267,8 @@ struct Run {
     std::vector<Slot> slots;              // the last one gathers memory no parameter points at
     int32_t unbound_slot = 0;
     std::vector<int32_t> detail_of_group;  // linear group index -> position in detail_groups, -1
+    std::vector<abi::LocalBufferInfo> local_buffers;
+    std::map<const llvm::Value*, int32_t> local_index;  // local value -> local_buffers
     std::chrono::steady_clock::time_point started;
 
     std::mutex mutex;  // guards everything below
@@ -274,8 +276,6 @@ struct Run {
     std::vector<std::pair<uint64_t, abi::GroupSummary>> summaries;
     std::vector<abi::GroupDetail> details;
     std::vector<bool> detail_done;
-    std::vector<abi::LocalBufferInfo> local_buffers;
-    std::map<const llvm::Value*, int32_t> local_index;  // local value -> local_buffers
     std::vector<abi::Message> messages;
     uint64_t messages_dropped = 0;
     bool cancelled = false;
