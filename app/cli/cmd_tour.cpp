@@ -1,58 +1,160 @@
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/analysis.h"
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/runner.h"
+#include "core/trace_export.h"
+#include "core/trace_runner.h"
 
 namespace tilescope::cli {
+namespace {
 
-// A terminal walk through the ladder: what each rung teaches, its NDRange, and its
-// verified GFLOP/s measured here and now on the default device.
+const char* kHelp =
+    "usage: tilescope tour [--device SEL] [--size S] [--trace-size S] [--no-pause]\n"
+    "A walk through the lesson in the terminal, measured and traced as it goes:\n"
+    "  1. every rung of the ladder run on the emulator, its global loads counted and set\n"
+    "     beside the closed form (default 32x32x32, TS=8; --trace-size);\n"
+    "  2. one work-group of the tiled kernel, phase by phase: which tiles it loads;\n"
+    "  3. every rung timed on a real device and verified (default 256; --size, --device);\n"
+    "  4. questions to try, with answers.\n"
+    "On a terminal it pauses between parts (Enter continues); --no-pause runs straight through.\n";
+
+std::string thousands(uint64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+    return s;
+}
+
+void pause(bool enabled) {
+    if (!enabled) return;
+    std::printf("\n  [Enter: next part]");
+    std::fflush(stdout);
+    std::string line;
+    std::getline(std::cin, line);
+}
+
+void heading(const char* text) { std::printf("\n== %s ==\n\n", text); }
+
+}  // namespace
+
 int cmd_tour(const std::vector<std::string>& args) {
-    Options o("tour", {"device", "size"}, {"help"});
+    Options o("tour", {"device", "size", "trace-size"}, {"help", "no-pause"});
     o.parse(args);
     if (o.has("help")) {
-        std::cout << "usage: tilescope tour [--device SEL] [--size S]\n"
-                     "Walks through the kernel ladder in the terminal: the idea of each rung, its NDRange,\n"
-                     "and its verified GFLOP/s measured on the device (default: first GPU, else CPU).\n";
+        std::cout << kHelp;
         return 0;
     }
     const ProblemSize size = parse_size(o.get_or("size", "256"));
+    const ProblemSize small = parse_size(o.get_or("trace-size", "32"), "--trace-size");
+    if (small.M * small.N * small.K > 128 * 128 * 128)
+        throw InputError("--trace-size " + small.label() + ": the tour traces every rung; accepted: up to 128x128x128");
     const DeviceInfo& device = select_device(o.get_or("device", ""));
+    const bool paused = !o.has("no-pause") && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     install_interrupt_handler();
-    std::printf("tilescope tour: matrix multiplication C = A*B, A is %lldx%lld, B is %lldx%lld (row-major)\n"
-                "The course slides call A, B, C the matrices M, N and P.\nDevice: %s\n\n",
-                static_cast<long long>(size.M), static_cast<long long>(size.K), static_cast<long long>(size.K),
-                static_cast<long long>(size.N), device.label().c_str());
+    constexpr int kTraceTile = 8;
+
+    std::printf("tilescope tour: where a matrix multiplication's loads come from\n\n"
+                "C = A*B with A of MxK, B of KxN and C of MxN, row-major. The course slides call\n"
+                "the three matrices M, N and P. Every work-item computes part of C; the question\n"
+                "of the lesson is how often each element of A and B is fetched from global memory,\n"
+                "and how local memory lets a work-group fetch it once and share it.\n");
+
+    heading("1. Counting loads on the emulator");
+    std::printf("Each rung runs once on Oclgrind at %s (TS=%d); every load is traced.\n"
+                "'closed form' is what the rung must load, worked out by hand.\n\n",
+                small.label().c_str(), kTraceTile);
+    std::printf("  %-18s %14s %14s  %-8s %s\n", "rung", "traced floats", "closed form", "flops per", "");
+    std::printf("  %-18s %14s %14s  %-8s\n", "", "from global", "", "float");
+    Trace tiled_trace;
+    for (const KernelSpec& k : ladder()) {
+        if (!k.library.empty()) continue;
+        if (interrupted()) throw Cancelled();
+        TraceOptions to;
+        to.cancelled = interrupted;
+        const Trace t = run_trace(LaunchConfig{k, small, kTraceTile}, to);
+        const auto expected = expected_traffic(k.name, small, kTraceTile);
+        std::printf("  %-18s %14s %14s  %8.2f  %s\n", k.name.c_str(), thousands(t.totals.global_load_bytes / 4).c_str(),
+                    expected ? thousands(expected->global_load_bytes / 4).c_str() : "-", compute_to_global_ratio(t),
+                    expected ? expected->global_load_formula.c_str() : "");
+        if (k.name == "tiled") tiled_trace = t;
+    }
+    std::printf("\nThe naive kernel loads two floats for every multiply-add: one flop per float.\n"
+                "Tiling with TS=%d makes every float fetched from global memory serve %d work-items.\n",
+                kTraceTile, kTraceTile);
+    pause(paused);
+
+    heading("2. One work-group of the tiled kernel, phase by phase");
+    if (const GroupTrace* g = tiled_trace.detail.empty() ? nullptr : &tiled_trace.detail.front()) {
+        std::printf("Work-group (%u,%u) computes C rows %u-%u, cols %u-%u. Between two barriers\n"
+                    "(an interval) it either loads a tile of A and of B into local memory, or\n"
+                    "multiplies the tiles it holds:\n\n",
+                    g->group[0], g->group[1], g->group[1] * kTraceTile, g->group[1] * kTraceTile + kTraceTile - 1,
+                    g->group[0] * kTraceTile, g->group[0] * kTraceTile + kTraceTile - 1);
+        std::printf("  %-9s %-17s %-26s %-26s %s\n", "interval", "ends at", "A tile loaded", "B tile loaded", "local reads");
+        for (const BarrierInterval& in : g->intervals) {
+            const BufferIntervalAccess* a = in.find("A");
+            const BufferIntervalAccess* b = in.find("B");
+            const std::string end = in.end_line ? "barrier, line " + std::to_string(in.end_line) : "end";
+            std::printf("  %-9d %-17s %-26s %-26s %s\n", in.index, end.c_str(),
+                        a && !a->loaded.empty() ? rects_text(a->loaded).c_str() : "-",
+                        b && !b->loaded.empty() ? rects_text(b->loaded).c_str() : "-",
+                        thousands(in.local.load_bytes / 4).c_str());
+        }
+        std::printf("\nThe first barrier of each phase waits until the whole tile has arrived; the\n"
+                    "second keeps fast work-items from overwriting a tile others still read.\n"
+                    "See it drawn: tilescope gui --kernel tiled --size 32 --tile 8\n");
+    }
+    pause(paused);
+
+    heading("3. Measured speed on a real device");
+    std::printf("Device: %s\nMatrices %s. Each rung runs once to warm up, then 3 times;\n"
+                "its result is checked against a CPU reference before any GFLOP/s is shown.\n\n",
+                device.label().c_str(), size.label().c_str());
     Runner runner(device);
-    int step = 1;
+    std::printf("  %-20s %-14s %-10s %12s %10s\n", "rung", "NDRange", "group", "median ms", "GFLOP/s");
     for (const KernelSpec& k : ladder()) {
         LaunchConfig c{k, size, k.default_tile};
         const ResolvedLaunch r = resolve(c);
-        std::printf("%d. %s\n   %s\n", step++, k.title.c_str(), k.lesson.c_str());
-        if (k.library.empty())
-            std::printf("   NDRange %s in work-groups of %s (%s, TS=%d)\n", r.global_text().c_str(), r.local_text().c_str(),
-                        k.tile_meaning.c_str(), c.tile);
-        std::fflush(stdout);
         RunOptions ro;
         ro.reps = 3;
         ro.cancelled = interrupted;
+        const std::string name = k.name + (k.library.empty() ? "" : " (library)");
         try {
             const Measurement m = runner.measure(c, ro);
-            if (m.verification.verified)
-                std::printf("   measured: %.3f ms median, %.2f GFLOP/s, verified (max relative error %.1e)\n\n",
-                            m.median_s * 1e3, m.gflops, m.verification.max_rel_error);
-            else
-                std::printf("   measured: %s\n\n", m.verification.summary().c_str());
+            char rate[32] = "not verified";
+            if (m.verification.verified) std::snprintf(rate, sizeof rate, "%.2f", m.gflops);
+            std::printf("  %-20s %-14s %-10s %12.3f %10s\n", name.c_str(), k.library.empty() ? r.global_text().c_str() : "-",
+                        k.library.empty() ? r.local_text().c_str() : "-", m.median_s * 1e3, rate);
         } catch (const InputError& e) {
-            std::printf("   not run here: %s\n\n", e.what());
+            std::printf("  %-20s not run here: %s\n", name.c_str(), e.what());
         }
+        std::fflush(stdout);
     }
-    std::printf("Next: 'tilescope trace --kernel tiled --size 32 --tile 8' counts every load on the emulator;\n"
-                "'tilescope bench --kernel all --size 1024' measures the whole ladder.\n");
+    pause(paused);
+
+    heading("4. Questions to try");
+    std::printf(
+        "  a. With TS=16, how many times is each element of A loaded from global memory\n"
+        "     when C is 1024x1024?\n"
+        "  b. Why does the tiled kernel need a second barrier at the end of each phase?\n"
+        "  c. M=37, N=29, K=45 and TS=8: how many work-groups, and how many phases each?\n"
+        "  d. Which rung would you expect to gain least from local memory on a GPU whose\n"
+        "     caches are large, and why?\n\n"
+        "Answers:\n"
+        "  a. N/TS = 64 times (once per work-group in its row of tiles), instead of N = 1024.\n"
+        "  b. Without it a fast work-item can start the next phase and overwrite the tile\n"
+        "     while slower ones still read it: a race. Try it:\n"
+        "     tilescope trace --kernel tiled_missing_barrier\n"
+        "  c. ceil(29/8) x ceil(37/8) = 4 x 5 = 20 work-groups, ceil(45/8) = 6 phases each;\n"
+        "     the last phase loads zeros for k >= 45.\n"
+        "  d. The naive kernel's reuse is caught by the caches anyway; docs/benchmarks.md\n"
+        "     shows it on an H200.\n");
     return 0;
 }
 
