@@ -32,8 +32,10 @@ std::vector<KernelSpec> kernels_from(const Options& o, const std::string& defaul
             for (const KernelSpec& k : ladder()) out.push_back(k);
             continue;
         }
-        const KernelSpec* k = find_rung(n);
-        if (!k) throw InputError("--kernel '" + n + "': unknown kernel; accepted: " + rung_names() + (allow_many ? ", all" : ""));
+        const KernelSpec* k = find_kernel(n);
+        if (!k)
+            throw InputError("--kernel '" + n + "': unknown kernel; accepted: " + rung_names() + (allow_many ? ", all" : "") +
+                             "; exercises: " + exercise_names());
         out.push_back(*k);
     }
     if (!allow_many && out.size() != 1) throw InputError("--kernel: this command takes one kernel");

@@ -62,4 +62,23 @@ std::string rung_names() {
     return out;
 }
 
+const std::vector<KernelSpec>& exercises() {
+    static const std::vector<KernelSpec> broken =
+        parse_catalog(embedded_text("kernels/exercises/exercises.json"), "kernels/exercises");
+    return broken;
+}
+
+const KernelSpec* find_kernel(std::string_view name) {
+    if (const KernelSpec* k = find_rung(name)) return k;
+    for (const KernelSpec& k : exercises())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+std::string exercise_names() {
+    std::string out;
+    for (const KernelSpec& k : exercises()) out += (out.empty() ? "" : ", ") + k.name;
+    return out;
+}
+
 }  // namespace tilescope

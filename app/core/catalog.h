@@ -17,6 +17,14 @@ const KernelSpec* find_rung(std::string_view name);
 // "naive, row, ..." for error messages.
 std::string rung_names();
 
+// Deliberately broken kernels for class (kernels/exercises/): found by --kernel like the
+// rungs, never part of "all".
+const std::vector<KernelSpec>& exercises();
+std::string exercise_names();
+
+// A rung or an exercise called `name`, or nullptr.
+const KernelSpec* find_kernel(std::string_view name);
+
 // Text of an embedded file such as "kernels/exercises/missing_barrier.cl"; throws
 // InputError when absent.
 std::string_view embedded_text(std::string_view path);
