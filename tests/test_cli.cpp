@@ -156,6 +156,59 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"json_dir_missing", "bench --device pocl --csv /no/such/dir/out.csv", "does not exist"}),
     [](const ::testing::TestParamInfo<BadInput>& i) { return std::string(i.param.name); });
 
+INSTANTIATE_TEST_SUITE_P(
+    Trace, CliBadInput,
+    ::testing::Values(
+        BadInput{"library_rung", "trace --kernel clblast --size 16", "library"},
+        BadInput{"two_kernels", "trace --kernel naive,tiled --size 16", "one kernel"},
+        BadInput{"malformed_groups", "trace --kernel tiled --size 32 --tile 8 --groups 1,x", "--groups"},
+        BadInput{"too_large", "trace --kernel naive --size 4096", "--size"},
+        BadInput{"zero_warp", "trace --kernel tiled --size 16 --tile 8 --warp 0", "--warp"},
+        BadInput{"unknown_exercise", "trace --kernel tiled_missing_everything --size 16", "exercises"}),
+    [](const ::testing::TestParamInfo<BadInput>& i) { return std::string(i.param.name); });
+
+// The exercises under kernels/exercises/ are found by name and show what they teach.
+TEST(Cli, ExercisesShowTheirMistakes) {
+    struct Case {
+        const char* args;
+        const char* kind;
+    };
+    for (const Case& c : {Case{"--kernel tiled_missing_barrier --size 16 --tile 8", "race"},
+                          Case{"--kernel tiled_divergent_barrier --size 12x12x16 --tile 8", "divergence"},
+                          Case{"--kernel naive_no_bounds --size 12x12x16 --tile 8", "out_of_bounds"}}) {
+        const Result r = run(std::string("trace ") + c.args + " --json -");
+        ASSERT_EQ(r.status, 0) << c.args << ": " << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        bool found = false;
+        for (const auto& d : j["diagnostics"])
+            if (d["kind"] == c.kind) {
+                found = true;
+                EXPECT_GT(d["line"].get<int>(), 0) << c.args;
+            }
+        EXPECT_TRUE(found) << c.args << " should report " << c.kind;
+        EXPECT_FALSE(j["verified"].get<bool>()) << c.args;
+    }
+    // --kernel all never includes them.
+    const Result all = run("bench --device pocl --kernel all --size 4 --tile 4 --reps 1 --warmup 0 --csv -");
+    EXPECT_EQ(all.out.find("missing_barrier"), std::string::npos);
+}
+
+TEST(Cli, TraceReportsTheLessonsCounts) {
+    const Result naive = run("trace --kernel naive --size 64 --no-checks --json -");
+    ASSERT_EQ(naive.status, 0) << naive.err;
+    const auto n = nlohmann::json::parse(naive.out);
+    EXPECT_EQ(n["totals"]["global_load_bytes"].get<uint64_t>(), 2097152u);
+    for (int ts : {8, 16}) {
+        const Result tiled = run("trace --kernel tiled --size 64 --no-checks --tile " + std::to_string(ts) + " --json -");
+        ASSERT_EQ(tiled.status, 0) << tiled.err;
+        const auto t = nlohmann::json::parse(tiled.out);
+        EXPECT_EQ(t["totals"]["global_load_bytes"].get<uint64_t>(), 2097152u / ts);
+        const uint64_t groups = (64 / ts) * (64 / ts), phases = 64 / ts;
+        EXPECT_EQ(t["groups"].get<uint64_t>(), groups);
+        EXPECT_EQ(t["totals"]["barriers"].get<uint64_t>(), groups * phases * 2);
+    }
+}
+
 TEST(Cli, UnknownSubcommandExitsTwo) {
     const Result r = run("benchmark");
     EXPECT_EQ(r.status, 2);
@@ -163,7 +216,7 @@ TEST(Cli, UnknownSubcommandExitsTwo) {
 }
 
 TEST(Cli, EverySubcommandHasHelp) {
-    for (const char* cmd : {"devices", "bench", "tour"}) {
+    for (const char* cmd : {"devices", "bench", "trace", "tour"}) {
         const Result r = run(std::string(cmd) + " --help");
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage"), std::string::npos) << cmd;
