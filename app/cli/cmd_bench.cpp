@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/measurement_export.h"
 #include "core/runner.h"
+#include "core/tuning.h"
 
 namespace tilescope::cli {
 namespace {
@@ -28,7 +29,10 @@ const char* kHelp =
     "       Default: the first real GPU, else the first CPU device.\n"
     "  S    N (square) or MxNxK: C is MxN, A is MxK, B is KxN, row-major. Default 256.\n"
     "  K    naive, row, row_private, row_private_local, tiled, ... or all (tilescope tour lists them)\n"
-    "  T    the tile size TS (default: each kernel's own, 16 for most)\n"
+    "  T    the tile size TS (default: the device's tuned value, else each kernel's own)\n"
+    "  --param NAME=V  a tunable parameter of the kernel (repeatable; tilescope tune finds good\n"
+    "       ones). Without --tile or --param, tuned values for the device (assets/tuning/) are\n"
+    "       used when present; the table says [tuned ...] or [default ...].\n"
     "  SPEC NAME=int:E | NAME=matrix:ExE[:rowmajor|colmajor][:in|out] | NAME=local:E\n"
     "  E    integer expression over M, N, K, TS with + - * / ( )\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
@@ -37,7 +41,7 @@ const char* kHelp =
 
 int cmd_bench(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"device", "kernel", "size", "tile", "reps", "warmup", "json", "csv"});
+    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv"});
     Options o("bench", valued, {"help"});
     o.parse(args);
     if (o.has("help")) {
@@ -52,11 +56,25 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
         throw InputError("--json - and --csv -: only one of them can go to standard output");
 
-    const std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
+    std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
     const DeviceInfo& device = select_device(o.get_or("device", ""));
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
                          "or pick a real device: " + device_list_text());
+    // Tile and parameters: --tile/--param as given, else the device's tuning data, else defaults.
+    // A --param applies to the kernels that have that parameter; one that none has is an error.
+    for (const std::string& p : o.all("param")) {
+        bool used = false;
+        for (LaunchConfig& c : configs)
+            if (c.kernel.find_param(p.substr(0, p.find('=')))) {
+                c.params.insert_or_assign(parse_param(c.kernel, p).first, parse_param(c.kernel, p).second);
+                c.params_source = "given";
+                used = true;
+            }
+        if (!used) parse_param(configs.front().kernel, p);  // throws, naming what is accepted
+    }
+    for (LaunchConfig& c : configs)
+        if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default") apply_tuning(c, device);
     Runner runner(device);
     // Everything that can be refused is refused before the first launch.
     for (const LaunchConfig& c : configs) runner.validate(c);

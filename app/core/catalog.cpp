@@ -1,5 +1,6 @@
 #include "core/catalog.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/embedded_files.h"
@@ -14,7 +15,7 @@ std::string_view embedded_text(std::string_view path) {
 }
 
 std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_view dir) {
-    const nlohmann::json doc = nlohmann::json::parse(json_text);
+    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json_text);  // keeps "params" in catalog order
     std::vector<KernelSpec> rungs;
     for (const auto& r : doc.at("rungs")) {
         KernelSpec spec;
@@ -37,6 +38,17 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
         }
         for (const std::string a : r.at("args")) spec.args.push_back(parse_arg_spec(a));
         if (r.contains("check")) spec.check = parse_check_spec(r.at("check").get<std::string>());
+        // "params": {"NAME": {"default": V, "values": [V, ...]}, ...}, in catalog order.
+        if (r.contains("params"))
+            for (const auto& [pname, pv] : r.at("params").items()) {
+                TunableParam p;
+                p.name = pname;
+                p.default_value = pv.at("default").get<int64_t>();
+                p.values = pv.value("values", std::vector<int64_t>{p.default_value});
+                if (std::find(p.values.begin(), p.values.end(), p.default_value) == p.values.end())
+                    p.values.insert(p.values.begin(), p.default_value);
+                spec.params.push_back(std::move(p));
+            }
         spec.tiles = r.value("tiles", std::vector<int>{16});
         spec.default_tile = r.value("default_tile", 16);
         validate(spec);

@@ -25,7 +25,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& what) const {
         throw InputError("bad expression '" + std::string(text_) + "': " + what +
-                         " (accepted: integers, M, N, K, TS, + - * / and parentheses)");
+                         " (accepted: integers, M, N, K, TS, the kernel's parameters, + - * / and parentheses)");
     }
     void skip_space() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -90,6 +90,7 @@ private:
             if (name == "N") return vars_.N;
             if (name == "K") return vars_.K;
             if (name == "TS") return vars_.TS;
+            if (const auto it = vars_.params.find(name); it != vars_.params.end()) return it->second;
             fail("unknown name '" + std::string(name) + "'");
         }
         fail("unexpected '" + std::string(1, c) + "'");
@@ -104,6 +105,10 @@ private:
 
 int64_t eval_expr(std::string_view expr, const SizeVars& vars) { return Parser(expr, vars).parse(); }
 
-void check_expr(std::string_view expr) { eval_expr(expr, SizeVars{1, 1, 1, 1}); }
+void check_expr(std::string_view expr, const std::vector<std::string>& params) {
+    SizeVars vars{1, 1, 1, 1};
+    for (const std::string& p : params) vars.params[p] = 1;
+    eval_expr(expr, vars);
+}
 
 }  // namespace tilescope

@@ -112,6 +112,18 @@ const ArgSpec* KernelSpec::find_arg(std::string_view arg_name) const {
     return nullptr;
 }
 
+const TunableParam* KernelSpec::find_param(std::string_view param_name) const {
+    for (const TunableParam& p : params)
+        if (p.name == param_name) return &p;
+    return nullptr;
+}
+
+std::vector<std::string> KernelSpec::param_names() const {
+    std::vector<std::string> names;
+    for (const TunableParam& p : params) names.push_back(p.name);
+    return names;
+}
+
 void validate(const KernelSpec& spec) {
     const std::string who = "kernel '" + spec.name + "'";
     if (spec.entry.empty()) throw InputError(who + ": no entry point (--entry NAME)");
@@ -121,11 +133,19 @@ void validate(const KernelSpec& spec) {
     if (spec.local.size() != spec.global.size())
         throw InputError(who + ": --local needs as many expressions as --global (" +
                          std::to_string(spec.global.size()) + "), got " + std::to_string(spec.local.size()));
-    for (const auto& e : spec.global) check_expr(e);
-    for (const auto& e : spec.local) check_expr(e);
+    std::set<std::string> param_seen;
+    for (const TunableParam& p : spec.params) {
+        if (!is_identifier(p.name) || p.name == "M" || p.name == "N" || p.name == "K" || p.name == "TS")
+            throw InputError(who + ": parameter '" + p.name + "' must be a new identifier (not M, N, K or TS)");
+        if (!param_seen.insert(p.name).second) throw InputError(who + ": parameter '" + p.name + "' given twice");
+        if (p.default_value < 0) throw InputError(who + ": parameter '" + p.name + "' needs a default of at least 0");
+    }
+    const std::vector<std::string> pnames = spec.param_names();
+    for (const auto& e : spec.global) check_expr(e, pnames);
+    for (const auto& e : spec.local) check_expr(e, pnames);
     for (const auto& [name, e] : spec.defines) {
         if (!is_identifier(name)) throw InputError("--define '" + name + "=" + e + "': accepted: NAME=E");
-        check_expr(e);
+        check_expr(e, pnames);
     }
     std::set<std::string> names;
     for (const ArgSpec& a : spec.args)

@@ -2,6 +2,7 @@
 // What a kernel is, independent of sizes: its source, entry point, NDRange and
 // argument expressions. Ladder rungs (kernels/ladder.json) and custom kernels from the
 // command line are the same type, parsed by the same functions.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,15 @@ struct CheckSpec {
 };
 CheckSpec parse_check_spec(std::string_view spec);  // throws InputError
 
+// A build parameter of a rung beyond TS (TSK, WPTM, VW, ...): usable by name in every
+// expression of the kernel (NDRange, defines, arguments). `values` are the candidates
+// `tilescope tune` tries; tuned values per device live in assets/tuning/ (core/tuning.h).
+struct TunableParam {
+    std::string name;
+    int64_t default_value = 0;
+    std::vector<int64_t> values;  // candidates for tuning; contains the default
+};
+
 struct KernelSpec {
     std::string name;         // catalog name ("tiled") or the custom file's stem
     std::string title;        // short label for tables and plots
@@ -45,12 +55,15 @@ struct KernelSpec {
     std::vector<std::pair<std::string, std::string>> defines; // -D NAME=E
     std::vector<ArgSpec> args;
     std::optional<CheckSpec> check;
-    std::vector<int> tiles;   // tile sizes worth showing (GUI menus, --tile all)
+    std::vector<TunableParam> params;  // tunable parameters beyond TS, in catalog order
+    std::vector<int> tiles;   // tile sizes worth showing (GUI menus, --tile all); tune's TS candidates
     int default_tile = 16;
     bool custom = false;      // from --source rather than the catalog
     std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
+    const TunableParam* find_param(std::string_view param_name) const;
+    std::vector<std::string> param_names() const;
 };
 
 // Reads a kernel from a file and command-line pieces (the --source family of options).

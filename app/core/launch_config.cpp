@@ -58,12 +58,47 @@ static std::string dims_text(const std::array<size_t, 3>& v, int dims) {
 std::string ResolvedLaunch::global_text() const { return dims_text(global, dims); }
 std::string ResolvedLaunch::local_text() const { return dims_text(local, dims); }
 
+std::string params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params) {
+    std::string out;
+    for (const TunableParam& p : kernel.params) {
+        const auto it = params.find(p.name);
+        out += (out.empty() ? "" : " ") + p.name + "=" + std::to_string(it == params.end() ? p.default_value : it->second);
+    }
+    return out;
+}
+
+std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text, std::string_view option) {
+    const size_t eq = text.find('=');
+    const std::string name(text.substr(0, eq == std::string_view::npos ? text.size() : eq));
+    const std::string accepted = kernel.params.empty()
+                                     ? "kernel '" + kernel.name + "' has no tunable parameters"
+                                     : "accepted: NAME=V with NAME one of " + params_text(kernel, {}) + " (defaults shown)";
+    auto bad = [&] { return InputError(std::string(option) + " '" + std::string(text) + "': " + accepted); };
+    if (eq == std::string_view::npos || !kernel.find_param(name)) throw bad();
+    const std::string value(text.substr(eq + 1));
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < 0) throw bad();
+    return {name, v};
+}
+
 ResolvedLaunch resolve(const LaunchConfig& config) {
     const KernelSpec& k = config.kernel;
     if (config.tile <= 0)
         throw InputError("--tile " + std::to_string(config.tile) + ": the tile size must be a positive integer");
-    const SizeVars vars{config.size.M, config.size.N, config.size.K, config.tile};
+    SizeVars vars{config.size.M, config.size.N, config.size.K, config.tile};
+    for (const TunableParam& p : k.params) vars.params[p.name] = p.default_value;
+    for (const auto& [name, value] : config.params) {
+        if (!k.find_param(name))
+            throw InputError("--param " + name + "=" + std::to_string(value) + ": kernel '" + k.name +
+                             "' has no parameter '" + name + "'" +
+                             (k.params.empty() ? std::string(" (it has none)") : "; its parameters: " + params_text(k, {})));
+        if (value < 0)
+            throw InputError("--param " + name + "=" + std::to_string(value) + ": accepted: an integer of at least 0");
+        vars.params[name] = value;
+    }
     ResolvedLaunch r;
+    for (const auto& [name, value] : vars.params) r.params[name] = value;
     r.dims = static_cast<int>(k.global.size());
     for (int d = 0; d < r.dims; ++d) {
         const int64_t g = eval_expr(k.global[d], vars), l = eval_expr(k.local[d], vars);

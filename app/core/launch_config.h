@@ -4,6 +4,7 @@
 // traced run see the same NDRange, defines and arguments.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,10 @@ struct LaunchConfig {
     KernelSpec kernel;
     ProblemSize size;
     int tile = 16;  // TS
+    // Values for the kernel's tunable parameters (KernelSpec::params); a parameter not
+    // named here takes its default. Naming one the kernel lacks is an InputError.
+    std::map<std::string, int64_t> params = {};
+    std::string params_source = "default";  // "default", "tuned" (assets/tuning) or "given" (--param)
 };
 
 struct ResolvedArg {
@@ -39,6 +44,7 @@ struct ResolvedLaunch {
     std::array<size_t, 3> global{1, 1, 1}, local{1, 1, 1};
     std::array<size_t, 3> groups{1, 1, 1};
     std::string build_options;      // "-D TS=16 ..."
+    std::map<std::string, int64_t> params;  // every tunable parameter's value in effect
     std::vector<ResolvedArg> args;  // in spec order; bound to parameters by name later
     uint64_t local_arg_bytes = 0;   // sum of local:E arguments
     uint64_t buffer_bytes = 0;      // sum of matrices
@@ -50,6 +56,13 @@ struct ResolvedLaunch {
     std::string global_text() const;  // "128x128"
     std::string local_text() const;
 };
+
+// "TSK=16 WPTM=8" (catalog order), empty for a kernel without parameters.
+std::string params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params);
+
+// Parses "NAME=V" for `kernel` (the --param option); throws InputError naming the option.
+std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text,
+                                            std::string_view option = "--param");
 
 // Evaluates every expression; checks sizes are positive, the NDRange is a whole number
 // of work-groups. Throws InputError.

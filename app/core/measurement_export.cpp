@@ -37,6 +37,8 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         r["checked_elements"] = m.verification.checked_elements;
         r["library"] = m.library;
         r["times_s"] = m.times_s;
+        r["params"] = m.launch.params;  // tunable parameters beyond TS ({} for most rungs)
+        r["params_source"] = m.params_source;
         list.push_back(r);
     }
     return list.dump(2) + "\n";
@@ -80,7 +82,14 @@ std::string measurement_row(const Measurement& m) {
                   (m.kernel + (m.library ? " [lib]" : "")).c_str(), m.size.label().c_str(), m.tile,
                   m.library ? "(library)" : m.launch.global_text().c_str(), m.library ? "" : m.launch.local_text().c_str(), m.median_s * 1e3, m.min_s * 1e3, rate,
                   check.c_str());
-    return buf;
+    std::string row = buf;
+    // Which tile and parameters ran, and why: the defaults, a tuning file, or --param.
+    if (!m.library && (!m.launch.params.empty() || m.params_source != "default")) {
+        std::string params;
+        for (const auto& [name, value] : m.launch.params) params += " " + name + "=" + std::to_string(value);
+        row += "  [" + m.params_source + params + "]";
+    }
+    return row;
 }
 
 }  // namespace tilescope

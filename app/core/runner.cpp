@@ -324,6 +324,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     m.size = config.size;
     m.tile = config.tile;
     m.launch = launch;
+    m.params_source = config.params_source;
     m.reps = options.reps;
     try {
         Impl::Prepared p = impl_->prepare(config, launch, device_, &host);

@@ -27,7 +27,8 @@ struct Measurement {
     bool library = false;
     ProblemSize size;
     int tile = 0;
-    ResolvedLaunch launch;
+    ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
+    std::string params_source = "default";  // where tile and parameters came from: default, tuned, given
     int reps = 0;
     std::vector<double> times_s;  // one per timed launch
     double median_s = 0, min_s = 0;

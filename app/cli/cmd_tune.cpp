@@ -1,0 +1,188 @@
+// tilescope tune: sweeps one rung's tile and tunable parameters on a device, keeps every
+// result, and stores the best verified one in the device's tuning file.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/setup.h"
+#include "core/atomic_file.h"
+#include "core/errors.h"
+#include "core/measurement_export.h"
+#include "core/runner.h"
+#include "core/tuning.h"
+
+namespace tilescope::cli {
+namespace {
+
+const char* kHelp =
+    "usage: tilescope tune [--device SEL] [--kernel K] [--size S] [--tile T[,T..]] [--param NAME=V[,V..]]...\n"
+    "                      [--reps R] [--warmup W] [--out DIR] [--json PATH|-] [--dry-run]\n"
+    "\n"
+    "Sweeps one rung's tile size TS and tunable parameters (ladder.json \"params\") on a real\n"
+    "device at one problem size. Every point is built, checked against the device's limits,\n"
+    "timed (median of R after W warm-ups) and verified; points the device refuses (work-group\n"
+    "size, local memory, a failed build or launch) are kept as 'refused'. The best verified\n"
+    "point and every result go to DIR/<device-slug>.json, which bench (and the GUI) then use\n"
+    "for that device: their tables say 'tuned' or 'default'.\n"
+    "  SEL  as for bench (default: the first real GPU, else the first CPU device)\n"
+    "  K    a rung with a tile or parameters to tune (default reg2d_dbuf)\n"
+    "  S    N or MxNxK (default 1024)\n"
+    "  T    tile sizes to try (default: the rung's \"tiles\" list)\n"
+    "  --param NAME=V[,V..]  candidate values for one parameter (default: the rung's list)\n"
+    "  --out DIR  where the tuning file goes (default $TILESCOPE_TUNING_DIR, else assets/tuning)\n"
+    "  --json     also write every result, as a list, to PATH (- for standard output)\n"
+    "  --dry-run  list the points that would run, and stop\n"
+    "Tuning files are read from $TILESCOPE_TUNING_DIR, ./assets/tuning, <binary dir>/tuning and\n"
+    "the copies built into the binary, in that order.\n"
+    "Exit status: 0 a verified best was stored, 1 none verified, 2 bad input, 130 cancelled.\n";
+
+std::string params_string(const std::map<std::string, int64_t>& p) {
+    std::string s;
+    for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+    return s;
+}
+
+std::string read_existing(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+int cmd_tune(const std::vector<std::string>& args) {
+    Options o("tune", {"device", "kernel", "size", "tile", "param", "reps", "warmup", "out", "json"}, {"help", "dry-run"});
+    o.parse(args);
+    if (o.has("help")) {
+        std::cout << kHelp;
+        return 0;
+    }
+    const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
+    const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
+    const KernelSpec kernel = kernels_from(o, "reg2d_dbuf", false).front();
+    if (!kernel.library.empty())
+        throw InputError("--kernel " + kernel.name + ": a library picks its own parameters; accepted: a ladder rung");
+    const ProblemSize size = sizes_from(o, "1024", false).front();
+
+    std::vector<int> tiles;
+    if (o.has("tile")) {
+        tiles = tiles_from(o, kernel, true);
+    } else {
+        tiles.push_back(kernel.default_tile);
+        for (int t : kernel.tiles)
+            if (t != kernel.default_tile) tiles.push_back(t);
+    }
+    std::map<std::string, std::vector<int64_t>> values;
+    for (const std::string& text : o.all("param")) {
+        const size_t eq = text.find('=');
+        const std::string name = text.substr(0, eq == std::string::npos ? text.size() : eq);
+        std::vector<int64_t> list;
+        std::stringstream rest(eq == std::string::npos ? "" : text.substr(eq + 1));
+        std::string one;
+        while (std::getline(rest, one, ','))
+            list.push_back(parse_param(kernel, name + "=" + one, "--param").second);
+        if (list.empty()) parse_param(kernel, text, "--param");  // throws with what is accepted
+        values[name] = list;
+    }
+    const auto points = sweep_points(kernel, tiles, values);
+
+    const std::string out_dir = o.get_or("out", default_tuning_dir());
+    const auto json_path = o.get("json");
+    if (json_path) check_writable(*json_path, "--json");
+
+    const DeviceInfo& device = select_device(o.get_or("device", ""));
+    if (device.is_emulator)
+        throw InputError("--device emulator: the emulator's times mean nothing; pick a real device: " + device_list_text());
+    const std::string slug = device_slug(device);
+    const std::string out_path = (std::filesystem::path(out_dir) / (slug + ".json")).string();
+
+    std::fprintf(stderr, "tune: %s on %s at %s: %zu points -> %s\n", kernel.name.c_str(), device.label().c_str(),
+                 size.label().c_str(), points.size(), out_path.c_str());
+    if (o.has("dry-run")) {
+        for (const auto& [t, p] : points) std::printf("TS=%d %s\n", t, params_string(p).c_str());
+        return 0;
+    }
+    {
+        std::error_code ec;
+        std::filesystem::create_directories(out_dir, ec);
+        check_writable(out_path, "--out");
+    }
+
+    Runner runner(device);
+    install_interrupt_handler();
+    std::vector<TuneResult> results;
+    std::vector<Measurement> measured;
+    for (size_t i = 0; i < points.size(); ++i) {
+        if (interrupted()) throw Cancelled();
+        const auto& [tile, params] = points[i];
+        LaunchConfig c{kernel, size, tile, params, "given"};
+        TuneResult r;
+        r.tile = tile;
+        r.params = params;
+        try {
+            const ResolvedLaunch launch = resolve(c);
+            r.global = launch.global_text();
+            r.local = launch.local_text();
+            runner.validate(c);
+            RunOptions ro;
+            ro.reps = reps;
+            ro.warmup = warmup;
+            ro.cancelled = interrupted;
+            Measurement m = runner.measure(c, ro);
+            r.median_s = m.median_s;
+            if (m.verification.verified) {
+                r.status = "ok";
+                r.gflops = m.gflops;
+            } else {
+                r.status = "wrong";
+                r.message = m.verification.summary();
+            }
+            measured.push_back(std::move(m));
+        } catch (const InputError& e) {
+            r.status = "refused";
+            r.message = e.what();
+        }
+        if (r.status == "ok")
+            std::printf("[%zu/%zu] TS=%-4d %-40s %10.3f ms %10.2f GFLOP/s\n", i + 1, points.size(), tile,
+                        params_string(params).c_str(), r.median_s * 1e3, r.gflops);
+        else
+            std::printf("[%zu/%zu] TS=%-4d %-40s %s: %s\n", i + 1, points.size(), tile, params_string(params).c_str(),
+                        r.status.c_str(), r.message.substr(0, 160).c_str());
+        std::fflush(stdout);
+        results.push_back(std::move(r));
+    }
+
+    if (json_path) {
+        nlohmann::json list = nlohmann::json::parse(measurements_to_json(measured));
+        for (const TuneResult& r : results)
+            if (r.status == "refused")
+                list.push_back({{"kernel", kernel.name}, {"device", device.label()}, {"M", size.M}, {"N", size.N},
+                                {"K", size.K}, {"tile", r.tile}, {"params", r.params}, {"refused", r.message}});
+        write_file_atomically(*json_path, list.dump(2) + "\n");
+    }
+    const int best = best_result(results);
+    if (best < 0) {
+        std::fprintf(stderr, "tune: no point verified; %s was not changed\n", out_path.c_str());
+        return 1;
+    }
+    std::string command = "tilescope tune --device '" + o.get_or("device", "") + "' --kernel " + kernel.name +
+                          " --size " + size.label();
+    for (const std::string& a : o.all("tile")) command += " --tile " + a;
+    for (const std::string& a : o.all("param")) command += " --param " + a;
+    write_file_atomically(out_path, merge_tuning(read_existing(out_path), device.label(), kernel.name, size, results, command));
+    const TuneResult& b = results[best];
+    std::printf("best: %s TS=%d %s  %.2f GFLOP/s (median of %d) -> %s\n", kernel.name.c_str(), b.tile,
+                params_string(b.params).c_str(), b.gflops, reps, out_path.c_str());
+    return 0;
+}
+
+}  // namespace tilescope::cli
