@@ -1,0 +1,93 @@
+#include "ui/app_state.h"
+
+#include <algorithm>
+
+#include "core/trace_runner.h"
+
+namespace tilescope::ui {
+
+const char* view_name(View v) {
+    switch (v) {
+        case View::Emulation: return "emulation";
+        case View::Heatmap: return "heatmap";
+        case View::Source: return "source";
+        case View::Performance: return "performance";
+        case View::Compare: return "compare";
+    }
+    return "emulation";
+}
+
+const char* view_title(View v) {
+    switch (v) {
+        case View::Emulation: return "Emulation";
+        case View::Heatmap: return "Heatmap";
+        case View::Source: return "Source";
+        case View::Performance: return "Performance";
+        case View::Compare: return "Compare";
+    }
+    return "";
+}
+
+std::optional<View> parse_view(std::string_view name) {
+    for (View v : kViews)
+        if (name == view_name(v)) return v;
+    return std::nullopt;
+}
+
+void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId> groups, std::optional<GroupId> ensure) {
+    if (job && !job->done) job->cancel = true;
+    config = c;
+    error.clear();
+    const LaunchConfig copy = c;
+    job = worker.submit("trace " + config_label(c), [copy, groups, ensure](JobStatus& s) -> std::any {
+        TraceOptions o;
+        o.groups = groups;
+        if (ensure) {
+            if (o.groups.empty()) o.groups = estimate_trace(copy, o).detail_groups;
+            if (std::find(o.groups.begin(), o.groups.end(), *ensure) == o.groups.end()) o.groups.push_back(*ensure);
+        }
+        o.cancelled = [&s] { return s.cancel.load(); };
+        o.progress = [&s](uint64_t done, uint64_t total) {
+            s.units_done = done;
+            s.units_total = total;
+        };
+        s.set_message("estimating");
+        const TraceEstimate e = estimate_trace(copy, o);
+        s.set_message("tracing on the emulator, " + e.text());
+        return std::make_shared<const Trace>(run_trace(copy, o));
+    });
+}
+
+void TraceSlot::poll() {
+    if (!job || !job->done) return;
+    if (const auto* t = job->result<std::shared_ptr<const Trace>>()) {
+        trace = *t;
+        ++version;
+        std::optional<CheckSpec> check;
+        if (config) check = config->kernel.check;
+        roles = matrix_roles(*trace, check);
+    } else {
+        error = job->error();
+    }
+    job.reset();
+}
+
+const DeviceInfo* AppState::measuring_device() const {
+    const DeviceInfo* fallback = nullptr;
+    for (const DeviceInfo& d : devices) {
+        if (d.is_emulator) continue;
+        if (!device_sel.empty() && d.selector() == device_sel) return &d;
+        if (!fallback || (d.is_gpu && !fallback->is_gpu)) fallback = &d;
+    }
+    return fallback;
+}
+
+std::string config_label(const LaunchConfig& c) {
+    std::string s = c.kernel.name + " " + c.size.label();
+    if (c.kernel.library.empty()) s += " TS=" + std::to_string(c.tile);
+    return s;
+}
+
+std::string config_key(const LaunchConfig& c) { return config_label(c); }
+
+}  // namespace tilescope::ui

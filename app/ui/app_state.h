@@ -1,0 +1,92 @@
+#pragma once
+// What the panels share: the configurations on show, their traces, the phase cursor,
+// measurements from real devices, the view and mode. Panels read and edit it; long work
+// goes to the Worker and lands back here when a panel polls.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/launch_config.h"
+#include "core/opencl_env.h"
+#include "core/runner.h"
+#include "core/trace.h"
+#include "core/view_model.h"
+#include "ui/worker.h"
+
+namespace tilescope::ui {
+
+enum class View { Emulation, Heatmap, Source, Performance, Compare };
+inline constexpr View kViews[] = {View::Emulation, View::Heatmap, View::Source, View::Performance, View::Compare};
+const char* view_name(View v);    // "emulation", "heatmap", ...
+const char* view_title(View v);   // "Emulation", ...
+std::optional<View> parse_view(std::string_view name);
+
+// One configuration and its trace on the emulator.
+struct TraceSlot {
+    std::optional<LaunchConfig> config;
+    TraceSnapshot trace;
+    MatrixRoles roles;
+    JobHandle job;          // a trace in flight
+    std::string error;      // the last failure, shown in the UI
+    uint64_t version = 0;   // bumps whenever `trace` changes
+
+    // Queues a trace on the worker (cancelling one in flight). `groups`: work-groups to
+    // keep element detail for (empty: automatic).
+    // `ensure`: a group that must keep detail, added to the automatic choice.
+    void start(Worker& worker, const LaunchConfig& config, std::vector<GroupId> groups = {},
+               std::optional<GroupId> ensure = std::nullopt);
+    void poll();            // takes a finished job's result
+    bool busy() const { return job && !job->done; }
+};
+
+// The shared phase cursor: which group, which barrier interval, how far through it.
+struct Cursor {
+    GroupId group{0, 0, 0};
+    int phase = 0;
+    double progress = 1.0;  // 0..1 through the interval (work-items that have run)
+    bool playing = false;
+    float speed = 1.0f;     // intervals per second
+};
+
+// GFLOP/s measured on a real device, and the roofline's ceilings.
+struct Performance {
+    JobHandle job;
+    std::string device;
+    int size = 256;
+    std::vector<Measurement> rungs;              // every rung at `size`, default tile
+    std::vector<Measurement> sweep_sizes;        // naive and tiled over sizes
+    std::vector<Measurement> sweep_tiles;        // tiled over tile sizes at `size`
+    double peak_gflops = 0, bandwidth_gbs = 0;   // measured by kernels/ceilings/
+    struct Intensity { std::string kernel, title; int tile = 0; double flops_per_byte = 0; };
+    std::vector<Intensity> intensity;            // from traced global bytes
+    std::string error;
+    bool ready() const { return !rungs.empty(); }
+};
+
+struct AppState {
+    Worker* worker = nullptr;
+    std::vector<DeviceInfo> devices;   // filled by the worker at start
+    JobHandle devices_job;
+    std::string device_sel;            // real device for measurements ("" = default)
+
+    TraceSlot main, other;             // `other`: compare mode's second configuration
+    Cursor cursor;
+    View view = View::Emulation;
+    bool presenter = false;
+    Performance perf;
+    std::map<std::string, Measurement> compare_gflops;  // config key -> measurement
+    JobHandle compare_job;
+
+    bool scripted = false;             // driven from the command line (no settings read or written)
+    std::string message;               // last notice shown in the status bar
+    std::optional<std::string> screenshot_request;  // save the next frame here
+    float sidebar_width = 360;
+
+    const DeviceInfo* measuring_device() const;  // the real device selected for measurements
+};
+
+std::string config_key(const LaunchConfig& c);  // "tiled 256 TS=16"
+std::string config_label(const LaunchConfig& c);
+
+}  // namespace tilescope::ui

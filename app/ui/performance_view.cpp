@@ -1,0 +1,244 @@
+// Performance: measured GFLOP/s of every rung, against size, over tile sizes, and a
+// roofline whose ceilings are measured by kernels/ceilings/ and whose arithmetic
+// intensities come from traced global bytes.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/trace_runner.h"
+#include "ui/panels.h"
+#include "ui/plot.h"
+#include "ui/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+const KernelSpec& ceiling(const char* name) {
+    static const std::vector<KernelSpec> specs = parse_catalog(embedded_text("kernels/ceilings/ceilings.json"), "kernels/ceilings");
+    for (const KernelSpec& k : specs)
+        if (k.name == name) return k;
+    throw InputError(std::string("no ceiling kernel ") + name);
+}
+
+// Seconds of the fastest of `reps` timed launches.
+double best_seconds(Runner& r, const LaunchConfig& c, JobStatus& s) {
+    RunOptions o;
+    o.reps = 5;
+    o.warmup = 1;
+    o.cancelled = [&s] { return s.cancel.load(); };
+    const Measurement m = r.measure(c, o);
+    return m.min_s;
+}
+
+}  // namespace
+
+void start_performance(AppState& state) {
+    if (state.perf.job && !state.perf.job->done) return;
+    const std::string sel = state.device_sel;
+    const int size = state.perf.size;
+    state.perf.error.clear();
+    state.perf.job = state.worker->submit("measure GFLOP/s", [sel, size](JobStatus& s) -> std::any {
+        Performance p;
+        p.size = size;
+        const DeviceInfo& dev = select_device(sel);
+        p.device = dev.label();
+        Runner runner(dev);
+        RunOptions ro;
+        ro.reps = 3;
+        ro.warmup = 1;
+        ro.cancelled = [&s] { return s.cancel.load(); };
+        const auto& rungs = ladder();
+        const std::vector<int> sizes = {64, 128, 256, 512};
+        const std::vector<int> tiles = {4, 8, 16, 32};
+        s.units_total = rungs.size() * 2 + sizes.size() * 2 + tiles.size() + 2;
+        auto measure = [&](const LaunchConfig& c, std::vector<Measurement>& into) {
+            s.set_message("measuring " + config_label(c) + " on " + dev.name);
+            try {
+                into.push_back(runner.measure(c, ro));
+            } catch (const InputError& e) {
+                s.set_message(config_label(c) + ": " + e.what());
+            }
+            ++s.units_done;
+        };
+        for (const KernelSpec& k : rungs) measure(LaunchConfig{k, ProblemSize{size, size, size}, k.default_tile}, p.rungs);
+        for (const char* name : {"naive", "tiled"})
+            if (const KernelSpec* k = find_rung(name))
+                for (int n : sizes) measure(LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, p.sweep_sizes);
+        if (const KernelSpec* k = find_rung("tiled"))
+            for (int t : tiles) measure(LaunchConfig{*k, ProblemSize{size, size, size}, t}, p.sweep_tiles);
+        // ceilings, measured here: 2*M*N*K FLOPs and 8*M*N bytes
+        s.set_message("measuring peak FLOP/s");
+        {
+            const LaunchConfig c{ceiling("ceiling_flops"), ProblemSize{512, 512, 4096}, 64};
+            p.peak_gflops = 2.0 * 512 * 512 * 4096 / best_seconds(runner, c, s) * 1e-9;
+            ++s.units_done;
+        }
+        s.set_message("measuring memory bandwidth");
+        {
+            const LaunchConfig c{ceiling("ceiling_copy"), ProblemSize{2048, 2048, 1}, 64};
+            p.bandwidth_gbs = 8.0 * 2048 * 2048 / best_seconds(runner, c, s) * 1e-9;
+            ++s.units_done;
+        }
+        // arithmetic intensity from traced global bytes (small size: the ratio is a
+        // property of the kernel's access pattern)
+        for (const KernelSpec& k : rungs) {
+            if (!k.library.empty()) {
+                ++s.units_done;
+                continue;
+            }
+            s.set_message("tracing " + k.name + " at 64 for its arithmetic intensity");
+            TraceOptions to;
+            to.checks = false;
+            to.verify = false;
+            to.detail_budget_bytes = 1 << 20;
+            to.cancelled = [&s] { return s.cancel.load(); };
+            try {
+                const Trace t = run_trace(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile}, to);
+                const double bytes = double(t.totals.global_load_bytes + t.totals.global_store_bytes);
+                if (bytes > 0) p.intensity.push_back({k.name, k.title, k.default_tile, t.totals.flops / bytes});
+            } catch (const InputError& e) {
+                s.set_message(k.name + ": " + e.what());
+            }
+            ++s.units_done;
+        }
+        return p;
+    });
+}
+
+void draw_performance_view(AppState& state, ImVec2 size) {
+    Performance& perf = state.perf;
+    if (perf.job && perf.job->done) {
+        if (const auto* p = perf.job->result<Performance>()) perf = *p;
+        else {
+            perf.error = perf.job->error();
+            perf.job.reset();
+        }
+    }
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    if (!perf.ready()) {
+        if (perf.job) {
+            ImGui::Text("Measuring on the device... %s", perf.job->message().c_str());
+            ImGui::ProgressBar(perf.job->fraction(), ImVec2(std::min(size.x, 600.f), 0));
+        } else {
+            ImGui::TextWrapped("GFLOP/s of every rung, measured on the selected real device (never the emulator), "
+                               "with the roofline's ceilings measured by small OpenCL kernels.");
+            ImGui::SetNextItemWidth(fh * 8);
+            ImGui::InputInt("size", &perf.size, 64);
+            perf.size = std::clamp(perf.size, 16, 4096);
+            if (ImGui::Button("Measure")) start_performance(state);
+            if (!perf.error.empty()) ImGui::TextColored(ImColor(pal.race), "%s", perf.error.c_str());
+        }
+        return;
+    }
+    ImGui::Text("Measured on %s: median of 3 verified runs; peak %.1f GFLOP/s, bandwidth %.1f GB/s (kernels/ceilings/)",
+                perf.device.c_str(), perf.peak_gflops, perf.bandwidth_gbs);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Measure again")) {
+        perf.rungs.clear();
+        start_performance(state);
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = fh * 0.6f, w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
+
+    // 1. bars: every rung at one size
+    {
+        double ymax = 1;
+        for (const Measurement& m : perf.rungs) ymax = std::max(ymax, m.gflops);
+        PlotFrame f(dl, o, ImVec2(o.x + w, o.y + h), "GFLOP/s of every rung at " + std::to_string(perf.size) + "^3",
+                    "kernel (default tile)", "GFLOP/s", -0.5, double(perf.rungs.size()) - 0.5, 0, ymax * 1.2, false, false);
+        f.y_ticks_auto();
+        std::vector<double> at;
+        std::vector<std::string> labels;
+        const double hw = (f.plot_max().x - f.plot_min().x) / double(std::max<size_t>(1, perf.rungs.size())) * 0.35;
+        for (size_t i = 0; i < perf.rungs.size(); ++i) {
+            const Measurement& m = perf.rungs[i];
+            f.bar(double(i), hw, m.gflops, pal.series[i % 6], short_number(m.gflops));
+            at.push_back(double(i));
+            labels.push_back(m.kernel);
+        }
+        f.x_ticks(at, labels);
+    }
+    // 2. lines: GFLOP/s against size
+    {
+        double ymax = 1;
+        std::vector<std::string> names;
+        for (const Measurement& m : perf.sweep_sizes) {
+            ymax = std::max(ymax, m.gflops);
+            if (std::find(names.begin(), names.end(), m.kernel) == names.end()) names.push_back(m.kernel);
+        }
+        const ImVec2 p0(o.x + w + gap, o.y);
+        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "GFLOP/s against matrix size", "M = N = K (log scale)", "GFLOP/s",
+                    48, 700, 0, ymax * 1.2, true, false);
+        f.y_ticks_auto();
+        f.x_ticks({64, 128, 256, 512}, {"64", "128", "256", "512"});
+        std::vector<std::pair<std::string, ImU32>> legend;
+        for (size_t n = 0; n < names.size(); ++n) {
+            std::vector<double> xs, ys;
+            for (const Measurement& m : perf.sweep_sizes)
+                if (m.kernel == names[n]) {
+                    xs.push_back(double(m.size.M));
+                    ys.push_back(m.gflops);
+                }
+            const ImU32 c = pal.series[(n * 3) % 6];
+            f.line(xs, ys, c, theme().line);
+            legend.push_back({names[n], c});
+        }
+        f.legend(legend);
+    }
+    // 3. tile sweep
+    {
+        double ymax = 1;
+        for (const Measurement& m : perf.sweep_tiles) ymax = std::max(ymax, m.gflops);
+        const ImVec2 p0(o.x, o.y + h + gap);
+        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "tiled: GFLOP/s against tile size TS at " + std::to_string(perf.size) + "^3",
+                    "TS (work-group TS x TS)", "GFLOP/s", -0.5, double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
+        f.y_ticks_auto();
+        std::vector<double> at;
+        std::vector<std::string> labels;
+        const double hw = (f.plot_max().x - f.plot_min().x) / double(std::max<size_t>(1, perf.sweep_tiles.size())) * 0.3;
+        for (size_t i = 0; i < perf.sweep_tiles.size(); ++i) {
+            f.bar(double(i), hw, perf.sweep_tiles[i].gflops, pal.series[2], short_number(perf.sweep_tiles[i].gflops));
+            at.push_back(double(i));
+            labels.push_back("TS=" + std::to_string(perf.sweep_tiles[i].tile));
+        }
+        f.x_ticks(at, labels);
+    }
+    // 4. roofline
+    {
+        const ImVec2 p0(o.x + w + gap, o.y + h + gap);
+        const double peak = std::max(perf.peak_gflops, 1e-3), bw = std::max(perf.bandwidth_gbs, 1e-3);
+        double ymin = peak, ymax = peak * 3;
+        for (const Measurement& m : perf.rungs)
+            if (m.gflops > 0) ymin = std::min(ymin, m.gflops);
+        ymin = std::pow(10, std::floor(std::log10(std::min(ymin, bw * 0.05) * 0.7)));
+        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "roofline (measured ceilings)", "arithmetic intensity, FLOP per global byte (traced)",
+                    "GFLOP/s", 0.05, 100, ymin, ymax, true, true);
+        f.y_ticks_auto();
+        f.x_ticks_auto();
+        std::vector<double> xs, ys;
+        for (double x = 0.05; x <= 100.01; x *= 1.2) {
+            xs.push_back(x);
+            ys.push_back(std::min(peak, x * bw));
+        }
+        f.line(xs, ys, pal.outline, theme().line, false);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s", peak);
+        dl->AddText(ImVec2(f.map(30, peak).x - ImGui::CalcTextSize(buf).x, f.map(30, peak).y - fh * 1.2f), pal.text, buf);
+        std::snprintf(buf, sizeof buf, "%.1f GB/s", bw);
+        const ImVec2 q = f.map(0.06, 0.06 * bw);
+        dl->AddText(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
+        for (size_t i = 0; i < perf.intensity.size(); ++i) {
+            const auto& ai = perf.intensity[i];
+            for (const Measurement& m : perf.rungs)
+                if (m.kernel == ai.kernel && m.gflops > 0) f.point(ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel);
+        }
+    }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,125 @@
+#include "ui/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/theme.h"
+
+namespace tilescope::ui {
+
+std::string short_number(double v) {
+    char b[32];
+    const double a = std::fabs(v);
+    if (a >= 1e4) std::snprintf(b, sizeof b, "%.0fk", v / 1e3);
+    else if (a >= 1e3) std::snprintf(b, sizeof b, "%.1fk", v / 1e3);
+    else if (a >= 100 || a == 0) std::snprintf(b, sizeof b, "%.0f", v);
+    else if (a >= 10) std::snprintf(b, sizeof b, "%.1f", v);
+    else if (a >= 1) std::snprintf(b, sizeof b, "%.2f", v);
+    else std::snprintf(b, sizeof b, "%.3g", v);
+    return b;
+}
+
+PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& title, const std::string& x_title,
+                     const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y)
+    : dl_(dl), x0_(x0), x1_(x1), y0_(y0), y1_(y1), lx_(log_x), ly_(log_y) {
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    a_ = ImVec2(p0.x + fh * 3.6f, p0.y + fh * 1.6f);
+    b_ = ImVec2(p1.x - fh * 0.8f, p1.y - fh * 2.8f);
+    dl_->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 255));
+    dl_->AddText(theme().big, theme().big->FontSize, ImVec2(p0.x + fh * 0.5f, p0.y + 1), pal.text, title.c_str());
+    dl_->AddRect(a_, b_, pal.outline);
+    const ImVec2 xs = ImGui::CalcTextSize(x_title.c_str());
+    dl_->AddText(ImVec2((a_.x + b_.x - xs.x) / 2, b_.y + fh * 1.4f), pal.text, x_title.c_str());
+    dl_->AddText(ImVec2(a_.x + 4, a_.y + 2), pal.faint_text, y_title.c_str());
+}
+
+double PlotFrame::tx(double x) const {
+    const double t = lx_ ? (std::log(x) - std::log(x0_)) / (std::log(x1_) - std::log(x0_)) : (x - x0_) / (x1_ - x0_);
+    return a_.x + t * (b_.x - a_.x);
+}
+double PlotFrame::ty(double y) const {
+    const double t = ly_ ? (std::log(std::max(y, 1e-30)) - std::log(y0_)) / (std::log(y1_) - std::log(y0_)) : (y - y0_) / (y1_ - y0_);
+    return b_.y - t * (b_.y - a_.y);
+}
+ImVec2 PlotFrame::map(double x, double y) const { return ImVec2(float(tx(x)), float(ty(y))); }
+
+void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::string>& labels) const {
+    const Palette& pal = theme().pal;
+    for (size_t i = 0; i < at.size(); ++i) {
+        const float x = float(tx(at[i]));
+        dl_->AddLine(ImVec2(x, b_.y), ImVec2(x, b_.y + 4), pal.outline);
+        const ImVec2 s = ImGui::CalcTextSize(labels[i].c_str());
+        dl_->AddText(ImVec2(x - s.x / 2, b_.y + 4), pal.text, labels[i].c_str());
+    }
+}
+
+static std::vector<double> nice_ticks(double lo, double hi, bool log) {
+    std::vector<double> out;
+    if (log) {
+        for (double d = std::pow(10, std::floor(std::log10(lo))); d <= hi * 1.0001; d *= 10)
+            if (d >= lo * 0.9999) out.push_back(d);
+        return out;
+    }
+    const double span = hi - lo, raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
+    const double step = raw / mag >= 5 ? 5 * mag : raw / mag >= 2 ? 2 * mag : mag;
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-6; v += step) out.push_back(v);
+    return out;
+}
+
+void PlotFrame::y_ticks_auto() const {
+    const Palette& pal = theme().pal;
+    for (double v : nice_ticks(y0_, y1_, ly_)) {
+        const float y = float(ty(v));
+        dl_->AddLine(ImVec2(a_.x, y), ImVec2(b_.x, y), IM_COL32(0, 0, 0, 25));
+        const std::string s = short_number(v);
+        const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
+        dl_->AddText(ImVec2(a_.x - sz.x - 5, y - sz.y / 2), pal.text, s.c_str());
+    }
+}
+
+void PlotFrame::x_ticks_auto() const {
+    std::vector<double> at = nice_ticks(x0_, x1_, lx_);
+    std::vector<std::string> labels;
+    for (double v : at) labels.push_back(short_number(v));
+    x_ticks(at, labels);
+}
+
+void PlotFrame::line(const std::vector<double>& xs, const std::vector<double>& ys, ImU32 colour, float thickness, bool points) const {
+    std::vector<ImVec2> pts;
+    for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) pts.push_back(map(xs[i], ys[i]));
+    if (pts.size() >= 2) dl_->AddPolyline(pts.data(), int(pts.size()), colour, 0, thickness);
+    if (points)
+        for (const ImVec2& p : pts) dl_->AddCircleFilled(p, thickness * 2.2f, colour);
+}
+
+void PlotFrame::point(double x, double y, ImU32 colour, const std::string& label) const {
+    const ImVec2 p = map(x, y);
+    dl_->AddCircleFilled(p, theme().line * 2.5f, colour);
+    dl_->AddCircle(p, theme().line * 2.5f, theme().pal.outline);
+    dl_->AddText(ImVec2(p.x + 7, p.y - ImGui::GetFontSize() * 0.5f), theme().pal.text, label.c_str());
+}
+
+void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::string& value_label) const {
+    const float x = float(tx(xc));
+    const ImVec2 top(x - float(hw), float(ty(y)));
+    dl_->AddRectFilled(top, ImVec2(x + float(hw), b_.y), colour);
+    const ImVec2 s = ImGui::CalcTextSize(value_label.c_str());
+    dl_->AddText(ImVec2(x - s.x / 2, top.y - s.y - 1), theme().pal.text, value_label.c_str());
+}
+
+void PlotFrame::legend(const std::vector<std::pair<std::string, ImU32>>& entries) const {
+    const float fh = ImGui::GetFontSize();
+    float w = 0;
+    for (const auto& e : entries) w = std::max(w, ImGui::CalcTextSize(e.first.c_str()).x);
+    ImVec2 p(b_.x - w - fh * 2.2f, a_.y + 4);
+    dl_->AddRectFilled(ImVec2(p.x - 4, p.y - 2), ImVec2(b_.x - 2, p.y + fh * 1.25f * float(entries.size()) + 2), IM_COL32(255, 255, 255, 230));
+    for (const auto& e : entries) {
+        dl_->AddRectFilled(ImVec2(p.x, p.y + fh * 0.3f), ImVec2(p.x + fh, p.y + fh * 0.8f), e.second);
+        dl_->AddText(ImVec2(p.x + fh * 1.3f, p.y), theme().pal.text, e.first.c_str());
+        p.y += fh * 1.25f;
+    }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,208 @@
+// Set-up: device, kernel, sizes, tile; what they imply; Trace / Measure. Bad input is a
+// message here, never a crash: everything goes through the same validation as the CLI.
+#include <cstdio>
+#include <cstring>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+struct SetupForm {
+    bool initialised = false;
+    int kernel = 0;  // index into ladder(), or ladder().size() for a custom kernel
+    char size[64] = "32";
+    int tile = 8;
+    char source[256] = "", entry[64] = "", global[96] = "", local[96] = "", args[512] = "", defines[128] = "", check[64] = "";
+    std::string error;
+};
+SetupForm g_form;
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : text) {
+        if (c == sep) {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else if (!(c == ' ' && sep != ' ' && cur.empty())) {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+void copy(char* dst, size_t n, const std::string& s) {
+    std::snprintf(dst, n, "%s", s.c_str());
+}
+
+// The form as a LaunchConfig; throws InputError with a message for the panel.
+LaunchConfig form_config() {
+    LaunchConfig c;
+    const auto& rungs = ladder();
+    if (g_form.kernel < int(rungs.size())) {
+        c.kernel = rungs[size_t(g_form.kernel)];
+    } else {
+        CustomKernelOptions o;
+        o.source_path = g_form.source;
+        if (o.source_path.empty()) throw InputError("custom kernel: give the path of a .cl file");
+        o.entry = g_form.entry;
+        o.global = split(g_form.global, ',');
+        o.local = split(g_form.local, ',');
+        o.args = split(g_form.args, ' ');
+        o.defines = split(g_form.defines, ' ');
+        o.check = g_form.check;
+        c.kernel = load_custom_kernel(o);
+    }
+    c.size = parse_size(g_form.size, "size");
+    if (g_form.tile <= 0 || g_form.tile > 1024) throw InputError("tile " + std::to_string(g_form.tile) + ": accepted: a positive integer such as 4, 8, 16, 32");
+    c.tile = g_form.tile;
+    return c;
+}
+
+void sync_from(const LaunchConfig& c) {
+    const auto& rungs = ladder();
+    g_form.kernel = int(rungs.size());
+    for (size_t i = 0; i < rungs.size(); ++i)
+        if (!c.kernel.custom && rungs[i].name == c.kernel.name) g_form.kernel = int(i);
+    copy(g_form.size, sizeof g_form.size, c.size.label());
+    g_form.tile = c.tile;
+    if (c.kernel.custom) {
+        copy(g_form.source, sizeof g_form.source, c.kernel.source_name);
+        copy(g_form.entry, sizeof g_form.entry, c.kernel.entry);
+    }
+}
+
+}  // namespace
+
+void draw_setup_panel(AppState& s) {
+    const Palette& pal = theme().pal;
+    if (!g_form.initialised) {
+        if (s.main.config) sync_from(*s.main.config);
+        g_form.initialised = true;
+    }
+    // Device for measurements (the emulator is always used for traces).
+    const DeviceInfo* dev = s.measuring_device();
+    ImGui::TextUnformatted("Device (for GFLOP/s)");
+    if (s.devices.empty()) {
+        ImGui::TextDisabled(s.devices_job && !s.devices_job->done ? "finding OpenCL devices..." : "no OpenCL devices");
+    } else {
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::BeginCombo("##device", dev ? dev->label().c_str() : "none")) {
+            for (const DeviceInfo& d : s.devices) {
+                const std::string label = d.selector() + "  " + d.label() + (d.is_emulator ? "  (emulator: traces)" : "");
+                if (ImGui::Selectable(label.c_str(), dev && d.selector() == dev->selector(), d.is_emulator ? ImGuiSelectableFlags_Disabled : 0))
+                    s.device_sel = d.selector();
+            }
+            ImGui::EndCombo();
+        }
+        if (dev)
+            ImGui::TextColored(ImColor(pal.faint_text), "%u CUs, local %llu KB, work-group <= %zu", dev->compute_units,
+                               (unsigned long long)(dev->local_mem / 1024), dev->max_work_group);
+    }
+
+    ImGui::TextUnformatted("Kernel");
+    const auto& rungs = ladder();
+    ImGui::SetNextItemWidth(-1);
+    const std::string current = g_form.kernel < int(rungs.size()) ? rungs[size_t(g_form.kernel)].name + ": " + rungs[size_t(g_form.kernel)].title : "custom .cl file";
+    if (ImGui::BeginCombo("##kernel", current.c_str())) {
+        for (size_t i = 0; i < rungs.size(); ++i)
+            if (ImGui::Selectable((rungs[i].name + ": " + rungs[i].title).c_str(), int(i) == g_form.kernel)) g_form.kernel = int(i);
+        if (ImGui::Selectable("custom .cl file", g_form.kernel == int(rungs.size()))) g_form.kernel = int(rungs.size());
+        ImGui::EndCombo();
+    }
+    if (g_form.kernel < int(rungs.size())) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImColor(pal.faint_text), "%s", rungs[size_t(g_form.kernel)].lesson.c_str());
+        ImGui::PopTextWrapPos();
+    } else {
+        ImGui::InputText("file", g_form.source, sizeof g_form.source);
+        ImGui::InputText("entry", g_form.entry, sizeof g_form.entry);
+        ImGui::InputText("global", g_form.global, sizeof g_form.global);
+        ImGui::InputText("local", g_form.local, sizeof g_form.local);
+        ImGui::InputText("args", g_form.args, sizeof g_form.args);
+        ImGui::InputText("defines", g_form.defines, sizeof g_form.defines);
+        ImGui::InputText("check", g_form.check, sizeof g_form.check);
+        ImGui::TextColored(ImColor(pal.faint_text), "args: A=matrix:MxK:in B=... (space separated)");
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::InputText("size (S or MxNxK)", g_form.size, sizeof g_form.size);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::InputInt("tile TS", &g_form.tile, 0);
+    ImGui::SameLine();
+    for (int ts : {4, 8, 16, 32}) {
+        ImGui::SameLine();
+        char b[8];
+        std::snprintf(b, sizeof b, "%d", ts);
+        if (ImGui::SmallButton(b)) g_form.tile = ts;
+    }
+
+    // What the form implies, checked before anything runs.
+    std::optional<LaunchConfig> config;
+    std::string problem;
+    try {
+        config = form_config();
+        const ResolvedLaunch r = resolve(*config);
+        ImGui::Text("NDRange %s, work-group %s", r.global_text().c_str(), r.local_text().c_str());
+        ImGui::Text("%zu work-groups of %zu work-items", r.total_groups(), r.group_size());
+        uint64_t local_bytes = r.local_arg_bytes;
+        if (!config->kernel.custom && config->kernel.name == "tiled") local_bytes += 2ull * config->tile * config->tile * 4;
+        const int64_t phases = config->tile > 0 ? (config->size.K + config->tile - 1) / config->tile : 0;
+        if (!config->kernel.custom && config->kernel.name == "tiled")
+            ImGui::Text("%lld phases, %llu B local memory per group", (long long)phases, (unsigned long long)local_bytes);
+        if (dev) {
+            if (r.group_size() > dev->max_work_group)
+                problem = "work-group of " + std::to_string(r.group_size()) + " work-items exceeds the device's " + std::to_string(dev->max_work_group);
+            else if (local_bytes > dev->local_mem)
+                problem = "local memory " + std::to_string(local_bytes) + " B exceeds the device's " + std::to_string(dev->local_mem) + " B";
+        }
+        if (config->size.M > 512 || config->size.N > 512 || config->size.K > 512)
+            ImGui::TextColored(ImColor(pal.race), "large for the emulator: the trace may be refused or slow");
+    } catch (const std::exception& e) {
+        problem = e.what();
+        config.reset();
+    }
+    if (!problem.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImColor(pal.race), "%s", problem.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    const bool ok = config && problem.empty();
+    if (!ok) ImGui::BeginDisabled();
+    if (ImGui::Button("Trace on emulator")) {
+        s.main.start(*s.worker, *config);
+        s.cursor.phase = 0;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Measure GFLOP/s")) {
+        s.main.config = config;
+        start_performance(s);
+        s.view = View::Performance;
+    }
+    if (!ok) ImGui::EndDisabled();
+
+    // Jobs in flight, with cancel.
+    for (const JobHandle& j : {s.main.job, s.other.job, s.perf.job, s.compare_job}) {
+        if (!j || j->done) continue;
+        ImGui::ProgressBar(j->fraction(), ImVec2(-ImGui::GetFontSize() * 4, 0),
+                           j->label.c_str());
+        ImGui::SameLine();
+        ImGui::PushID(j.get());
+        if (ImGui::Button("Cancel")) j->cancel = true;
+        ImGui::PopID();
+        const std::string m = j->message();
+        if (!m.empty()) ImGui::TextColored(ImColor(pal.faint_text), "%s", m.c_str());
+    }
+    for (const TraceSlot* slot : {&s.main, &s.other})
+        if (!slot->error.empty()) {
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextColored(ImColor(pal.race), "%s", slot->error.c_str());
+            ImGui::PopTextWrapPos();
+        }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,62 @@
+// The kernel source with barrier lines and the current interval's barrier marked.
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "ui/panels.h"
+#include "ui/theme.h"
+
+namespace tilescope::ui {
+
+void draw_source_view(AppState& s, ImVec2 size) {
+    const Palette& pal = theme().pal;
+    if (!s.main.config) {
+        ImGui::TextDisabled("No kernel chosen.");
+        return;
+    }
+    const std::string& src = s.main.config->kernel.source;
+    const Trace* t = s.main.trace.get();
+    int current_line = -1;
+    if (t)
+        if (const GroupTrace* g = t->find_group(s.cursor.group); g && s.cursor.phase < int(g->intervals.size()))
+            current_line = g->intervals[size_t(s.cursor.phase)].end_line;
+    const float diag_h = t && !t->diagnostics.empty() ? std::min(size.y * 0.35f, ImGui::GetFontSize() * 10) : ImGui::GetFontSize() * 3;
+    ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true);
+    ImGui::PushFont(theme().mono);
+    std::istringstream in(src);
+    std::string text;
+    int line = 0;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    while (std::getline(in, text)) {
+        ++line;
+        const bool barrier = t && std::find(t->barrier_lines.begin(), t->barrier_lines.end(), line) != t->barrier_lines.end();
+        bool diag = false;
+        if (t)
+            for (const Diagnostic& d : t->diagnostics) diag |= d.line == line;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeightWithSpacing();
+        if (line == current_line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
+        else if (barrier) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(225, 235, 250, 255));
+        if (diag) dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.race, 0, 0, 2.f);
+        char num[16];
+        std::snprintf(num, sizeof num, "%3d %s ", line, barrier ? (line == current_line ? ">>" : "||") : "  ");
+        ImGui::TextColored(ImColor(pal.faint_text), "%s", num);
+        ImGui::SameLine(0, 0);
+        ImGui::TextUnformatted(text.c_str());
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+    if (!t) return;
+    ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes phase %d", s.cursor.phase);
+    if (t->diagnostics.empty()) {
+        ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");
+        return;
+    }
+    for (const Diagnostic& d : t->diagnostics) {
+        ImGui::TextColored(ImColor(pal.race), "[%s] line %d:", std::string(to_string(d.kind)).c_str(), d.line);
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s (x%llu)", d.message.c_str(), (unsigned long long)d.count);
+    }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,79 @@
+#include "ui/worker.h"
+
+#include <chrono>
+
+#include "core/errors.h"
+
+namespace tilescope::ui {
+
+Worker::Worker() : thread_([this] { loop(); }) {}
+
+Worker::~Worker() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+        for (auto& q : queue_) q.first->cancel = true;
+        if (running_) running_->cancel = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+JobHandle Worker::submit(std::string label, Job job) {
+    auto status = std::make_shared<JobStatus>();
+    status->label = std::move(label);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_.emplace_back(status, std::move(job));
+        busy_ = true;
+    }
+    wake_.notify_one();
+    return status;
+}
+
+void Worker::cancel_all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& q : queue_) q.first->cancel = true;
+    if (running_) running_->cancel = true;
+}
+
+void Worker::loop() {
+    for (;;) {
+        std::pair<JobHandle, Job> item;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+            if (queue_.empty()) return;  // stopping
+            item = std::move(queue_.front());
+            queue_.pop_front();
+            running_ = item.first;
+        }
+        JobStatus& s = *item.first;
+        std::any result;
+        std::string error;
+        if (s.cancel) {
+            error = "cancelled";
+        } else {
+            try {
+                result = item.second(s);
+            } catch (const Cancelled&) {
+                error = "cancelled";
+            } catch (const std::exception& e) {
+                error = e.what();
+            } catch (...) {
+                error = "unknown failure";
+            }
+        }
+        {
+            std::lock_guard<std::mutex> lock(s.mutex_);
+            s.result_ = std::move(result);
+            s.error_ = std::move(error);
+        }
+        s.done = true;
+        std::lock_guard<std::mutex> lock(mutex_);
+        running_.reset();
+        busy_ = !queue_.empty();
+    }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,79 @@
+#pragma once
+// The one thread that does the GUI's long work: emulator traces, benchmarks, ceiling
+// measurements. One thread on purpose: Oclgrind's runtime API is not thread safe, and
+// every OpenCL call the GUI makes goes through here, so the UI thread never blocks.
+#include <any>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace tilescope::ui {
+
+// A job as the UI sees it: progress, a cancel flag, and its result or error when done.
+struct JobStatus {
+    std::string label;
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> done{false};
+    std::atomic<uint64_t> units_done{0}, units_total{0};
+    double started = 0;  // seconds, now_seconds() clock of the worker
+
+    void set_message(std::string m) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        message_ = std::move(m);
+    }
+    std::string message() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return message_;
+    }
+    // Valid once done: the error (empty on success) and the result the job stored.
+    std::string error() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return error_;
+    }
+    template <class T>
+    const T* result() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return std::any_cast<T>(&result_);
+    }
+    float fraction() const {
+        const uint64_t t = units_total.load();
+        return t ? float(double(units_done.load()) / double(t)) : 0.f;
+    }
+
+private:
+    friend class Worker;
+    mutable std::mutex mutex_;
+    std::string message_, error_;
+    std::any result_;
+};
+using JobHandle = std::shared_ptr<JobStatus>;
+
+class Worker {
+public:
+    // Returns the job's result (stored in the status) or throws; InputError and
+    // Cancelled become the job's error text.
+    using Job = std::function<std::any(JobStatus&)>;
+
+    Worker();
+    ~Worker();  // cancels what is queued and running, then joins
+    JobHandle submit(std::string label, Job job);
+    bool busy() const { return busy_.load(); }
+    void cancel_all();
+
+private:
+    void loop();
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::pair<JobHandle, Job>> queue_;
+    JobHandle running_;
+    std::atomic<bool> busy_{false};
+    bool stop_ = false;
+    std::thread thread_;
+};
+
+}  // namespace tilescope::ui

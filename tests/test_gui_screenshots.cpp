@@ -1,0 +1,221 @@
+// GUI screenshot tests: run `tilescope gui` in scripted mode under an Xvfb the test
+// starts itself, and check from the PNG that the cells highlighted as "loaded this
+// phase" are exactly those the trace says, for several configurations. The GUI writes
+// where it drew each matrix (--layout); the test traces the same launch itself.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <stb/stb_image.h>
+
+#include "core/catalog.h"
+#include "core/trace_runner.h"
+#include "core/view_model.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+
+namespace {
+
+// An Xvfb on a free display number for the whole test program.
+class XvfbEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        for (int d = 140; d < 200; ++d) {
+            if (fs::exists("/tmp/.X" + std::to_string(d) + "-lock") || fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) continue;
+            const pid_t pid = fork();
+            if (pid == 0) {
+                const std::string disp = ":" + std::to_string(d);
+                std::freopen("/dev/null", "w", stderr);
+                execlp("Xvfb", "Xvfb", disp.c_str(), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", (char*)nullptr);
+                _exit(127);
+            }
+            for (int i = 0; i < 100; ++i) {
+                if (fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) {
+                    pid_ = pid;
+                    display_ = ":" + std::to_string(d);
+                    setenv("DISPLAY", display_.c_str(), 1);
+                    return;
+                }
+                int status = 0;
+                if (waitpid(pid, &status, WNOHANG) == pid) break;  // it lost a race for the number
+                usleep(50000);
+            }
+            kill(pid, SIGTERM);
+            waitpid(pid, nullptr, 0);
+        }
+    }
+    void TearDown() override {
+        if (pid_ > 0) {
+            kill(pid_, SIGTERM);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    static std::string display_;
+
+private:
+    pid_t pid_ = -1;
+};
+std::string XvfbEnvironment::display_;
+
+struct Image {
+    int w = 0, h = 0;
+    std::vector<unsigned char> px;
+    std::array<int, 3> at(float x, float y) const {
+        const size_t i = (size_t(int(y)) * w + size_t(int(x))) * 3;
+        return {px[i], px[i + 1], px[i + 2]};
+    }
+};
+
+Image load_png(const std::string& path) {
+    Image img;
+    int n = 0;
+    unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &n, 3);
+    if (data) {
+        img.px.assign(data, data + size_t(img.w) * img.h * 3);
+        stbi_image_free(data);
+    }
+    return img;
+}
+
+bool near(const std::array<int, 3>& a, const nlohmann::json& rgb) {
+    for (int c = 0; c < 3; ++c)
+        if (std::abs(a[c] - rgb[c].get<int>()) > 10) return false;
+    return true;
+}
+
+int run(const std::string& cmd) {
+    const int s = std::system(cmd.c_str());
+    return WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+}
+
+struct Case {
+    const char* kernel;
+    int size, tile;
+    GroupId group;
+    int phase;
+};
+
+class GuiScreenshot : public ::testing::TestWithParam<Case> {};
+
+}  // namespace
+
+TEST_P(GuiScreenshot, LoadedCellsAreWhereTheTraceSays) {
+    ASSERT_FALSE(XvfbEnvironment::display_.empty()) << "could not start Xvfb";
+    const Case c = GetParam();
+    const fs::path dir = fs::temp_directory_path() / ("tilescope_gui_test_" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const std::string tag = std::string(c.kernel) + "_" + std::to_string(c.size) + "_" + std::to_string(c.tile) + "_" +
+                            std::to_string(c.group[0]) + std::to_string(c.group[1]) + "_" + std::to_string(c.phase);
+    const std::string png = (dir / (tag + ".png")).string(), layout = (dir / (tag + ".json")).string();
+    const std::string group = std::to_string(c.group[0]) + "," + std::to_string(c.group[1]);
+    const std::string cmd = std::string(TILESCOPE_BIN) + " gui --kernel " + c.kernel + " --size " + std::to_string(c.size) +
+                            " --tile " + std::to_string(c.tile) + " --group " + group + " --phase " + std::to_string(c.phase) +
+                            " --frames 3 --screenshot " + png + " --layout " + layout;
+    ASSERT_EQ(run(cmd), 0) << cmd;
+    const Image img = load_png(png);
+    ASSERT_GT(img.w, 0);
+    nlohmann::json lay;
+    std::ifstream(layout) >> lay;
+
+    // the same launch, traced here
+    TraceOptions o;
+    o.groups = {c.group};
+    const Trace t = run_trace(LaunchConfig{*find_rung(c.kernel), ProblemSize{c.size, c.size, c.size}, c.tile}, o);
+    const GroupPhaseView v = group_phase_view(t, matrix_roles(t), c.group, c.phase);
+    ASSERT_TRUE(v.has_detail);
+
+    int loaded_cells = 0;
+    for (const auto& m : lay["matrices"]) {
+        const std::string role = m["role"];
+        if (role != "A" && role != "B") continue;
+        const auto& rects = role == "A" ? v.a_loaded : v.b_loaded;
+        const nlohmann::json& colour = lay["colours"][role == "A" ? "a_loaded" : "b_loaded"];
+        const int rows = m["rows"], cols = m["cols"];
+        const float x0 = m["x0"], y0 = m["y0"], x1 = m["x1"], y1 = m["y1"];
+        const float cw = (x1 - x0) / cols, ch = (y1 - y0) / rows;
+        ASSERT_GE(cw, 3.f) << "cells too small to sample";
+        for (int r = 0; r < rows; ++r)
+            for (int col = 0; col < cols; ++col) {
+                bool expected = false;
+                for (const Rect& rc : rects) expected |= r >= rc.r0 && r <= rc.r1 && col >= rc.c0 && col <= rc.c1;
+                const auto px = img.at(x0 + (col + 0.5f) * cw, y0 + (r + 0.5f) * ch);
+                const bool seen = near(px, colour);
+                EXPECT_EQ(seen, expected) << role << "(" << r << "," << col << ") pixel " << px[0] << "," << px[1] << "," << px[2];
+                loaded_cells += seen;
+            }
+    }
+    uint64_t traced = 0;
+    for (const Rect& r : v.a_loaded) traced += uint64_t(r.area());
+    for (const Rect& r : v.b_loaded) traced += uint64_t(r.area());
+    EXPECT_EQ(uint64_t(loaded_cells), traced);
+    fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, GuiScreenshot,
+                         ::testing::Values(Case{"tiled", 32, 8, {1, 2, 0}, 0},   // the Done-means picture
+                                           Case{"tiled", 32, 8, {2, 1, 0}, 2},   // another group, next tiles along K
+                                           Case{"tiled", 32, 8, {1, 2, 0}, 1},   // compute interval: nothing loaded
+                                           Case{"tiled", 48, 16, {2, 0, 0}, 4},  // TS=16, last phase's loads
+                                           Case{"naive", 16, 4, {1, 3, 0}, 0}),  // naive: whole rows and columns
+                         [](const auto& info) {
+                             const Case& c = info.param;
+                             return std::string(c.kernel) + "_" + std::to_string(c.size) + "_TS" + std::to_string(c.tile) + "_g" +
+                                    std::to_string(c.group[0]) + std::to_string(c.group[1]) + "_p" + std::to_string(c.phase);
+                         });
+
+TEST(GuiCli, NoDisplayIsOneLineAndExitTwo) {
+    const std::string out = (fs::temp_directory_path() / "tilescope_gui_nodisplay.txt").string();
+    EXPECT_EQ(run("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(TILESCOPE_BIN) + " gui --frames 1 2>" + out), 2);
+    std::ifstream in(out);
+    std::string line, extra;
+    std::getline(in, line);
+    EXPECT_NE(line.find("display"), std::string::npos) << line;
+    EXPECT_FALSE(std::getline(in, extra)) << "more than one line";
+}
+
+TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
+    const std::string out = (fs::temp_directory_path() / "tilescope_gui_bad.txt").string();
+    for (const std::string args : {"--view nope", "--group 9,9 --size 32 --tile 8", "--phase -1", "--size 0", "--frames x"}) {
+        EXPECT_EQ(run(std::string(TILESCOPE_BIN) + " gui " + args + " 2>" + out), 2) << args;
+        std::ifstream in(out);
+        std::string line, extra;
+        std::getline(in, line);
+        EXPECT_FALSE(line.empty()) << args;
+        EXPECT_FALSE(std::getline(in, extra)) << args << ": more than one line";
+    }
+}
+
+TEST(GuiCli, FrameStatsLineHasTheContractFormat) {
+    ASSERT_FALSE(XvfbEnvironment::display_.empty());
+    const std::string out = (fs::temp_directory_path() / "tilescope_gui_stats.txt").string();
+    ASSERT_EQ(run(std::string(TILESCOPE_BIN) + " gui --kernel tiled --size 16 --tile 8 --play --frames 10 --frame-stats >" + out), 0);
+    std::ifstream in(out);
+    std::string line;
+    std::getline(in, line);
+    int n = 0;
+    double a = 0, b = 0, m = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "frames=%d p50_ms=%lf p95_ms=%lf max_ms=%lf", &n, &a, &b, &m), 4) << line;
+    EXPECT_EQ(n, 10);
+    EXPECT_LE(a, b);
+    EXPECT_LE(b, m);
+}
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);
+    const int status = RUN_ALL_TESTS();
+    // no static destructors: CLBlast aborts in its own at exit once PoCL is loaded
+    std::fflush(nullptr);
+    std::_Exit(status);
+}
