@@ -61,18 +61,8 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
                          "or pick a real device: " + device_list_text());
-    // Tile and parameters: --tile/--param as given, else the device's tuning data, else defaults.
-    // A --param applies to the kernels that have that parameter; one that none has is an error.
-    for (const std::string& p : o.all("param")) {
-        bool used = false;
-        for (LaunchConfig& c : configs)
-            if (c.kernel.find_param(p.substr(0, p.find('=')))) {
-                c.params.insert_or_assign(parse_param(c.kernel, p).first, parse_param(c.kernel, p).second);
-                c.params_source = "given";
-                used = true;
-            }
-        if (!used) parse_param(configs.front().kernel, p);  // throws, naming what is accepted
-    }
+    // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
+    // data, else the defaults.
     for (LaunchConfig& c : configs)
         if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default") apply_tuning(c, device);
     Runner runner(device);

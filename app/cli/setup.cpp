@@ -80,6 +80,19 @@ std::vector<LaunchConfig> configs_from(const Options& o, const std::string& defa
         for (const ProblemSize& s : sizes)
             for (int t : tiles) configs.push_back(LaunchConfig{k, s, t});
     }
+    // --param NAME=V (for commands that accept it) applies to the kernels that have NAME;
+    // one that none of them has is an error.
+    for (const std::string& p : o.all("param")) {
+        bool used = false;
+        for (LaunchConfig& c : configs)
+            if (c.kernel.find_param(p.substr(0, p.find('=')))) {
+                const auto [name, value] = parse_param(c.kernel, p);
+                c.params[name] = value;
+                c.params_source = "given";
+                used = true;
+            }
+        if (!used && !configs.empty()) parse_param(configs.front().kernel, p);  // throws, naming what is accepted
+    }
     return configs;
 }
 

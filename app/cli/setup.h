@@ -23,7 +23,8 @@ std::vector<ProblemSize> sizes_from(const Options& o, const std::string& fallbac
 // The tiles in --tile for a kernel: the given list, else the kernel's default.
 std::vector<int> tiles_from(const Options& o, const KernelSpec& k, bool allow_many);
 
-// All combinations, kernels outermost.
+// All combinations, kernels outermost, with any --param NAME=V applied (params_source
+// "given") to the kernels that have that parameter.
 std::vector<LaunchConfig> configs_from(const Options& o, const std::string& default_kernel,
                                        const std::string& default_size, bool allow_many);
 
