@@ -173,7 +173,13 @@ std::vector<WorkItemId> work_items_in(const std::string& text) {
 }
 
 std::string id_text(const std::array<uint32_t, 3>& id) {
-    return "(" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," + std::to_string(id[2]) + ")";
+    std::string s(1, '(');
+    for (int d = 0; d < 3; ++d) {
+        if (d) s.push_back(',');
+        s.append(std::to_string(id[d]));
+    }
+    s.push_back(')');
+    return s;
 }
 
 std::optional<GroupId> group_in(const std::string& text) {
@@ -348,6 +354,7 @@ std::vector<Diagnostic> diagnose(const std::vector<abi::Message>& messages, cons
             d.message = std::move(p.message);
             d.line = p.line;
             d.oclgrind_text = msg.text;
+            d.count = 1 + msg.repeats;
             for (const auto& w : p.work_items)
                 if (std::find(d.work_items.begin(), d.work_items.end(), w) == d.work_items.end() && d.work_items.size() < 8)
                     d.work_items.push_back(w);
@@ -356,7 +363,7 @@ std::vector<Diagnostic> diagnose(const std::vector<abi::Message>& messages, cons
             continue;
         }
         Diagnostic& d = out[it->second];
-        ++d.count;
+        d.count += 1 + msg.repeats;
         for (const auto& w : p.work_items)
             if (std::find(d.work_items.begin(), d.work_items.end(), w) == d.work_items.end() && d.work_items.size() < 8)
                 d.work_items.push_back(w);

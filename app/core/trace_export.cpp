@@ -35,8 +35,12 @@ json bank_json(const BankConflictCounts& b) {
 
 // 1234567 -> "1,234,567"
 std::string grouped(uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+    const std::string digits = std::to_string(v);
+    std::string s;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');
+        s.push_back(digits[i]);
+    }
     return s;
 }
 
@@ -47,9 +51,13 @@ std::string fixed(double v, int digits = 2) {
 }
 
 std::string id_text(const std::array<uint32_t, 3>& id, int dims) {
-    std::string s = "(" + std::to_string(id[0]);
-    for (int d = 1; d < dims; ++d) s += "," + std::to_string(id[d]);
-    return s + ")";
+    std::string s(1, '(');
+    for (int d = 0; d < dims; ++d) {
+        if (d) s.push_back(',');
+        s.append(std::to_string(id[d]));
+    }
+    s.push_back(')');
+    return s;
 }
 
 std::string pad(std::string s, size_t width) {

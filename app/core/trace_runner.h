@@ -13,13 +13,18 @@
 namespace tilescope {
 
 struct TraceOptions {
-    bool checks = true;               // Oclgrind's race and uninitialised-value checks (--no-checks: off)
+    // Oclgrind's race detector (--no-checks: off). Barrier divergence and out-of-bounds
+    // accesses are reported either way (Oclgrind always checks them).
+    bool checks = true;
+    // Oclgrind's uninitialised-value check: off by default; it makes the run about 1.5x
+    // slower and, at 256^3, takes about 100 MB more than the whole 300 MB budget allows.
+    bool uninitialized = false;
     std::vector<GroupId> groups;      // work-groups with element-level detail (--groups); empty: automatic
     TraceGeometry geometry;           // --warp, --sector, --banks
     bool verify = true;               // check the emulator's C against the CPU reference when the kernel has a check
     uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1.5 GiB or half the RAM, the smaller
     double max_seconds = 900;         // refuse above this estimated emulation time
-    uint64_t detail_budget_bytes = 48ull << 20;  // automatic --groups keeps detail within this
+    uint64_t detail_budget_bytes = 32ull << 20;  // automatic --groups keeps detail within this
     std::string plugin_path;          // empty: find libtilescope_trace.so (see find_trace_plugin)
     std::function<bool()> cancelled;  // polled after every work-group; true stops the run (throws Cancelled)
     // After work-groups complete, at most a few times a second. Called from the emulator's
@@ -44,9 +49,15 @@ TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& opt
 // missing plugin) or Cancelled. Must be called from the thread that drives OpenCL.
 Trace run_trace(const LaunchConfig& config, const TraceOptions& options = {});
 
-// The same launch on the emulator without the trace plugin (Oclgrind's own checks as
-// asked): the seconds the kernel took. The yardstick for the trace's own cost.
-double time_bare_emulation(const LaunchConfig& config, bool checks);
+// The same launch on the emulator without the trace plugin, with Oclgrind's checks as
+// `options` asks: the seconds the kernel took. The yardstick for the trace's own cost.
+double time_bare_emulation(const LaunchConfig& config, const TraceOptions& options);
+
+// For a process that only traces (the CLI's trace): call before any other OpenCL use,
+// and the device list holds the emulator only, without loading the system's drivers
+// (PoCL alone keeps about 60 MB resident, a fifth of a 256^3 trace's budget). Does
+// nothing once devices have been listed.
+void use_emulator_only();
 
 // Where the plugin library is: TILESCOPE_TRACE_PLUGIN, then next to the executable,
 // then the build tree. Empty when none exists.

@@ -39,7 +39,7 @@ struct Config {
     uint32_t sector_bytes = 32;       // coalescing granule (a power of two)
     uint32_t banks = 32;              // local-memory banks
     uint32_t bank_bytes = 4;          // width of one bank (a power of two)
-    uint32_t max_messages = 200;      // Oclgrind messages kept word for word; the rest are counted
+    uint32_t max_messages = 200;      // distinct Oclgrind messages kept word for word; the rest are counted
     uint64_t max_detail_touches = 50'000'000;  // detail stops (and says so) beyond this many records
     const std::atomic<bool>* cancel = nullptr;  // when set, the run stops at the next work-group
     // Called from Oclgrind's worker threads after each work-group (must be thread safe).
@@ -155,6 +155,7 @@ struct Message {
     bool has_group = false, has_work_item = false;
     Id3 group{}, work_item_global{}, work_item_local{};
     uint32_t line = 0;  // line of the instruction being executed when it was sent, if any
+    uint64_t repeats = 0;  // later messages that differed only in addresses and ids
 };
 
 struct Result {

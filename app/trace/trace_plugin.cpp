@@ -18,6 +18,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -34,6 +35,30 @@ using oclgrind::AddrSpacePrivate;
 namespace {
 
 std::atomic<uint64_t> g_next_epoch{1};
+
+constexpr uint32_t kFullCopiesPerKind = 3;
+
+// What makes two of Oclgrind's messages the same finding: the first line without its
+// hex addresses, and every "At line N" (the source lines involved).
+std::string message_key(const char* message) {
+    std::string key;
+    const char* p = message;
+    for (; *p && *p != '\n'; ++p) {
+        if (p[0] == '0' && p[1] == 'x') {
+            p += 2;
+            while (std::isxdigit(static_cast<unsigned char>(*p))) ++p;
+            --p;
+            key += '#';
+            continue;
+        }
+        key += *p;
+    }
+    for (const char* at = std::strstr(p, "At line "); at; at = std::strstr(at + 8, "At line ")) {
+        key += '|';
+        for (const char* d = at + 8; std::isdigit(static_cast<unsigned char>(*d)); ++d) key += *d;
+    }
+    return key;
+}
 
 void add(abi::AccessCounts& c, size_t bytes, bool store) {
     if (store) {
@@ -167,6 +192,9 @@ public:
     std::vector<abi::ElementTouch> take() {
         std::vector<abi::ElementTouch> out;
         if (bitmap_) {
+            size_t n = 0;
+            for (uint64_t x : bits_) n += static_cast<size_t>(std::popcount(x));
+            out.reserve(n);
             for (size_t w = 0; w < bits_.size(); ++w) {
                 for (uint64_t x = bits_[w]; x; x &= x - 1) {
                     const uint64_t i = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
@@ -277,6 +305,7 @@ struct Run {
     std::vector<abi::GroupDetail> details;
     std::vector<bool> detail_done;
     std::vector<abi::Message> messages;
+    std::map<std::string, std::pair<size_t, uint32_t>> message_index;  // key -> (first kept, copies kept)
     uint64_t messages_dropped = 0;
     bool cancelled = false;
     std::atomic<uint64_t> groups_done{0};
@@ -721,11 +750,21 @@ void TracePlugin::log(oclgrind::MessageType type, const char* message) {
         m.group = id3(wg->getGroupID());
         if (!m.line) m.line = line_of(wg->getCurrentBarrier());
     }
+    // A kernel with one bug can make Oclgrind report it thousands of times (once per
+    // address, per work-group). Reports that differ only in addresses and ids are kept
+    // a few times word for word, then counted on the first.
+    const std::string key = message_key(message);
     std::lock_guard<std::mutex> lock(run->mutex);
+    auto& seen = run->message_index[key];
+    if (seen.second >= kFullCopiesPerKind) {
+        ++run->messages[seen.first].repeats;
+        return;
+    }
     if (run->messages.size() >= run->config.max_messages) {
         ++run->messages_dropped;
         return;
     }
+    if (seen.second++ == 0) seen.first = run->messages.size();
     m.text = message;
     run->messages.push_back(std::move(m));
 }
