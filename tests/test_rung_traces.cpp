@@ -112,3 +112,18 @@ TEST(RungTraffic, Reg2dDbufHalvesTheBarriers) {
     EXPECT_EQ(dbuf.totals.local_store_bytes, tpad.totals.local_store_bytes);
     EXPECT_EQ(dbuf.totals.local_loads, tpad.totals.local_loads);
 }
+
+// With Oclgrind's checks on, at a size that is a multiple of nothing, no new rung races,
+// reads uninitialised local memory or leaves its buffers; and the emulator's C verifies.
+TEST(RungTraffic, NewRungsRunCleanUnderTheEmulatorsChecks) {
+    for (const std::string rung : {"tiled_wpt", "reg2d", "reg2d_vec", "reg2d_tpad", "reg2d_dbuf"}) {
+        const KernelSpec* k = find_rung(rung);
+        ASSERT_NE(k, nullptr);
+        TraceOptions o;
+        o.checks = true;
+        const Trace t = run_trace(LaunchConfig{*k, parse_size("70x52x41"), k->default_tile}, o);
+        ASSERT_TRUE(t.verification) << rung;
+        EXPECT_TRUE(t.verification->verified) << rung;
+        for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << rung << ": " << d.message;
+    }
+}
