@@ -8,7 +8,7 @@
 //     "totals" / "buffers" / "coalescing" / "bank_conflicts": subsets of trace --json
 //     "closed_form": true          every expected-vs-traced row matches
 //     "verified": true             the emulator's C equals the CPU reference
-//     "no_diagnostics": true | "diagnostics": [{kind, line, work_items: true}]
+//     "no_diagnostics": true | "diagnostics": [{kind, line, work_items: true, message_contains}]
 //     "detail_groups": n
 //     "intervals": [{group, index, loaded: {NAME: [[r0,c0,r1,c1]..]}, stored: {...}}]
 //     "every_group": [{index, loaded: {NAME: {rects, shape: [rows, cols], rows: [a,b], cols: [a,b]}}}]
@@ -150,6 +150,9 @@ TEST_P(KernelTrace, MatchesExpectedFigures) {
             EXPECT_FALSE(it->message.empty());
             if (want.value("work_items", false)) {
                 EXPECT_FALSE(it->work_items.empty()) << it->message;
+            }
+            if (want.contains("message_contains")) {
+                EXPECT_NE(it->message.find(want["message_contains"].get<std::string>()), std::string::npos) << it->message;
             }
         }
     }

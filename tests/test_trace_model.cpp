@@ -236,6 +236,16 @@ TEST(Export, JsonFollowsTheContract) {
     EXPECT_NE(text.find("phases of work-group (1,0)"), std::string::npos);
 }
 
+std::vector<Diagnostic> diagnose_messages(std::vector<ta::Message> messages, std::vector<ta::BufferStats> buffers = {},
+                                          std::vector<ta::LocalBufferInfo> local = {}) {
+    ta::Result r;
+    r.messages = std::move(messages);
+    r.buffers = std::move(buffers);
+    r.local_buffers = std::move(local);
+    r.address_offset_bits = 48;
+    return diagnose(r);
+}
+
 ta::Message message(const std::string& text, uint32_t line = 0) {
     ta::Message m;
     m.type = 3;
@@ -256,13 +266,15 @@ const char* kRace =
     "\tAt line 29 (column 20) of input.cl:\n\t  acc += ...;\n";
 
 TEST(Diagnose, RaceNamesTheWriteLineAndWorkItems) {
-    const auto d = diagnose({message(kRace)}, {}, 48);
+    ta::LocalBufferInfo atile{"atile", 256, 8, 8, 1};
+    const auto d = diagnose_messages({message(kRace)}, {}, {atile});
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].kind, DiagnosticKind::Race);
     EXPECT_EQ(d[0].line, 24);
     EXPECT_EQ(d[0].work_items, (std::vector<WorkItemId>{{9, 0, 0}, {8, 0, 0}}));
     EXPECT_NE(d[0].message.find("barrier"), std::string::npos) << d[0].message;
     EXPECT_NE(d[0].message.find("line 29"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("atile[0][1]"), std::string::npos) << d[0].message;  // byte 4 = word 1
 }
 
 TEST(Diagnose, ReadFirstThenWriteStillPointsAtTheWrite) {
@@ -270,7 +282,7 @@ TEST(Diagnose, ReadFirstThenWriteStillPointsAtTheWrite) {
     const auto store = swapped.find("store float"), load = swapped.find("%4 = load");
     swapped.replace(load, 9, "store flt");
     swapped.replace(store, 11, "%3 = load f");
-    const auto d = diagnose({message(swapped)}, {}, 48);
+    const auto d = diagnose_messages({message(swapped)});
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].line, 29);
 }
@@ -278,7 +290,7 @@ TEST(Diagnose, ReadFirstThenWriteStillPointsAtTheWrite) {
 TEST(Diagnose, RepeatsAreMergedWithACount) {
     ta::Message counted = message(kRace);
     counted.repeats = 40;  // the plugin kept one copy of 41 reports
-    const auto d = diagnose({message(kRace), message(kRace), counted}, {}, 48);
+    const auto d = diagnose_messages({message(kRace), message(kRace), counted});
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].count, 43u);
 }
@@ -294,7 +306,7 @@ TEST(Diagnose, DivergenceBothForms) {
         "\t  tail call spir_func void @_Z7barrierj(i32 1)\n\tAt line 30 (column 9) of input.cl:\n\t  barrier(...);\n"
         "\tfence=0x1, num_events=0\n\n\tPrevious work-items executed:\n"
         "\t  tail call spir_func void @_Z7barrierj(i32 1)\n\tAt line 26 (column 13) of input.cl:\n\t  barrier(...);\n";
-    const auto d = diagnose({message(only), message(different)}, {}, 48);
+    const auto d = diagnose_messages({message(only), message(different)});
     ASSERT_EQ(d.size(), 2u);
     for (const Diagnostic& x : d) {
         EXPECT_EQ(x.kind, DiagnosticKind::Divergence);
@@ -314,20 +326,19 @@ TEST(Diagnose, OutOfBoundsNamesTheElement) {
         "Invalid read of size 4 at global memory address 0x1000000000240\n\tKernel: mm\n"
         "\tEntity: Global(0,12,0) Local(0,4,0) Group(0,1,0)\n\t  %1 = load float\n"
         "\tAt line 14 (column 16) of input.cl:\n\t  acc += ...;\n";
-    const auto d = diagnose({message(text)}, {a}, 48);
+    const auto d = diagnose_messages({message(text)}, {a});
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].kind, DiagnosticKind::OutOfBounds);
     EXPECT_EQ(d[0].line, 14);
     EXPECT_NE(d[0].message.find("A[144]"), std::string::npos) << d[0].message;
-    EXPECT_NE(d[0].message.find("past the end"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("past the end of A (144 elements)"), std::string::npos) << d[0].message;
     EXPECT_EQ(d[0].work_items, (std::vector<WorkItemId>{{0, 12, 0}}));
 }
 
 TEST(Diagnose, UninitializedAndOther) {
-    const auto d = diagnose({message("Uninitialized value read from local memory address 0x1000000000000\n\tKernel: mm\n"
+    const auto d = diagnose_messages({message("Uninitialized value read from local memory address 0x1000000000000\n\tKernel: mm\n"
                                      "\tEntity: Global(1,0,0) Local(1,0,0) Group(0,0,0)\n\tAt line 7 (column 1) of input.cl:\n"),
-                             message("Something new happened\n", 9)},
-                            {}, 48);
+                             message("Something new happened\n", 9)});
     ASSERT_EQ(d.size(), 2u);
     EXPECT_EQ(d[0].kind, DiagnosticKind::Uninitialized);
     EXPECT_EQ(d[0].line, 7);
@@ -339,7 +350,7 @@ TEST(Diagnose, UninitializedAndOther) {
 TEST(Diagnose, InfoMessagesAreNotFindings) {
     ta::Message m = message("just saying\n");
     m.type = 1;
-    EXPECT_TRUE(diagnose({m}, {}, 48).empty());
+    EXPECT_TRUE(diagnose_messages({m}).empty());
 }
 
 TEST(ParseGroups, AcceptsAndRejects) {

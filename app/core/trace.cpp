@@ -196,22 +196,45 @@ std::string space_in(const std::string& text) {
     return std::regex_search(text, m, re) ? std::string(m[1]) : std::string();
 }
 
-// "A[4096]" for an address inside (or just past) a known buffer; "" otherwise.
-std::string address_name(const std::string& text, const std::vector<abi::BufferStats>& buffers, uint32_t bits,
-                         bool* past_end = nullptr, uint64_t* elements = nullptr) {
+// What an address in a message points at: "A[4096]" (a global buffer's flat index, as
+// the kernel writes it) or "atile[2][3]" (a local array); empty when unknown.
+struct AddressName {
+    std::string text, buffer;
+    bool past_end = false;
+    uint64_t elements = 0;
+};
+
+AddressName name_address(const std::string& head, const std::string& space, const abi::Result& raw) {
     static const std::regex re(R"(address 0x([0-9a-fA-F]+))");
     std::smatch m;
-    if (!std::regex_search(text, m, re) || bits == 0 || bits >= 64) return "";
+    AddressName n;
+    const uint32_t bits = raw.address_offset_bits;
+    if (!std::regex_search(head, m, re) || bits == 0 || bits >= 64) return n;
     const uint64_t address = std::stoull(m[1], nullptr, 16);
     const uint64_t buffer = address >> bits, offset = address & ((uint64_t(1) << bits) - 1);
-    for (const auto& b : buffers) {
+    if (space == "local") {
+        for (const auto& l : raw.local_buffers) {
+            if (l.memory_buffer != buffer || l.memory_buffer == 0) continue;
+            const uint64_t word = offset / 4, cols = std::max<uint64_t>(1, l.cols);
+            n.buffer = l.name;
+            n.elements = std::max<uint64_t>(1, l.rows) * l.cols;
+            n.past_end = word >= n.elements;
+            n.text = l.rows > 1 ? l.name + "[" + std::to_string(word / cols) + "][" + std::to_string(word % cols) + "]"
+                                : l.name + "[" + std::to_string(word) + "]";
+            return n;
+        }
+        return n;
+    }
+    for (const auto& b : raw.buffers) {
         if (b.arg_index < 0 || b.memory_buffer != buffer || offset < b.base_offset || b.element_size == 0) continue;
         const uint64_t e = (offset - b.base_offset) / b.element_size;
-        if (past_end) *past_end = e >= b.elements;
-        if (elements) *elements = b.elements;
-        return b.name + "[" + std::to_string(e) + "]";
+        n.buffer = b.name;
+        n.elements = b.elements;
+        n.past_end = e >= b.elements;
+        n.text = b.name + "[" + std::to_string(e) + "]";
+        return n;
     }
-    return "";
+    return n;
 }
 
 // The instruction text under each "entity" of a race report says whether it loads or stores.
@@ -237,7 +260,7 @@ struct Parsed {
     std::vector<WorkItemId> work_items;
 };
 
-Parsed parse_message(const abi::Message& msg, const std::vector<abi::BufferStats>& buffers, uint32_t bits) {
+Parsed parse_message(const abi::Message& msg, const abi::Result& raw) {
     Parsed p;
     const std::string& text = msg.text;
     const std::string head = headline(text);
@@ -255,21 +278,19 @@ Parsed parse_message(const abi::Message& msg, const std::vector<abi::BufferStats
     if (head.find("data race") != std::string::npos) {
         p.kind = DiagnosticKind::Race;
         const std::vector<std::string> ops = race_operations(text);
-        const std::string what = address_name(head, buffers, bits);
-        const std::string where = what.empty() ? "the same " + (space.empty() ? std::string("memory") : space + " memory") + " address"
-                                                : what;
+        const AddressName what = name_address(head, space, raw);
+        const std::string where = !what.text.empty() ? what.text
+                                  : "the same " + (space.empty() ? std::string("memory") : space + " memory") + " address";
         const int l0 = lines.size() > 0 ? lines[0] : 0, l1 = lines.size() > 1 ? lines[1] : 0;
         // The line of the write is the one to look at (a read-write race is a write too early or too late).
         if (ops.size() == 2 && ops[0] == "reads" && ops[1] == "writes") p.line = l1 ? l1 : p.line;
         p.key_lines = {std::min(l0, l1), std::max(l0, l1)};
-        std::string group_text = group ? " of work-group " + id_text(*group) : "";
-        p.message = "Data race" + group_text + ": " + item_text(0) + " " + (ops.size() > 0 ? ops[0] : "accesses") +
-                    at_line(l0) + " and " + item_text(1) + " " + (ops.size() > 1 ? ops[1] : "accesses") + at_line(l1) +
-                    " " + where + " with no barrier between them, so the result depends on which runs first.";
-        if (space == "local") {
-            p.message.pop_back();
-            p.message += "; a barrier(CLK_LOCAL_MEM_FENCE) between the two accesses fixes it.";
-        }
+        const std::string group_text = group ? " in work-group " + id_text(*group) : "";
+        p.message = "Data race on " + where + group_text + ": " + item_text(0) + " " +
+                    (ops.size() > 0 ? ops[0] : "accesses") + " it" + at_line(l0) + " and " + item_text(1) + " " +
+                    (ops.size() > 1 ? ops[1] : "accesses") + " it" + at_line(l1) +
+                    ", with no barrier between them, so the result depends on which runs first";
+        p.message += space == "local" ? "; a barrier(CLK_LOCAL_MEM_FENCE) between the two accesses fixes it." : ".";
     } else if (head.find("divergence") != std::string::npos) {
         p.kind = DiagnosticKind::Divergence;
         static const std::regex only(R"(Only (\d+) out of (\d+) work-items executed (barrier|copy))");
@@ -296,15 +317,14 @@ Parsed parse_message(const abi::Message& msg, const std::vector<abi::BufferStats
         std::smatch m;
         if (std::regex_search(head, m, re)) {
             p.kind = DiagnosticKind::OutOfBounds;
-            bool past_end = false;
-            uint64_t elements = 0;
-            const std::string what = address_name(head, buffers, bits, &past_end, &elements);
+            const AddressName what = name_address(head, space, raw);
             const std::string verb = m[1] == "read" ? "reads" : "writes";
             p.message = item_text(0) + " " + verb + " " + std::string(m[2]) + " bytes";
-            if (!what.empty() && past_end)
-                p.message += " at " + what + ", past the end of a buffer of " + std::to_string(elements) + " elements";
-            else if (!what.empty())
-                p.message += " at " + what + ", outside the buffer";
+            if (!what.text.empty() && what.past_end)
+                p.message += " at " + what.text + ", past the end of " + what.buffer + " (" + std::to_string(what.elements) +
+                             " elements),";
+            else if (!what.text.empty())
+                p.message += " at " + what.text + ", outside " + what.buffer + ",";
             else
                 p.message += " outside every buffer of " + (space.empty() ? std::string("memory") : space + " memory");
             p.message += at_line(p.line) + "; check the index and the bounds test before it.";
@@ -336,15 +356,14 @@ Parsed parse_message(const abi::Message& msg, const std::vector<abi::BufferStats
 
 }  // namespace
 
-std::vector<Diagnostic> diagnose(const std::vector<abi::Message>& messages, const std::vector<abi::BufferStats>& buffers,
-                                 uint32_t bits) {
+std::vector<Diagnostic> diagnose(const abi::Result& raw) {
     std::vector<Diagnostic> out;
     // Reports of the same kind at the same source lines are one diagnostic; other
     // messages also need the same first line of text.
     std::map<std::tuple<DiagnosticKind, std::vector<int>, std::string>, size_t> index;
-    for (const abi::Message& msg : messages) {
+    for (const abi::Message& msg : raw.messages) {
         if (msg.type < 2) continue;  // debug and info messages are not findings
-        Parsed p = parse_message(msg, buffers, bits);
+        Parsed p = parse_message(msg, raw);
         const auto key = std::make_tuple(p.kind, p.key_lines,
                                          p.kind == DiagnosticKind::Other ? headline(msg.text) : std::string());
         auto it = index.find(key);
@@ -407,7 +426,7 @@ Trace build_trace(abi::Result&& raw, const TraceContext& context) {
     t.coalescing = coalescing_of(raw.coalescing);
     t.bank_conflicts = bank_of(raw.bank_conflicts);
 
-    t.diagnostics = diagnose(raw.messages, raw.buffers, raw.address_offset_bits);
+    t.diagnostics = diagnose(raw);
     t.messages_dropped = raw.messages_dropped;
 
     // Buffers in parameter order; memory no parameter points at only when touched.

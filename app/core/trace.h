@@ -211,9 +211,8 @@ Trace build_trace(trace_abi::Result&& raw, const TraceContext& context);
 // repeat) of a buffer: runs along rows, merged down columns when they line up.
 std::vector<Rect> cover_rectangles(const TracedBuffer& buffer, const std::vector<uint64_t>& elements);
 
-// Oclgrind's messages -> diagnostics, merged by kind and source lines. `buffers` names
-// addresses ("A[4096]") when the plugin's buffer numbers are known.
-std::vector<Diagnostic> diagnose(const std::vector<trace_abi::Message>& messages,
-                                 const std::vector<trace_abi::BufferStats>& buffers, uint32_t address_offset_bits);
+// Oclgrind's messages in `raw` -> diagnostics, merged by kind and source lines. The
+// addresses in them are named after the buffers ("A[4096]", "atile[2][3]").
+std::vector<Diagnostic> diagnose(const trace_abi::Result& raw);
 
 }  // namespace tilescope

@@ -107,7 +107,7 @@ json trace_to_json(const Trace& t) {
                    {"private_load_bytes", t.totals.private_load_bytes},
                    {"private_store_bytes", t.totals.private_store_bytes},
                    {"barriers", t.totals.barriers},
-                   {"flops", t.totals.flops}};
+                   {"flops", static_cast<uint64_t>(t.totals.flops)}};
     j["compute_to_global_ratio"] = compute_to_global_ratio(t);
     json buffers = json::object();
     for (const TracedBuffer& b : t.buffers) {

@@ -93,6 +93,7 @@ struct LocalBufferInfo {
     std::string name;  // parameter name, or the __local array's name
     uint64_t bytes = 0;
     uint64_t rows = 1, cols = 0;  // a 2D __local array's shape in 4-byte words; else 1 x bytes/4
+    uint64_t memory_buffer = 0;   // its buffer number in every work-group's local memory (0: unknown)
 };
 
 // Traffic of one source line (one entry per line and address space).

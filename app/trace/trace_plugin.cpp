@@ -311,6 +311,7 @@ struct Run {
     std::atomic<uint64_t> groups_done{0};
     std::atomic<uint64_t> detail_touches{0};
     std::atomic<bool> detail_truncated{false};
+    std::atomic<bool> local_buffers_numbered{false};
 
     ThreadState& thread_state() {
         if (t_epoch == epoch) return *t_state;
@@ -811,6 +812,15 @@ void TracePlugin::workGroupBegin(const oclgrind::WorkGroup* workGroup) {
         // Oclgrind's worker catches this, drops the group and stops; the others follow
         // at their next group, and the launch ends early.
         throw oclgrind::FatalError("cancelled by the user", __FILE__, __LINE__);
+    }
+    if (!run->local_buffers_numbered.load(std::memory_order_acquire)) {
+        // Every work-group numbers its local buffers alike; the numbers name local
+        // addresses in Oclgrind's messages.
+        std::lock_guard<std::mutex> lock(run->mutex);
+        const oclgrind::Memory* lm = workGroup->getLocalMemory();
+        for (const auto& [value, index] : run->local_index)
+            run->local_buffers[index].memory_buffer = lm->extractBuffer(workGroup->getLocalMemoryAddress(value));
+        run->local_buffers_numbered.store(true, std::memory_order_release);
     }
     ThreadState& ts = run->thread_state();
     GroupState& g = ts.group;
