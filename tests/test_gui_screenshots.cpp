@@ -174,6 +174,23 @@ INSTANTIATE_TEST_SUITE_P(Configs, GuiScreenshot,
                                     std::to_string(c.group[0]) + std::to_string(c.group[1]) + "_p" + std::to_string(c.phase);
                          });
 
+// Frames repaint only what changed (gfx/damage_renderer); the picture must be the one a
+// full repaint gives.
+TEST(GuiCli, PartialRepaintGivesTheSamePictureAsAFullOne) {
+    ASSERT_FALSE(XvfbEnvironment::display_.empty());
+    const fs::path dir = fs::temp_directory_path() / ("tilescope_gui_damage_" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const std::string args = " gui --kernel tiled --size 32 --tile 8 --group 1,2 --phase 2 --frames 20 --screenshot ";
+    ASSERT_EQ(run(std::string(TILESCOPE_BIN) + args + (dir / "partial.png").string()), 0);
+    ASSERT_EQ(run("TILESCOPE_FULL_REDRAW=1 " + std::string(TILESCOPE_BIN) + args + (dir / "full.png").string()), 0);
+    const Image a = load_png((dir / "partial.png").string()), b = load_png((dir / "full.png").string());
+    ASSERT_GT(a.w, 0);
+    EXPECT_EQ(a.w, b.w);
+    EXPECT_EQ(a.h, b.h);
+    EXPECT_TRUE(a.px == b.px);
+    fs::remove_all(dir);
+}
+
 TEST(GuiCli, NoDisplayIsOneLineAndExitTwo) {
     const std::string out = (fs::temp_directory_path() / "tilescope_gui_nodisplay.txt").string();
     EXPECT_EQ(run("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(TILESCOPE_BIN) + " gui --frames 1 2>" + out), 2);

@@ -1,9 +1,12 @@
 #include "gfx/matrix_grid.h"
 
+#include "gfx/damage_renderer.h"
+
 #include <glad/gl.h>
 #include <imgui.h>
 
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +66,7 @@ void ensure_program() {
 // What one callback paints; lives in the draw list's frame.
 struct GridDraw {
     unsigned tex;
+    uint64_t version;  // texture contents
     int rows, cols;
     float x0, y0, x1, y1;
     GridStyle style;
@@ -140,9 +144,28 @@ void draw_grid(ImDrawList* list, const GridTexture& t, float x0, float y0, float
         g_draws.clear();
         g_draws_frame = frame;
     }
-    g_draws.push_back({t.id(), t.rows(), t.cols(), x0, y0, x1, y1, style});
+    g_draws.push_back({t.id(), t.version(), t.rows(), t.cols(), x0, y0, x1, y1, style});
     list->AddCallback(paint, reinterpret_cast<void*>(g_draws.size()));  // 1-based: null is not an index
     list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+uint64_t grid_callback_signature(const void* user_data) {
+    const size_t i = reinterpret_cast<size_t>(user_data);
+    if (i == 0 || i > g_draws.size()) return 0;
+    const GridDraw& d = g_draws[i - 1];
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(d.tex);
+    mix(d.version);
+    mix(uint64_t(d.rows) << 32 | uint32_t(d.cols));
+    float f[4] = {d.x0, d.y0, d.x1, d.y1};
+    uint64_t bits[2];
+    std::memcpy(bits, f, sizeof f);
+    mix(bits[0]);
+    mix(bits[1]);
+    mix(uint64_t(d.style.line) << 32 | d.style.tile_line);
+    mix(uint64_t(d.style.tile * 16));
+    return h;
 }
 
 void shutdown_grids() {

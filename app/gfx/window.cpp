@@ -9,6 +9,8 @@
 namespace tilescope::gfx {
 namespace {
 std::string g_glfw_error;
+bool g_refresh = true;
+void on_refresh(GLFWwindow*) { g_refresh = true; }
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : ""; }
 }  // namespace
 
@@ -42,6 +44,32 @@ Window::Window(const WindowOptions& o) {
         throw std::runtime_error("cannot load OpenGL 3.3 functions");
     }
     glfwSwapInterval(o.vsync ? 1 : 0);
+    glfwSetWindowRefreshCallback(window_, on_refresh);
+    // GLX_MESA_copy_sub_buffer, looked up without X11 headers: GLX entry points by name.
+    if (glfwExtensionSupported("GLX_MESA_copy_sub_buffer") && !std::getenv("TILESCOPE_FULL_REDRAW")) {
+        using GetDisplay = void* (*)();
+        using GetDrawable = unsigned long (*)();
+        auto get_display = reinterpret_cast<GetDisplay>(glfwGetProcAddress("glXGetCurrentDisplay"));
+        auto get_drawable = reinterpret_cast<GetDrawable>(glfwGetProcAddress("glXGetCurrentDrawable"));
+        void* copy = reinterpret_cast<void*>(glfwGetProcAddress("glXCopySubBufferMESA"));
+        if (get_display && get_drawable && copy) {
+            display_ = get_display();
+            drawable_ = get_drawable();
+            if (display_ && drawable_) copy_sub_buffer_ = copy;
+        }
+    }
+}
+
+void Window::present_region(int x, int y, int w, int h) {
+    using Copy = void (*)(void*, unsigned long, int, int, int, int);
+    if (w > 0 && h > 0) reinterpret_cast<Copy>(copy_sub_buffer_)(display_, drawable_, x, y, w, h);
+    glFlush();
+}
+
+bool Window::take_refresh_request() {
+    const bool r = g_refresh;
+    g_refresh = false;
+    return r;
 }
 
 Window::~Window() {

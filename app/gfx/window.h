@@ -28,6 +28,13 @@ public:
     void poll_events();
     void wait_events(double timeout_s);  // idle: sleep until input or timeout
     void swap();
+    // Presents only a region of the back buffer (GLX_MESA_copy_sub_buffer, Mesa's
+    // software GL): the back buffer then persists between frames, so a frame need only
+    // repaint what changed. False when the extension is missing (use swap()).
+    bool can_present_region() const { return copy_sub_buffer_ != nullptr; }
+    void present_region(int x, int y, int w, int h);  // GL window coordinates, origin bottom-left
+    // True once after the window system asked for a repaint (exposed, resized).
+    bool take_refresh_request();
     void framebuffer_size(int& w, int& h) const;
     std::string gl_renderer() const;
 
@@ -36,6 +43,9 @@ public:
 
 private:
     GLFWwindow* window_ = nullptr;
+    void* copy_sub_buffer_ = nullptr;  // glXCopySubBufferMESA
+    void* display_ = nullptr;
+    unsigned long drawable_ = 0;
 };
 
 // Viewport and clear colour (an ImGui colour) before ImGui paints.

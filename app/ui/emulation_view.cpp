@@ -179,15 +179,18 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
             const float cs = std::max(1.f, std::min((local_w - gap) / float(la.cols), avail_h / float(la.rows)));
             MatrixPlacement pl{la.name, "local", ImVec2(lx, ly + lh), ImVec2(lx + cs * la.cols, ly + lh + cs * la.rows), la.rows, la.cols};
             char buf[160];
-            std::snprintf(buf, sizeof buf, "local %s: %llu stored", la.name.c_str(), (unsigned long long)la.stored);
+            std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
             label(dl, ImVec2(lx, ly), pal.text, buf);
             Grid& g = *locals_[i];
-            g.rgba.assign(la.writer.size(), pal.local_empty);
+            std::vector<uint32_t> rgba(la.writer.size(), pal.local_empty);
             for (size_t w = 0; w < la.writer.size(); ++w) {
-                if (la.writer[w] >= 0) g.rgba[w] = la.fresh[w] ? pal.local_filled : pal.c_block;
-                if (la.read[w]) g.rgba[w] = pal.local_read;
+                if (la.writer[w] >= 0) rgba[w] = la.fresh[w] ? pal.local_filled : pal.c_block;
+                if (la.read[w]) rgba[w] = pal.local_read;
             }
-            g.texture.upload(la.rows, la.cols, g.rgba, next_version());
+            if (rgba != g.rgba || g.texture.rows() != la.rows || g.texture.cols() != la.cols) {  // upload only what changed
+                g.rgba = std::move(rgba);
+                g.texture.upload(la.rows, la.cols, g.rgba, next_version());
+            }
             draw_matrix(dl, g, pl, 0);
             placements_.push_back(pl);
             ly = pl.p1.y + gap;

@@ -23,6 +23,7 @@
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/trace_runner.h"
+#include "gfx/damage_renderer.h"
 #include "gfx/matrix_grid.h"
 #include "gfx/screenshot.h"
 #include "gfx/window.h"
@@ -308,6 +309,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
     if (scripted && s.view == View::Compare) start_compare_measurements(s);
 
     EmulationView emulation, emulation2;
+    gfx::DamageRenderer renderer;
     std::vector<double> frame_ms;
     double last_start = -1;
     int counted = 0;
@@ -407,7 +409,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
 
         const float timeline_h = ImGui::GetFontSize() * 6.5f;
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float sidebar = std::clamp(s.sidebar_width * (s.presenter ? 1.3f : 1.f), 250.f, avail.x * 0.45f);
+        const float sidebar = std::min(std::max(s.sidebar_width * (s.presenter ? 1.3f : 1.f), 250.f), std::max(120.f, avail.x * 0.45f));
         ImGui::BeginChild("sidebar", ImVec2(sidebar, avail.y), true);
         if (ImGui::CollapsingHeader("Set-up", ImGuiTreeNodeFlags_DefaultOpen)) draw_setup_panel(s);
         if (ImGui::CollapsingHeader("Counters", ImGuiTreeNodeFlags_DefaultOpen)) draw_counters_panel(s, s.main);
@@ -447,8 +449,8 @@ int gui_main(const std::vector<std::string>& raw_args) {
 
         int fw = 0, fh = 0;
         window->framebuffer_size(fw, fh);
-        gfx::begin_frame(fw, fh, theme().pal.background);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        const bool partial = window->can_present_region() && !window->take_refresh_request();
+        const gfx::DamageRenderer::Region damaged = renderer.render(ImGui::GetDrawData(), fw, fh, theme().pal.background, partial);
 
         const bool counting = !scripted || phase_applied;
         if (counting && scripted) {
@@ -477,7 +479,8 @@ int gui_main(const std::vector<std::string>& raw_args) {
             s.screenshot_request.reset();
         }
         if (last && sc.layout) write_layout(*sc.layout, s, s.view == View::Compare ? emulation2 : emulation, fw, fh);
-        window->swap();
+        if (window->can_present_region()) window->present_region(damaged.x, damaged.y, damaged.w, damaged.h);
+        else window->swap();
         last_start = start;
         if (last) break;
     }

@@ -57,6 +57,7 @@ void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::st
 
 static std::vector<double> nice_ticks(double lo, double hi, bool log) {
     std::vector<double> out;
+    if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || (log && lo <= 0)) return out;
     if (log) {
         for (double d = std::pow(10, std::floor(std::log10(lo))); d <= hi * 1.0001; d *= 10)
             if (d >= lo * 0.9999) out.push_back(d);
@@ -64,7 +65,7 @@ static std::vector<double> nice_ticks(double lo, double hi, bool log) {
     }
     const double span = hi - lo, raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
     const double step = raw / mag >= 5 ? 5 * mag : raw / mag >= 2 ? 2 * mag : mag;
-    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-6; v += step) out.push_back(v);
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-6 && out.size() < 50; v += step) out.push_back(v);
     return out;
 }
 

@@ -11,9 +11,19 @@
 namespace tilescope::ui {
 namespace {
 
+// The ladder, then the exercises (broken on purpose, for class).
+const std::vector<KernelSpec>& menu() {
+    static const std::vector<KernelSpec> all = [] {
+        std::vector<KernelSpec> v = ladder();
+        for (const KernelSpec& k : exercises()) v.push_back(k);
+        return v;
+    }();
+    return all;
+}
+
 struct SetupForm {
     bool initialised = false;
-    int kernel = 0;  // index into ladder(), or ladder().size() for a custom kernel
+    int kernel = 0;  // index into menu(), or menu().size() for a custom kernel
     char size[64] = "32";
     int tile = 8;
     char source[256] = "", entry[64] = "", global[96] = "", local[96] = "", args[512] = "", defines[128] = "", check[64] = "";
@@ -43,7 +53,7 @@ void copy(char* dst, size_t n, const std::string& s) {
 // The form as a LaunchConfig; throws InputError with a message for the panel.
 LaunchConfig form_config() {
     LaunchConfig c;
-    const auto& rungs = ladder();
+    const auto& rungs = menu();
     if (g_form.kernel < int(rungs.size())) {
         c.kernel = rungs[size_t(g_form.kernel)];
     } else {
@@ -65,7 +75,7 @@ LaunchConfig form_config() {
 }
 
 void sync_from(const LaunchConfig& c) {
-    const auto& rungs = ladder();
+    const auto& rungs = menu();
     g_form.kernel = int(rungs.size());
     for (size_t i = 0; i < rungs.size(); ++i)
         if (!c.kernel.custom && rungs[i].name == c.kernel.name) g_form.kernel = int(i);
@@ -106,7 +116,7 @@ void draw_setup_panel(AppState& s) {
     }
 
     ImGui::TextUnformatted("Kernel");
-    const auto& rungs = ladder();
+    const auto& rungs = menu();
     ImGui::SetNextItemWidth(-1);
     const std::string current = g_form.kernel < int(rungs.size()) ? rungs[size_t(g_form.kernel)].name + ": " + rungs[size_t(g_form.kernel)].title : "custom .cl file";
     if (ImGui::BeginCombo("##kernel", current.c_str())) {

@@ -35,7 +35,14 @@ void draw_source_view(AppState& s, ImVec2 size) {
             for (const Diagnostic& d : t->diagnostics) diag |= d.line == line;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeightWithSpacing();
-        if (line == current_line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
+        if (line == current_line) {
+            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
+            static int scrolled_to = -1;  // keep the current barrier in view when it moves
+            if (scrolled_to != current_line) {
+                ImGui::SetScrollHereY(0.5f);
+                scrolled_to = current_line;
+            }
+        }
         else if (barrier) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(225, 235, 250, 255));
         if (diag) dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.race, 0, 0, 2.f);
         char num[16];
