@@ -1,6 +1,7 @@
 // Kernel trace tests as data: every tests/kernels/*.json is a run description (a ladder
 // rung or a .cl beside it, sizes, options) plus the figures its trace must show. One
-// test per file; adding a case means adding a file.
+// test per file; adding a case means adding a file. The runner's limits, cancellation
+// and group selection are tested at the end.
 //
 //   "kernel": rung name           or "source", "entry", "global", "local", "defines", "args", "check"
 //   "size", "tile", "checks", "warp", "sector", "banks", "groups"
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -24,6 +26,7 @@
 
 #include "core/analysis.h"
 #include "core/catalog.h"
+#include "core/errors.h"
 #include "core/kernel_spec.h"
 #include "core/trace_export.h"
 #include "core/trace_runner.h"
@@ -211,3 +214,62 @@ INSTANTIATE_TEST_SUITE_P(Data, KernelTrace, ::testing::ValuesIn(descriptions()),
 
 }  // namespace
 
+
+// Beyond the data: the runner's limits, cancellation and group selection.
+namespace {
+
+LaunchConfig rung(const char* name, const char* size, int tile) {
+    LaunchConfig c;
+    c.kernel = *find_rung(name);
+    c.size = parse_size(size);
+    c.tile = tile;
+    return c;
+}
+
+TEST(TraceRunner, RefusesBeyondTheBoundWithTheEstimate) {
+    TraceOptions o;
+    o.max_seconds = 0.01;
+    try {
+        run_trace(rung("naive", "128", 16), o);
+        FAIL() << "no refusal";
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("--size 128"), std::string::npos) << m;
+        EXPECT_NE(m.find("about"), std::string::npos) << m;
+        EXPECT_NE(m.find("smaller --size"), std::string::npos) << m;
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+}
+
+TEST(TraceRunner, CancelStopsBetweenWorkGroups) {
+    TraceOptions o;
+    o.checks = false;
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> last{0};
+    o.cancelled = [&] { return stop.load(); };
+    o.progress = [&](uint64_t done, uint64_t) {
+        last = done;
+        stop = true;
+    };
+    EXPECT_THROW(run_trace(rung("tiled", "128", 8), o), Cancelled);
+    EXPECT_LT(last.load(), 256u);  // 256 work-groups; stopped well before the end
+}
+
+TEST(TraceRunner, GroupsOutsideTheNdrangeAreRefused) {
+    TraceOptions o;
+    o.groups = parse_groups("4,0");
+    EXPECT_THROW(estimate_trace(rung("tiled", "32", 8), o), InputError);  // 4x4 groups
+    o.groups = parse_groups("3,3;0,1");
+    EXPECT_EQ(estimate_trace(rung("tiled", "32", 8), o).detail_groups.size(), 2u);
+}
+
+TEST(TraceRunner, AutomaticDetailFitsTheBudget) {
+    TraceOptions o;
+    EXPECT_EQ(estimate_trace(rung("tiled", "32", 8), o).detail_groups.size(), 16u);  // all of them
+    o.detail_budget_bytes = 1;
+    const auto e = estimate_trace(rung("tiled", "256", 16), o);
+    ASSERT_EQ(e.detail_groups.size(), 1u);  // at least the first
+    EXPECT_EQ(e.detail_groups[0], (GroupId{0, 0, 0}));
+}
+
+}  // namespace

@@ -180,7 +180,7 @@ struct Trace {
     std::vector<GroupTrace> detail;         // the work-groups of interest
     std::vector<Diagnostic> diagnostics;
     uint64_t messages_dropped = 0;
-    double seconds = 0;                     // the emulated launch
+    double seconds = 0;                     // the emulated launch, as the host timed it
     std::optional<Verification> verification;  // the emulator's C against the CPU reference
 
     uint64_t total_groups() const { return groups[0] * groups[1] * groups[2]; }

@@ -351,6 +351,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     if (raw.cancelled || (options.cancelled && options.cancelled())) throw Cancelled();
 
     Trace trace = build_trace(std::move(raw), trace_context(config, parts.launch, options.checks));
+    trace.seconds = run.seconds;  // the launch as the host timed it, like time_bare_emulation
     if (options.verify && config.kernel.check) {
         const CheckSpec& c = *config.kernel.check;
         trace.verification = verify_product(run.matrices.at(c.a), run.matrices.at(c.b), run.matrices.at(c.c),
