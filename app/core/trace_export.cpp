@@ -99,6 +99,7 @@ json trace_to_json(const Trace& t) {
     j["group_grid"] = dims_json(t.groups, t.dims);
     j["checks"] = t.checks;
     j["complete"] = t.complete;
+    j["detail_truncated"] = t.detail_truncated;
     j["geometry"] = {{"warp", t.geometry.warp}, {"sector", t.geometry.sector_bytes}, {"banks", t.geometry.banks}};
     j["totals"] = {{"global_load_bytes", t.totals.global_load_bytes},
                    {"global_store_bytes", t.totals.global_store_bytes},
@@ -268,6 +269,8 @@ std::string trace_summary(const Trace& t, const SummaryOptions& options) {
     } else if (options.group) {
         o << "\nwork-group " << id_text(*options.group, t.dims) << " has no detail; trace it with --groups\n";
     }
+    if (t.detail_truncated)
+        o << "(element detail stopped part-way: it outgrew its memory budget; ask for fewer --groups)\n";
 
     o << "\ndiagnostics: ";
     if (t.diagnostics.empty()) {
