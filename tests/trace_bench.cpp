@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
         use_emulator_only();  // as `tilescope trace` does: no other driver in the process
         double seconds = 0;
         size_t detail_groups = 0;
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
         if (bare) {
             seconds = time_bare_emulation(config, options);
         } else {
@@ -46,9 +48,14 @@ int main(int argc, char** argv) {
         }
         rusage ru{};
         getrusage(RUSAGE_SELF, &ru);
-        std::printf("mode=%s kernel=%s size=%s tile=%d checks=%s seconds=%.3f maxrss_mb=%ld detail_groups=%zu\n",
+        // CPU time of every thread over the whole call (build, launch, for a trace also
+        // verification): steadier than wall time on a shared machine.
+        auto cpu = [](const rusage& r) {
+            return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + 1e-6 * double(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+        };
+        std::printf("mode=%s kernel=%s size=%s tile=%d checks=%s seconds=%.3f cpu_s=%.3f maxrss_mb=%ld detail_groups=%zu\n",
                     bare ? "bare" : "trace", argv[1], argv[2], config.tile, options.checks ? "on" : "off", seconds,
-                    ru.ru_maxrss / 1024, detail_groups);
+                    cpu(ru) - cpu(before), ru.ru_maxrss / 1024, detail_groups);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trace_bench: %s\n", e.what());
         status = 1;
