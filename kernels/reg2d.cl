@@ -42,7 +42,9 @@ void mm_reg_block(const int M, const int N, const int K,
     __local float btile[TSK][TS];
 
     float acc[WPTM][WPTN];
+    #pragma unroll
     for (int i = 0; i < WPTM; ++i)
+        #pragma unroll
         for (int j = 0; j < WPTN; ++j)
             acc[i][j] = 0.0f;
 
@@ -60,19 +62,26 @@ void mm_reg_block(const int M, const int N, const int K,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
+        #pragma unroll
         for (int k = 0; k < TSK; ++k) {
             float a[WPTM], b[WPTN];
+            #pragma unroll
             for (int i = 0; i < WPTM; ++i) a[i] = atile[ty + i * RTSM][k];
+            #pragma unroll
             for (int j = 0; j < WPTN; ++j) b[j] = btile[k][tx + j * RTSN];
+            #pragma unroll
             for (int i = 0; i < WPTM; ++i)
+                #pragma unroll
                 for (int j = 0; j < WPTN; ++j)
                     acc[i][j] += a[i] * b[j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    #pragma unroll
     for (int i = 0; i < WPTM; ++i) {
         const int row = row0 + ty + i * RTSM;
+        #pragma unroll
         for (int j = 0; j < WPTN; ++j) {
             const int col = col0 + tx + j * RTSN;
             if (row < M && col < N) C[row * N + col] = acc[i][j];

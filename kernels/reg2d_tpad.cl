@@ -33,20 +33,80 @@
 #define RTSN (TS / WPTN)          // work-items along N (dimension 0)
 #define WGSIZE (RTSM * RTSN)
 #define ASTRIDE (TS + PAD)        // floats per row of the transposed A tile
+#if VW != 2 && VW != 4 && VW != 8 && VW != 16
+#error "VW must be 2, 4, 8 or 16"
+#endif
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define floatV CAT(float, VW)
-#define vloadV CAT(vload, VW)
-#define vstoreV CAT(vstore, VW)
+
+// Component v of a vector, and the vector with component v replaced. v is a constant
+// once loops are unrolled, so both fold to register moves: no private array, no stack.
+inline float vget(floatV x, int v) {
+    switch (v) {
+    case 1: return x.s1;
+#if VW > 2
+    case 2: return x.s2;
+    case 3: return x.s3;
+#endif
+#if VW > 4
+    case 4: return x.s4;
+    case 5: return x.s5;
+    case 6: return x.s6;
+    case 7: return x.s7;
+#endif
+#if VW > 8
+    case 8: return x.s8;
+    case 9: return x.s9;
+    case 10: return x.sa;
+    case 11: return x.sb;
+    case 12: return x.sc;
+    case 13: return x.sd;
+    case 14: return x.se;
+    case 15: return x.sf;
+#endif
+    default: return x.s0;
+    }
+}
+
+inline floatV vset(floatV x, int v, float value) {
+    switch (v) {
+    case 1: x.s1 = value; break;
+#if VW > 2
+    case 2: x.s2 = value; break;
+    case 3: x.s3 = value; break;
+#endif
+#if VW > 4
+    case 4: x.s4 = value; break;
+    case 5: x.s5 = value; break;
+    case 6: x.s6 = value; break;
+    case 7: x.s7 = value; break;
+#endif
+#if VW > 8
+    case 8: x.s8 = value; break;
+    case 9: x.s9 = value; break;
+    case 10: x.sa = value; break;
+    case 11: x.sb = value; break;
+    case 12: x.sc = value; break;
+    case 13: x.sd = value; break;
+    case 14: x.se = value; break;
+    case 15: x.sf = value; break;
+#endif
+    default: x.s0 = value; break;
+    }
+    return x;
+}
 
 // VW floats of row r from column c of a matrix with `cols` columns: one aligned vector
 // load when possible, else element by element with zeros past the edge.
 inline floatV load_vec(const __global float* X, int rows, int cols, int r, int c) {
     if (r < rows && c + VW <= cols && cols % VW == 0)
         return ((const __global floatV*)X)[(r * cols + c) / VW];
-    float v[VW];
-    for (int i = 0; i < VW; ++i) v[i] = (r < rows && c + i < cols) ? X[r * cols + c + i] : 0.0f;
-    return vloadV(0, v);
+    floatV x = (floatV)(0.0f);
+    #pragma unroll
+    for (int i = 0; i < VW; ++i)
+        if (r < rows && c + i < cols) x = vset(x, i, X[r * cols + c + i]);
+    return x;
 }
 
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
@@ -66,16 +126,18 @@ void mm_tpad_block(const int M, const int N, const int K,
     __local float* at = (__local float*)atile;
 
     floatV acc[WPTM][WPTN / VW];
+    #pragma unroll
     for (int i = 0; i < WPTM; ++i)
+        #pragma unroll
         for (int j = 0; j < WPTN / VW; ++j)
             acc[i][j] = (floatV)(0.0f);
 
     for (int k0 = 0; k0 < K; k0 += TSK) {
         for (int e = lid; e < TS * TSK / VW; e += WGSIZE) {
             const int r = e / (TSK / VW), c = (e % (TSK / VW)) * VW;  // along the rows of A
-            float v[VW];
-            vstoreV(load_vec(A, M, K, row0 + r, k0 + c), 0, v);
-            for (int i = 0; i < VW; ++i) at[(c + i) * ASTRIDE + r] = v[i];  // transposed
+            const floatV x = load_vec(A, M, K, row0 + r, k0 + c);
+            #pragma unroll
+            for (int i = 0; i < VW; ++i) at[(c + i) * ASTRIDE + r] = vget(x, i);  // transposed
         }
         for (int e = lid; e < TSK * TS / VW; e += WGSIZE) {
             const int r = e / (TS / VW), c = e % (TS / VW);
@@ -86,31 +148,39 @@ void mm_tpad_block(const int M, const int N, const int K,
         #pragma unroll
         for (int k = 0; k < TSK; ++k) {
             floatV a[WPTM / VW], b[WPTN / VW];
+            #pragma unroll
             for (int i = 0; i < WPTM / VW; ++i) a[i] = atile[(k * ASTRIDE) / VW + i * RTSM + ty];
+            #pragma unroll
             for (int j = 0; j < WPTN / VW; ++j) b[j] = btile[k][j * RTSN + tx];
+            #pragma unroll
             for (int i = 0; i < WPTM / VW; ++i) {
-                float av[VW];
-                vstoreV(a[i], 0, av);
-                for (int v = 0; v < VW; ++v)
-                    for (int j = 0; j < WPTN / VW; ++j) acc[i * VW + v][j] += av[v] * b[j];
+                #pragma unroll
+                for (int v = 0; v < VW; ++v) {
+                    const float av = vget(a[i], v);
+                    #pragma unroll
+                    for (int j = 0; j < WPTN / VW; ++j) acc[i * VW + v][j] += av * b[j];
+                }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    #pragma unroll
     for (int i = 0; i < WPTM / VW; ++i)
+        #pragma unroll
         for (int v = 0; v < VW; ++v) {
             const int row = row0 + (i * RTSM + ty) * VW + v;
             if (row >= M) continue;
+            #pragma unroll
             for (int j = 0; j < WPTN / VW; ++j) {
                 const int col = col0 + (j * RTSN + tx) * VW;
                 const floatV x = acc[i * VW + v][j];
                 if (col + VW <= N && N % VW == 0) {
                     ((__global floatV*)C)[(row * N + col) / VW] = x;
                 } else {
-                    float s[VW];
-                    vstoreV(x, 0, s);
-                    for (int c = 0; c < VW && col + c < N; ++c) C[row * N + col + c] = s[c];
+                    #pragma unroll
+                    for (int c = 0; c < VW; ++c)
+                        if (col + c < N) C[row * N + col + c] = vget(x, c);
                 }
             }
         }

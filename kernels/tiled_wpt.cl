@@ -32,10 +32,12 @@ void mm_wpt_column(const int M, const int N, const int K,
     __local float btile[TS][TS];
 
     float acc[WPT];
+    #pragma unroll
     for (int w = 0; w < WPT; ++w) acc[w] = 0.0f;
 
     const int phases = (K + TS - 1) / TS;
     for (int p = 0; p < phases; ++p) {
+        #pragma unroll
         for (int w = 0; w < WPT; ++w) {
             const int r = lr + w * RTS;  // row of both tiles this work-item fills
             const int arow = row0 + r, acol = p * TS + lc, brow = p * TS + r;
@@ -44,14 +46,17 @@ void mm_wpt_column(const int M, const int N, const int K,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
+        #pragma unroll
         for (int k = 0; k < TS; ++k) {
             const float b = btile[k][lc];  // one local load, WPT uses
+            #pragma unroll
             for (int w = 0; w < WPT; ++w)
                 acc[w] += atile[lr + w * RTS][k] * b;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    #pragma unroll
     for (int w = 0; w < WPT; ++w) {
         const int row = row0 + lr + w * RTS;
         if (row < M && col < N) C[row * N + col] = acc[w];
