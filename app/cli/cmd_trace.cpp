@@ -27,6 +27,7 @@ const char* kHelp =
     "elements of A and B each barrier interval loaded. Oclgrind's race, divergence and\n"
     "memory checks are on unless --no-checks.\n"
     "  S  N or MxNxK (default 64); K  a ladder rung (default tiled); T  the tile size\n"
+    "  --param NAME=V  a tunable parameter of the rung, e.g. --param PAD=0 (repeatable)\n"
     "  --groups  work-groups keeping element detail, e.g. '0,0;1,2' (default: as many as fit)\n"
     "  --group   the work-group whose phases the terminal summary tables\n"
     "  --warp W  lanes per synthetic sub-group (32); --sector B  bytes per sector (32);\n"
@@ -41,7 +42,7 @@ uint32_t positive(const Options& o, const std::string& name, int fallback) {
 
 int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"kernel", "size", "tile", "groups", "group", "warp", "sector", "banks", "json"});
+    valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
     Options o("trace", valued, {"no-checks", "help"});
     o.parse(args);
     if (o.has("help")) {
