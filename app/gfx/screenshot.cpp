@@ -42,6 +42,7 @@ bool save_png(const std::string& path, int w, int h, std::string& error, int max
         }
         img.swap(small);
     }
+    stbi_write_png_compression_level = 9;  // docs screenshots stay small
     const std::string tmp = path + ".tmp";
     if (!stbi_write_png(tmp.c_str(), ow, oh, 3, img.data(), ow * 3)) {
         error = "cannot write " + path;

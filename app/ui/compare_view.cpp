@@ -29,7 +29,7 @@ GroupId matching_group(const AppState& s) {
     return GroupId{0, 0, 0};
 }
 
-void summary(AppState& s, const TraceSlot& slot) {
+void summary(AppState& s, const TraceSlot& slot, const GroupId& group) {
     if (!slot.config) return;
     ImGui::PushFont(theme().big);
     ImGui::TextUnformatted(config_label(*slot.config).c_str());
@@ -39,13 +39,15 @@ void summary(AppState& s, const TraceSlot& slot) {
         return;
     }
     const Trace& t = *slot.trace;
-    ImGui::Text("global loads %.1f KB   local loads %.1f KB   FLOP/global float %.2f", t.totals.global_load_bytes / 1024.0,
-                t.totals.local_load_bytes / 1024.0, compute_to_global_ratio(t));
+    ImGui::Text("global loads %s, %.0f FLOP/load", t.totals.global_load_bytes >= (1u << 20) ? (std::to_string(t.totals.global_load_bytes >> 20) + " MB").c_str()
+                                                                                         : (std::to_string(t.totals.global_load_bytes >> 10) + " KB").c_str(),
+                compute_to_global_ratio(t));
     auto it = s.compare_gflops.find(config_key(*slot.config));
     if (it != s.compare_gflops.end())
-        ImGui::Text("measured %.2f GFLOP/s on %s", it->second.gflops, it->second.device.c_str());
+        ImGui::Text("measured: %.2f GFLOP/s", it->second.gflops);
     else
         ImGui::TextDisabled(s.compare_job && !s.compare_job->done ? "measuring GFLOP/s..." : "GFLOP/s not measured");
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "group (%u,%u), phase %d", group[0], group[1], s.cursor.phase);
 }
 
 }  // namespace
@@ -87,22 +89,25 @@ void draw_compare_view(AppState& s, ImVec2 size) {
         return;
     }
     const float half = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
-    const float head = ImGui::GetFontSize() * 4.2f;
+    const float head = ImGui::GetFontSize() * 4.6f;
     const ImVec2 o = ImGui::GetCursorScreenPos();
+    const GroupId right_group = matching_group(s);
+    ImGui::PushClipRect(o, ImVec2(o.x + half - 4, o.y + head), true);
     ImGui::BeginGroup();
-    summary(s, s.main);
+    summary(s, s.main, s.cursor.group);
     ImGui::EndGroup();
+    ImGui::PopClipRect();
     ImGui::SetCursorScreenPos(ImVec2(o.x + half + 8, o.y));
     ImGui::BeginGroup();
-    summary(s, s.other);
+    summary(s, s.other, right_group);
     ImGui::EndGroup();
-    g_left.draw(s, s.main, ImVec2(o.x, o.y + head), ImVec2(half, size.y - head), false);
+    g_left.draw(s, s.main, ImVec2(o.x, o.y + head), ImVec2(half, size.y - head), false, !s.scripted, true);
     ImGui::GetWindowDrawList()->AddLine(ImVec2(o.x + half + 3, o.y), ImVec2(o.x + half + 3, o.y + size.y), theme().pal.outline, 2.f);
     // the same phase, in the group covering the same corner of C
     const GroupId saved = s.cursor.group;
     const int saved_phase = s.cursor.phase;
-    s.cursor.group = matching_group(s);
-    g_right.draw(s, s.other, ImVec2(o.x + half + 8, o.y + head), ImVec2(half - 8, size.y - head), false, false);
+    s.cursor.group = right_group;
+    g_right.draw(s, s.other, ImVec2(o.x + half + 8, o.y + head), ImVec2(half - 8, size.y - head), false, false, true);
     s.cursor.group = saved;
     s.cursor.phase = saved_phase;
 }

@@ -63,7 +63,7 @@ void EmulationView::draw_matrix(ImDrawList* dl, Grid& g, const MatrixPlacement& 
     dl->AddRect(ImVec2(m.p0.x - 1, m.p0.y - 1), ImVec2(m.p1.x + 1, m.p1.y + 1), pal.outline, 0.f, 0, 1.f);
 }
 
-void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2 size, bool heatmap, bool interactive) {
+void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2 size, bool heatmap, bool interactive, bool compact) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = theme().pal;
     const float line = theme().line;
@@ -91,8 +91,24 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
     const float lh = fh * 1.5f, gap = std::max(12.f, fh);
     const float K = float(A->cols), M = float(C->rows), N = float(C->cols), Kb = float(B->rows);
     const bool show_locals = !heatmap && !v.locals.empty();
-    const float local_w = show_locals ? std::min(size.x * 0.24f, 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
-    const float legend_h = fh * 1.5f * 3 + fh * 0.5f;
+    const float local_w = show_locals ? std::min(size.x * (compact ? 0.16f : 0.24f), 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
+    static const char* const kKeys[] = {"strip of A read by the group", "A tile loaded now", "B tile loaded now", "group's block of C",
+                                        "C stored now", "local: stored now", "local: from earlier phase", "local: read now"};
+    int legend_rows = 1;
+    if (!heatmap) {  // the keys wrap at the view's width: count the rows they take
+        float x = gap;
+        for (size_t k = 0; k < (show_locals ? 8u : 5u); ++k) {
+            const float wk = fh * 2.f + ImGui::CalcTextSize(kKeys[k]).x;
+            if (x + wk > size.x) {
+                ++legend_rows;
+                x = gap;
+            }
+            x += wk;
+        }
+    } else {
+        legend_rows = 3;
+    }
+    const float legend_h = compact ? 0.f : fh * 1.5f * float(legend_rows) + fh * 0.5f;
     float s = std::min((size.x - local_w - gap * 3) / (K + N), (size.y - lh * 2 - gap - legend_h) / (Kb + M));
     s = std::max(s, 0.25f);
     const float left = origin.x + gap;
@@ -108,6 +124,9 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
     std::snprintf(key, sizeof key, "%p|%d|%u,%u,%u|%d|%d", (const void*)&t, int(heatmap), v.group[0], v.group[1], v.group[2],
                   v.phase, int(theme().presenter));
     const bool stale = key != cache_key_ || version_ != slot.version;
+    uint32_t heat_max = 1;  // one scale for A and B, so their colours compare
+    for (const TracedBuffer* b : {A, B})
+        for (uint32_t c : b->load_counts) heat_max = std::max(heat_max, c);
     if (stale) {
         cache_key_ = key;
         version_ = slot.version;
@@ -116,12 +135,11 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
             const int rows = int(b.rows), cols = int(b.cols);
             g.rgba.assign(size_t(rows) * cols, pal.cell_empty);
             if (heat_counts && !b.load_counts.empty()) {
-                uint32_t mx = 1;
-                for (uint32_t c : b.load_counts) mx = std::max(mx, c);
+                const uint32_t mx = heat_max;
                 for (int i = 0; i < rows; ++i)
                     for (int j = 0; j < cols; ++j) {
                         const uint32_t c = b.loads_at(i, j);
-                        g.rgba[size_t(i) * cols + j] = c ? heat(float(c) / float(mx)) : pal.cell_empty;
+                        g.rgba[size_t(i) * cols + j] = c ? heat(0.8f * float(c) / float(mx)) : pal.cell_empty;
                     }
             } else {
                 for (const Rect& r : strip) fill(g.rgba, cols, r, strip_c);
@@ -131,7 +149,8 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
         };
         paint(a_, *A, v.a_strip, v.a_loaded, pal.a_strip, pal.a_loaded, heatmap);
         paint(b_, *B, v.b_strip, v.b_loaded, pal.b_strip, pal.b_loaded, heatmap);
-        paint(c_, *C, v.c_block, v.c_stored, pal.c_block, pal.c_stored, false);
+        if (heatmap) paint(c_, *C, {}, {}, 0, 0, false);
+        else paint(c_, *C, v.c_block, v.c_stored, pal.c_block, pal.c_stored, false);
     }
     const float tile = float(t.tile);
     draw_matrix(dl, a_, pa, tile);
@@ -141,10 +160,40 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
     // labels, as the slides name them
     auto dims = [](const TracedBuffer& b) { return std::to_string(b.rows) + "x" + std::to_string(b.cols); };
     ImGui::PushFont(theme().big);
-    label(dl, ImVec2(pa.p0.x, pa.p0.y - lh), pal.a_loaded, "M (A) " + dims(*A));
-    label(dl, ImVec2(pb.p0.x, pb.p0.y - lh), pal.b_loaded, "N (B) " + dims(*B));
-    label(dl, ImVec2(pc.p0.x, pc.p0.y - lh), pal.c_stored, "P (C) " + dims(*C));
+    // names as on the slides, with the shape when it fits above the matrix
+    auto name = [&](const MatrixPlacement& m, const char* n, const TracedBuffer& b) {
+        const std::string full = std::string(n) + " " + dims(b);
+        return ImGui::CalcTextSize(full.c_str()).x <= (m.p1.x - m.p0.x) + gap * 0.8f ? full : std::string(n);
+    };
+    label(dl, ImVec2(pa.p0.x, pa.p0.y - lh), pal.a_loaded, name(pa, "M (A)", *A));
+    label(dl, ImVec2(pb.p0.x, pb.p0.y - lh), pal.b_loaded, name(pb, "N (B)", *B));
+    label(dl, ImVec2(pc.p0.x, pc.p0.y - lh), pal.c_stored, name(pc, "P (C)", *C));
     ImGui::PopFont();
+
+    // --- what this phase does, in words, in the free corner above A ---
+    if (!heatmap && v.has_detail && !compact) {
+        auto rect_lines = [](const char* m, const std::vector<Rect>& rs) {
+            std::string out;
+            for (const Rect& r : rs) {
+                char b[96];
+                std::snprintf(b, sizeof b, "  %s rows %lld..%lld, cols %lld..%lld\n", m, (long long)r.r0, (long long)r.r1, (long long)r.c0,
+                              (long long)r.c1);
+                out += b;
+            }
+            return out;
+        };
+        std::string text = "Work-group " + group_text(v.group, t.dims) + ", phase " + std::to_string(v.phase) + " of " +
+                           std::to_string(v.phases) + "\n";
+        const std::string loads = rect_lines("M", v.a_loaded) + rect_lines("N", v.b_loaded);
+        if (!loads.empty()) text += "loads from global memory:\n" + loads;
+        if (v.local.loads) text += "reads " + std::to_string(v.local.loads) + " floats from local memory\n";
+        if (!v.c_stored.empty()) text += "stores to global memory:\n" + rect_lines("P", v.c_stored);
+        text += v.end_line ? "ends at the barrier on line " + std::to_string(v.end_line) : std::string("ends when the group finishes");
+        const float wrap = pb.p0.x - pa.p0.x - gap;
+        const ImVec2 need = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+        if (wrap > 60.f && need.y <= pa.p0.y - lh - top)  // only where it fits: never over a matrix
+            dl->AddText(nullptr, 0.f, ImVec2(pa.p0.x, top), pal.text, text.c_str(), nullptr, wrap);
+    }
 
     // --- outlines: strips, this phase's tiles, the group's block of C ---
     if (!heatmap && v.has_detail) {
@@ -171,15 +220,25 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
     // --- local arrays beside C ---
     if (show_locals) {
         const float lx = pc.p1.x + gap * 2;
-        float ly = pc.p0.y;
-        const float avail_h = std::max(40.f, (pc.p1.y - pc.p0.y) / float(v.locals.size()) - lh - gap);
+        float ly = pb.p0.y;  // the column right of B and C is free
+        // Their own child window, so their own draw list: while work-items fill them only
+        // this small region is repainted (gfx/damage_renderer), not the matrices.
+        ImGui::PushID(this);
+        ImGui::SetCursorScreenPos(ImVec2(lx - 2, ly - 2));
+        ImGui::BeginChild("##locals", ImVec2(std::max(10.f, origin.x + size.x - lx), std::max(10.f, origin.y + size.y - legend_h - ly + 2)), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoBackground |
+                              ImGuiWindowFlags_NoScrollWithMouse);
+        ImDrawList* main_dl = dl;
+        dl = ImGui::GetWindowDrawList();
+        const float avail_h = std::max(20.f, (origin.y + size.y - legend_h - ly) / float(v.locals.size()) - lh - gap);
         while (locals_.size() < v.locals.size()) locals_.push_back(std::make_unique<Grid>());
         for (size_t i = 0; i < v.locals.size(); ++i) {
             const LocalArrayView& la = v.locals[i];
             const float cs = std::max(1.f, std::min((local_w - gap) / float(la.cols), avail_h / float(la.rows)));
             MatrixPlacement pl{la.name, "local", ImVec2(lx, ly + lh), ImVec2(lx + cs * la.cols, ly + lh + cs * la.rows), la.rows, la.cols};
             char buf[160];
-            std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
+            if (compact) std::snprintf(buf, sizeof buf, "%s", la.name.c_str());
+            else std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
             label(dl, ImVec2(lx, ly), pal.text, buf);
             Grid& g = *locals_[i];
             std::vector<uint32_t> rgba(la.writer.size(), pal.local_empty);
@@ -195,10 +254,13 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
             placements_.push_back(pl);
             ly = pl.p1.y + gap;
         }
+        ImGui::EndChild();
+        ImGui::PopID();
+        dl = main_dl;
     }
 
     // --- legend ---
-    {
+    if (!compact) {
         float x = origin.x + gap, y = origin.y + size.y - legend_h + fh * 0.3f;
         auto key_box = [&](ImU32 c, const char* text) {
             if (x + fh * 2.f + ImGui::CalcTextSize(text).x > origin.x + size.x) {
@@ -211,25 +273,28 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
             x += fh * 2.f + ImGui::CalcTextSize(text).x;
         };
         if (heatmap) {
+            dl->AddText(ImVec2(x, y), pal.text, "0");
+            x += fh;
             for (int i = 0; i < 60; ++i)
-                dl->AddRectFilled(ImVec2(x + i * 3, y + 2), ImVec2(x + i * 3 + 3, y + fh + 2), heat(i / 59.f));
-            x += 190;
-            dl->AddText(ImVec2(x, y), pal.text, "global loads per element: few  ->  many (white: never)");
+                dl->AddRectFilled(ImVec2(x + i * 3, y + 2), ImVec2(x + i * 3 + 3, y + fh + 2), heat(0.8f * i / 59.f));
+            x += 186;
+            const std::string legend = std::to_string(heat_max) + "  global loads per element (white: never loaded)";
+            dl->AddText(ImVec2(x, y), pal.text, legend.c_str());
             const ReuseLine ra = reuse_line(t, roles.a, "A"), rb = reuse_line(t, roles.b, "B");
             y += fh * 1.5f;
             x = origin.x + gap;
             char buf[400];
             auto sentence = [&](const ReuseLine& r, const char* role) {
                 if (!r.formula.empty())
-                    std::snprintf(buf, sizeof buf, "%s: %s (traced %u..%u) %s", role, r.formula.c_str(), r.min_loads, r.max_loads,
-                                  r.formula_matches ? "[matches]" : "[differs]");
+                    std::snprintf(buf, sizeof buf, "%s: %s; traced %u..%u %s", role, r.formula.c_str(), r.min_loads, r.max_loads,
+                                  r.formula_matches ? "(matches)" : "(differs!)");
                 else
                     std::snprintf(buf, sizeof buf, "%s: each element loaded %u..%u times, mean %.2f", role, r.min_loads, r.max_loads, r.mean_loads);
                 return std::string(buf);
             };
             const std::string la = sentence(ra, "M (A)"), lb = sentence(rb, "N (B)");
             dl->AddText(ImVec2(x, y), pal.text, la.c_str());
-            dl->AddText(ImVec2(x + ImGui::CalcTextSize(la.c_str()).x + fh * 2, y), pal.text, lb.c_str());
+            dl->AddText(ImVec2(x, y + fh * 1.5f), pal.text, lb.c_str());
         } else {
             key_box(pal.a_strip, "strip of A read by the group");
             key_box(pal.a_loaded, "A tile loaded now");

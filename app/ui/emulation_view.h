@@ -25,7 +25,8 @@ class EmulationView {
 public:
     // Paints `slot` into the rectangle at `origin` of `size`. `interactive`: hover and
     // click select (off for a second canvas in compare mode when asked).
-    void draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2 size, bool heatmap, bool interactive = true);
+    void draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2 size, bool heatmap, bool interactive = true,
+              bool compact = false);  // compact: no legend, short labels (compare mode)
     const std::vector<MatrixPlacement>& placements() const { return placements_; }
 
 private:

@@ -49,6 +49,7 @@ const char* kHelp =
     "  --presenter        large fonts, thick lines, high-contrast palette (F5 toggles)\n"
     "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, view, play, presenter, compare}\n"
     "  --screenshot OUT   write the window as PNG after the last frame\n"
+    "  --screenshot-width W   scale the PNG down to W pixels wide\n"
     "  --frames N         render N frames once the data is ready, then exit\n"
     "  --frame-stats      print `frames=N p50_ms=X p95_ms=Y max_ms=Z` (vsync off)\n"
     "  --window WxH       window size (default 1280x800)\n"
@@ -65,6 +66,7 @@ struct Script {
     bool play = false, presenter = false, frame_stats = false;
     std::optional<std::string> screenshot, layout;
     std::optional<int> frames;
+    int screenshot_width = 0;
     int width = 1280, height = 800;  // the docs' width; llvmpipe's cost grows with pixels
     std::optional<LaunchConfig> compare;
 };
@@ -190,7 +192,7 @@ void preload_emulator_libraries() {
 int gui_main(const std::vector<std::string>& raw_args) {
     // ---- options: everything checked before a window opens ----
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene",
-                                    "screenshot", "frames", "window", "layout", "compare"};
+                                    "screenshot", "frames", "window", "layout", "compare", "screenshot-width"};
     for (const std::string& c : cli::custom_kernel_options()) valued.insert(c);
     std::vector<std::string> args = raw_args;
     {
@@ -219,6 +221,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
         sc.width = parse_int("window", w.substr(0, x), 320, 8192, "WxH, e.g. 1280x800");
         sc.height = parse_int("window", w.substr(x + 1), 240, 8192, "WxH, e.g. 1280x800");
     }
+    if (o.has("screenshot-width")) sc.screenshot_width = parse_int("screenshot-width", *o.get("screenshot-width"), 64, 16384, "a width in pixels, e.g. 1280");
     sc.play = o.has("play");
     sc.presenter = o.has("presenter");
     sc.frame_stats = o.has("frame-stats");
@@ -409,8 +412,14 @@ int gui_main(const std::vector<std::string>& raw_args) {
 
         const float timeline_h = ImGui::GetFontSize() * 6.5f;
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float sidebar = std::min(std::max(s.sidebar_width * (s.presenter ? 1.3f : 1.f), 250.f), std::max(120.f, avail.x * 0.45f));
+        const float sidebar = std::min(std::max(s.sidebar_width * (s.presenter ? 1.15f : 1.f), 250.f), std::max(120.f, avail.x * 0.45f));
         ImGui::BeginChild("sidebar", ImVec2(sidebar, avail.y), true);
+        // presenter mode folds the set-up away so the matrices get the room; back out, it unfolds
+        static int folded_for = -1;
+        if (folded_for != int(s.presenter)) {
+            ImGui::SetNextItemOpen(!s.presenter, ImGuiCond_Always);
+            folded_for = int(s.presenter);
+        }
         if (ImGui::CollapsingHeader("Set-up", ImGuiTreeNodeFlags_DefaultOpen)) draw_setup_panel(s);
         if (ImGui::CollapsingHeader("Counters", ImGuiTreeNodeFlags_DefaultOpen)) draw_counters_panel(s, s.main);
         ImGui::EndChild();
@@ -468,7 +477,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
                 path = name;
             }
             std::string err;
-            if (gfx::save_png(path, fw, fh, err)) s.message = "saved " + path;
+            if (gfx::save_png(path, fw, fh, err, last ? sc.screenshot_width : 0)) s.message = "saved " + path;
             else {
                 s.message = err;
                 if (last) {

@@ -111,11 +111,10 @@ void start_performance(AppState& state) {
 void draw_performance_view(AppState& state, ImVec2 size) {
     Performance& perf = state.perf;
     if (perf.job && perf.job->done) {
-        if (const auto* p = perf.job->result<Performance>()) perf = *p;
-        else {
-            perf.error = perf.job->error();
-            perf.job.reset();
-        }
+        const JobHandle job = perf.job;  // keeps the result alive while it is copied over `perf`
+        if (const auto* p = job->result<Performance>()) perf = *p;
+        else perf.error = job->error();
+        perf.job.reset();
     }
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
@@ -134,8 +133,9 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         }
         return;
     }
-    ImGui::Text("Measured on %s: median of 3 verified runs; peak %.1f GFLOP/s, bandwidth %.1f GB/s (kernels/ceilings/)",
-                perf.device.c_str(), perf.peak_gflops, perf.bandwidth_gbs);
+    ImGui::TextWrapped("%s: median of 3 verified runs. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
+                perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
+                perf.peak_gflops, perf.bandwidth_gbs);
     ImGui::SameLine();
     if (ImGui::SmallButton("Measure again")) {
         perf.rungs.clear();
@@ -146,23 +146,23 @@ void draw_performance_view(AppState& state, ImVec2 size) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = fh * 0.6f, w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
 
-    // 1. bars: every rung at one size
+    // 1. bars: every rung at one size, horizontal so the names stay readable
     {
-        double ymax = 1;
-        for (const Measurement& m : perf.rungs) ymax = std::max(ymax, m.gflops);
-        PlotFrame f(dl, o, ImVec2(o.x + w, o.y + h), "GFLOP/s of every rung at " + std::to_string(perf.size) + "^3",
-                    "kernel (default tile)", "GFLOP/s", -0.5, double(perf.rungs.size()) - 0.5, 0, ymax * 1.2, false, false);
-        f.y_ticks_auto();
-        std::vector<double> at;
-        std::vector<std::string> labels;
-        const double hw = (f.plot_max().x - f.plot_min().x) / double(std::max<size_t>(1, perf.rungs.size())) * 0.35;
+        double xmax = 1;
+        float name_w = 0;
+        for (const Measurement& m : perf.rungs) {
+            xmax = std::max(xmax, m.gflops);
+            name_w = std::max(name_w, ImGui::CalcTextSize(m.kernel.c_str()).x);
+        }
+        const double n = double(std::max<size_t>(1, perf.rungs.size()));
+        PlotFrame f(dl, o, ImVec2(o.x + w, o.y + h), "every rung at " + std::to_string(perf.size) + "\u00b3 (default tile)",
+                    "GFLOP/s", "", 0, xmax * 1.15, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
+        f.x_ticks_auto();
+        const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
         for (size_t i = 0; i < perf.rungs.size(); ++i) {
             const Measurement& m = perf.rungs[i];
-            f.bar(double(i), hw, m.gflops, pal.series[i % 6], short_number(m.gflops));
-            at.push_back(double(i));
-            labels.push_back(m.kernel);
+            f.hbar(double(i), hh, m.gflops, pal.series[i % 6], m.kernel, short_number(m.gflops));
         }
-        f.x_ticks(at, labels);
     }
     // 2. lines: GFLOP/s against size
     {
@@ -173,7 +173,7 @@ void draw_performance_view(AppState& state, ImVec2 size) {
             if (std::find(names.begin(), names.end(), m.kernel) == names.end()) names.push_back(m.kernel);
         }
         const ImVec2 p0(o.x + w + gap, o.y);
-        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "GFLOP/s against matrix size", "M = N = K (log scale)", "GFLOP/s",
+        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "GFLOP/s against size", "M = N = K (log scale)", "GFLOP/s",
                     48, 700, 0, ymax * 1.2, true, false);
         f.y_ticks_auto();
         f.x_ticks({64, 128, 256, 512}, {"64", "128", "256", "512"});
@@ -196,7 +196,7 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         double ymax = 1;
         for (const Measurement& m : perf.sweep_tiles) ymax = std::max(ymax, m.gflops);
         const ImVec2 p0(o.x, o.y + h + gap);
-        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "tiled: GFLOP/s against tile size TS at " + std::to_string(perf.size) + "^3",
+        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "tile sweep: tiled at " + std::to_string(perf.size) + "\u00b3",
                     "TS (work-group TS x TS)", "GFLOP/s", -0.5, double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
         f.y_ticks_auto();
         std::vector<double> at;
@@ -217,7 +217,7 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         for (const Measurement& m : perf.rungs)
             if (m.gflops > 0) ymin = std::min(ymin, m.gflops);
         ymin = std::pow(10, std::floor(std::log10(std::min(ymin, bw * 0.05) * 0.7)));
-        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "roofline (measured ceilings)", "arithmetic intensity, FLOP per global byte (traced)",
+        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "roofline", "arithmetic intensity, FLOP per global byte (traced)",
                     "GFLOP/s", 0.05, 100, ymin, ymax, true, true);
         f.y_ticks_auto();
         f.x_ticks_auto();

@@ -21,11 +21,12 @@ std::string short_number(double v) {
 }
 
 PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& title, const std::string& x_title,
-                     const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y)
+                     const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y,
+                     float left_margin_em)
     : dl_(dl), x0_(x0), x1_(x1), y0_(y0), y1_(y1), lx_(log_x), ly_(log_y) {
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
-    a_ = ImVec2(p0.x + fh * 3.6f, p0.y + fh * 1.6f);
+    a_ = ImVec2(p0.x + fh * left_margin_em, p0.y + fh * 1.6f);
     b_ = ImVec2(p1.x - fh * 0.8f, p1.y - fh * 2.8f);
     dl_->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 255));
     dl_->AddText(theme().big, theme().big->FontSize, ImVec2(p0.x + fh * 0.5f, p0.y + 1), pal.text, title.c_str());
@@ -99,7 +100,18 @@ void PlotFrame::point(double x, double y, ImU32 colour, const std::string& label
     const ImVec2 p = map(x, y);
     dl_->AddCircleFilled(p, theme().line * 2.5f, colour);
     dl_->AddCircle(p, theme().line * 2.5f, theme().pal.outline);
-    dl_->AddText(ImVec2(p.x + 7, p.y - ImGui::GetFontSize() * 0.5f), theme().pal.text, label.c_str());
+    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
+    ImVec4 r(p.x + 7, p.y - sz.y * 0.5f, p.x + 7 + sz.x, p.y + sz.y * 0.5f);
+    for (int tries = 0; tries < 12; ++tries) {
+        bool clash = false;
+        for (const ImVec4& o : labels_) clash |= !(r.x >= o.z || r.z <= o.x || r.y >= o.w || r.w <= o.y);
+        if (!clash) break;
+        r.y += sz.y;
+        r.w += sz.y;
+    }
+    labels_.push_back(r);
+    if (r.y > p.y) dl_->AddLine(p, ImVec2(r.x, r.y + sz.y * 0.5f), IM_COL32(0, 0, 0, 90));
+    dl_->AddText(ImVec2(r.x, r.y), theme().pal.text, label.c_str());
 }
 
 void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::string& value_label) const {
@@ -108,6 +120,16 @@ void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::str
     dl_->AddRectFilled(top, ImVec2(x + float(hw), b_.y), colour);
     const ImVec2 s = ImGui::CalcTextSize(value_label.c_str());
     dl_->AddText(ImVec2(x - s.x / 2, top.y - s.y - 1), theme().pal.text, value_label.c_str());
+}
+
+void PlotFrame::hbar(double yc, double hh, double x, ImU32 colour, const std::string& name, const std::string& value) const {
+    const float y = float(ty(yc));
+    const float x1 = float(tx(x));
+    dl_->AddRectFilled(ImVec2(a_.x + 1, y - float(hh)), ImVec2(x1, y + float(hh)), colour);
+    const ImVec2 ns = ImGui::CalcTextSize(name.c_str()), vs = ImGui::CalcTextSize(value.c_str());
+    dl_->AddText(ImVec2(a_.x - ns.x - 6, y - ns.y / 2), theme().pal.text, name.c_str());
+    const float vx = x1 + 4 + vs.x < b_.x ? x1 + 4 : x1 - vs.x - 4;
+    dl_->AddText(ImVec2(vx, y - vs.y / 2), theme().pal.text, value.c_str());
 }
 
 void PlotFrame::legend(const std::vector<std::pair<std::string, ImU32>>& entries) const {

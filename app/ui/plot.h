@@ -12,14 +12,19 @@ class PlotFrame {
 public:
     // Paints the frame and axes into the rectangle; titles include units.
     PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& title, const std::string& x_title,
-              const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y);
+              const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y,
+              float left_margin_em = 3.6f);  // room for y tick labels
     ImVec2 map(double x, double y) const;
     void x_ticks(const std::vector<double>& at, const std::vector<std::string>& labels) const;
     void y_ticks_auto() const;
     void x_ticks_auto() const;
     void line(const std::vector<double>& xs, const std::vector<double>& ys, ImU32 colour, float thickness, bool points = true) const;
+    // A labelled point; labels that would overlap earlier ones move down.
     void point(double x, double y, ImU32 colour, const std::string& label) const;
     void bar(double x_center, double half_width_px, double y, ImU32 colour, const std::string& value_label) const;
+    // A horizontal bar from x=0 at category row `y_center`, named on the left.
+    void hbar(double y_center, double half_height_px, double x, ImU32 colour, const std::string& name,
+              const std::string& value_label) const;
     void legend(const std::vector<std::pair<std::string, ImU32>>& entries) const;
     ImVec2 plot_min() const { return a_; }
     ImVec2 plot_max() const { return b_; }
@@ -31,6 +36,7 @@ private:
     ImVec2 a_, b_;  // the plotting area
     double x0_, x1_, y0_, y1_;
     bool lx_, ly_;
+    mutable std::vector<ImVec4> labels_;  // placed point labels
 };
 
 std::string short_number(double v);  // 1.5, 12, 340, 1.2k

@@ -55,18 +55,18 @@ void draw_timeline_panel(AppState& s, float height) {
     ImGui::SameLine();
     if (ImGui::Button("Step >")) step(s, +1);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    ImGui::SliderFloat("speed", &c.speed, 0.1f, 8.f, "%.1f phases/s", ImGuiSliderFlags_Logarithmic);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f phase/s", ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
     int phase = c.phase;
-    ImGui::SetNextItemWidth(std::max(100.f, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 16));
+    ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12.5f));
     if (n > 0 && ImGui::SliderInt("##phase", &phase, 0, n - 1, "phase %d")) {
         c.phase = phase;
         c.progress = 1.0;
     }
     ImGui::SameLine();
     if (g) {
-        ImGui::Text("group (%u,%u)  phase %d of %d", c.group[0], c.group[1], c.phase, n);
+        ImGui::Text("group (%u,%u): %d phases", c.group[0], c.group[1], n);
     } else {
         ImGui::TextDisabled("no group detail");
     }
