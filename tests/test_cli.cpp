@@ -209,6 +209,15 @@ TEST(Cli, TraceReportsTheLessonsCounts) {
     }
 }
 
+TEST(Cli, CeilingsAreMeasuredOnTheDevice) {
+    const Result r = run("ceilings --device pocl --reps 2 --json -");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["peak_gflops"].get<double>(), 0.5);
+    EXPECT_GT(j["bandwidth_gbs"].get<double>(), 0.1);
+    EXPECT_EQ(run("ceilings --device emulator").status, 2);
+}
+
 TEST(Cli, UnknownSubcommandExitsTwo) {
     const Result r = run("benchmark");
     EXPECT_EQ(r.status, 2);
@@ -216,7 +225,7 @@ TEST(Cli, UnknownSubcommandExitsTwo) {
 }
 
 TEST(Cli, EverySubcommandHasHelp) {
-    for (const char* cmd : {"devices", "bench", "trace", "tour"}) {
+    for (const char* cmd : {"devices", "bench", "trace", "tour", "ceilings"}) {
         const Result r = run(std::string(cmd) + " --help");
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage"), std::string::npos) << cmd;

@@ -24,6 +24,7 @@ const char* kUsage =
     "  bench      measure verified GFLOP/s of kernels on a device\n"
     "  trace      run a kernel on the emulator and count its memory traffic\n"
     "  tour       a terminal walk through the lesson\n"
+    "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
     "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
     "Every subcommand has --help.\n";
 
@@ -45,6 +46,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         if (cmd == "bench") return cmd_bench(args);
         if (cmd == "trace") return cmd_trace(args);
         if (cmd == "tour") return cmd_tour(args);
+        if (cmd == "ceilings") return cmd_ceilings(args);
         if (cmd == "tune") return cmd_tune(args);
         if (cmd.empty() || cmd == "gui") {
             if (!gui) {
@@ -53,7 +55,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << cmd << "'; accepted: gui, devices, bench, trace, tour, tune (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << cmd << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings (see --help)\n";
         return 2;
     } catch (const InputError& e) {
         std::cerr << "tilescope " << cmd << ": " << e.what() << "\n";
