@@ -133,14 +133,14 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         }
         return;
     }
-    ImGui::TextWrapped("%s: median of 3 verified runs. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
-                perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
-                perf.peak_gflops, perf.bandwidth_gbs);
-    ImGui::SameLine();
     if (ImGui::SmallButton("Measure again")) {
         perf.rungs.clear();
         start_performance(state);
     }
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s: median of 3 verified runs. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
+                perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
+                perf.peak_gflops, perf.bandwidth_gbs);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();

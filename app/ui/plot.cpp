@@ -56,7 +56,7 @@ void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::st
     }
 }
 
-static std::vector<double> nice_ticks(double lo, double hi, bool log) {
+static std::vector<double> nice_ticks(double lo, double hi, bool log, double target = 5) {
     std::vector<double> out;
     if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || (log && lo <= 0)) return out;
     if (log) {
@@ -64,27 +64,35 @@ static std::vector<double> nice_ticks(double lo, double hi, bool log) {
             if (d >= lo * 0.9999) out.push_back(d);
         return out;
     }
-    const double span = hi - lo, raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
+    const double span = hi - lo, raw = span / std::max(2.0, target), mag = std::pow(10, std::floor(std::log10(raw)));
     const double step = raw / mag >= 5 ? 5 * mag : raw / mag >= 2 ? 2 * mag : mag;
     for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-6 && out.size() < 50; v += step) out.push_back(v);
     return out;
 }
 
+static std::string tick_text(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return b;
+}
+
 void PlotFrame::y_ticks_auto() const {
     const Palette& pal = theme().pal;
-    for (double v : nice_ticks(y0_, y1_, ly_)) {
+    const double target = std::max(2.0, double(b_.y - a_.y) / (ImGui::GetFontSize() * 2.5));
+    for (double v : nice_ticks(std::min(y0_, y1_), std::max(y0_, y1_), ly_, std::min(6.0, target))) {
         const float y = float(ty(v));
         dl_->AddLine(ImVec2(a_.x, y), ImVec2(b_.x, y), IM_COL32(0, 0, 0, 25));
-        const std::string s = short_number(v);
+        const std::string s = tick_text(v);
         const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
         dl_->AddText(ImVec2(a_.x - sz.x - 5, y - sz.y / 2), pal.text, s.c_str());
     }
 }
 
 void PlotFrame::x_ticks_auto() const {
-    std::vector<double> at = nice_ticks(x0_, x1_, lx_);
+    const double target = std::max(2.0, double(b_.x - a_.x) / (ImGui::GetFontSize() * 4.5));
+    std::vector<double> at = nice_ticks(std::min(x0_, x1_), std::max(x0_, x1_), lx_, std::min(6.0, target));
     std::vector<std::string> labels;
-    for (double v : at) labels.push_back(short_number(v));
+    for (double v : at) labels.push_back(tick_text(v));
     x_ticks(at, labels);
 }
 
