@@ -34,7 +34,8 @@ std::string human_bytes(uint64_t b) {
 
 std::string human_seconds(double s) {
     char buf[64];
-    if (s >= 120) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+    else if (s >= 120) std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
     else if (s >= 10) std::snprintf(buf, sizeof buf, "%.0f s", s);
     else std::snprintf(buf, sizeof buf, "%.1f s", s);
     return buf;
@@ -307,7 +308,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
         throw InputError("--size " + config.size.label() + ": tracing '" + config.kernel.name + "' on the emulator needs " +
                          est.text() + " (limits " + human_seconds(options.max_seconds) + ", " + human_bytes(mem_limit) +
                          "); use a smaller --size" + (smaller.empty() ? "" : " such as " + smaller) +
-                         (est.detail_groups.size() > 1 ? " or fewer --groups" : "") +
+                         (est.detail_groups.size() > 1 && est.detail_bytes * 4 > est.peak_bytes ? " or fewer --groups" : "") +
                          (options.checks ? ", or --no-checks" : ""));
     }
 
