@@ -6,76 +6,42 @@
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "ui/panels.h"
+#include "ui/setup_form.h"
 #include "ui/theme.h"
 
 namespace tilescope::ui {
 namespace {
 
-// The ladder, then the exercises (broken on purpose, for class).
-const std::vector<KernelSpec>& menu() {
-    static const std::vector<KernelSpec> all = [] {
-        std::vector<KernelSpec> v = ladder();
-        for (const KernelSpec& k : exercises()) v.push_back(k);
-        return v;
-    }();
-    return all;
-}
-
-struct SetupForm {
+// The form's text fields (ImGui edits char buffers); converted to a SetupForm each frame.
+struct FormText {
     bool initialised = false;
-    int kernel = 0;  // index into menu(), or menu().size() for a custom kernel
+    int kernel = 0;  // index into kernel_menu(), or its size for a custom kernel
     char size[64] = "32";
     int tile = 8;
     char source[256] = "", entry[64] = "", global[96] = "", local[96] = "", args[512] = "", defines[128] = "", check[64] = "";
-    std::string error;
 };
-SetupForm g_form;
+FormText g_form;
 
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> out;
-    std::string cur;
-    for (char c : text) {
-        if (c == sep) {
-            if (!cur.empty()) out.push_back(cur);
-            cur.clear();
-        } else if (!(c == ' ' && sep != ' ' && cur.empty())) {
-            cur += c;
-        }
-    }
-    if (!cur.empty()) out.push_back(cur);
-    return out;
-}
+void copy(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n, "%s", s.c_str()); }
 
-void copy(char* dst, size_t n, const std::string& s) {
-    std::snprintf(dst, n, "%s", s.c_str());
-}
-
-// The form as a LaunchConfig; throws InputError with a message for the panel.
-LaunchConfig form_config() {
-    LaunchConfig c;
-    const auto& rungs = menu();
-    if (g_form.kernel < int(rungs.size())) {
-        c.kernel = rungs[size_t(g_form.kernel)];
-    } else {
-        CustomKernelOptions o;
-        o.source_path = g_form.source;
-        if (o.source_path.empty()) throw InputError("custom kernel: give the path of a .cl file");
-        o.entry = g_form.entry;
-        o.global = split(g_form.global, ',');
-        o.local = split(g_form.local, ',');
-        o.args = split(g_form.args, ' ');
-        o.defines = split(g_form.defines, ' ');
-        o.check = g_form.check;
-        c.kernel = load_custom_kernel(o);
-    }
-    c.size = parse_size(g_form.size, "size");
-    if (g_form.tile <= 0 || g_form.tile > 1024) throw InputError("tile " + std::to_string(g_form.tile) + ": accepted: a positive integer such as 4, 8, 16, 32");
-    c.tile = g_form.tile;
-    return c;
+SetupForm form_of(const FormText& t) {
+    SetupForm f;
+    const auto& menu = kernel_menu();
+    f.kernel = t.kernel < int(menu.size()) ? menu[size_t(t.kernel)].name : "";
+    f.size = t.size;
+    f.tile = t.tile;
+    f.source = t.source;
+    f.entry = t.entry;
+    f.global = t.global;
+    f.local = t.local;
+    f.args = t.args;
+    f.defines = t.defines;
+    f.check = t.check;
+    return f;
 }
 
 void sync_from(const LaunchConfig& c) {
-    const auto& rungs = menu();
+    const auto& rungs = kernel_menu();
     g_form.kernel = int(rungs.size());
     for (size_t i = 0; i < rungs.size(); ++i)
         if (!c.kernel.custom && rungs[i].name == c.kernel.name) g_form.kernel = int(i);
@@ -116,7 +82,7 @@ void draw_setup_panel(AppState& s) {
     }
 
     ImGui::TextUnformatted("Kernel");
-    const auto& rungs = menu();
+    const auto& rungs = kernel_menu();
     ImGui::SetNextItemWidth(-1);
     const std::string current = g_form.kernel < int(rungs.size()) ? rungs[size_t(g_form.kernel)].name + ": " + rungs[size_t(g_form.kernel)].title : "custom .cl file";
     if (ImGui::BeginCombo("##kernel", current.c_str())) {
@@ -152,30 +118,12 @@ void draw_setup_panel(AppState& s) {
     }
 
     // What the form implies, checked before anything runs.
-    std::optional<LaunchConfig> config;
-    std::string problem;
-    try {
-        config = form_config();
-        const ResolvedLaunch r = resolve(*config);
-        ImGui::Text("NDRange %s, work-group %s", r.global_text().c_str(), r.local_text().c_str());
-        ImGui::Text("%zu work-groups of %zu work-items", r.total_groups(), r.group_size());
-        uint64_t local_bytes = r.local_arg_bytes;
-        if (!config->kernel.custom && config->kernel.name == "tiled") local_bytes += 2ull * config->tile * config->tile * 4;
-        const int64_t phases = config->tile > 0 ? (config->size.K + config->tile - 1) / config->tile : 0;
-        if (!config->kernel.custom && config->kernel.name == "tiled")
-            ImGui::Text("%lld phases, %llu B local memory per group", (long long)phases, (unsigned long long)local_bytes);
-        if (dev) {
-            if (r.group_size() > dev->max_work_group)
-                problem = "work-group of " + std::to_string(r.group_size()) + " work-items exceeds the device's " + std::to_string(dev->max_work_group);
-            else if (local_bytes > dev->local_mem)
-                problem = "local memory " + std::to_string(local_bytes) + " B exceeds the device's " + std::to_string(dev->local_mem) + " B";
-        }
-        if (config->size.M > 512 || config->size.N > 512 || config->size.K > 512)
-            ImGui::TextColored(ImColor(pal.race), "large for the emulator: the trace may be refused or slow");
-    } catch (const std::exception& e) {
-        problem = e.what();
-        config.reset();
-    }
+    const SetupCheck check = check_setup(form_of(g_form), dev);
+    for (const std::string& line : check.implied) ImGui::TextUnformatted(line.c_str());
+    const std::optional<LaunchConfig>& config = check.config;
+    const std::string& problem = check.problem;
+    if (config && (config->size.M > 512 || config->size.N > 512 || config->size.K > 512))
+        ImGui::TextColored(ImColor(pal.race), "large for the emulator: the trace may be refused or slow");
     if (!problem.empty()) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(ImColor(pal.race), "%s", problem.c_str());

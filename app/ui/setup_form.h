@@ -1,0 +1,36 @@
+#pragma once
+// The set-up panel's form as plain data, and what it implies: the LaunchConfig it names,
+// the NDRange, groups, phases and local bytes, and the first problem (bad text, a limit
+// of the device) as one sentence for the panel. No ImGui: unit-tested with bad input.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/launch_config.h"
+#include "core/opencl_env.h"
+
+namespace tilescope::ui {
+
+struct SetupForm {
+    std::string kernel = "tiled";  // a rung or exercise name; empty: the custom kernel below
+    std::string size = "32";       // "S" or "MxNxK"
+    int tile = 8;
+    // custom kernel (the CLI's --source family); lists are comma (global, local) or
+    // space (args, defines) separated
+    std::string source, entry, global, local, args, defines, check;
+};
+
+struct SetupCheck {
+    std::optional<LaunchConfig> config;  // set when the form names a launch
+    std::vector<std::string> implied;    // "NDRange 32x32, work-group 8x8", ...
+    std::string problem;                 // empty when it can run
+    bool ok() const { return config && problem.empty(); }
+};
+
+// Never throws: every failure becomes `problem`. `device` (may be null) supplies limits.
+SetupCheck check_setup(const SetupForm& form, const DeviceInfo* device);
+
+// Rungs then exercises, as the kernel menu lists them.
+const std::vector<KernelSpec>& kernel_menu();
+
+}  // namespace tilescope::ui

@@ -1,0 +1,93 @@
+// The set-up panel's validation (ui/setup_form.h): every bad input becomes one message
+// for the panel, never an exception or a crash; good input implies the right NDRange.
+#include <gtest/gtest.h>
+
+#include "ui/setup_form.h"
+
+using namespace tilescope;
+using namespace tilescope::ui;
+
+namespace {
+
+DeviceInfo small_device() {
+    DeviceInfo d;
+    d.name = "test device";
+    d.max_work_group = 256;
+    d.local_mem = 16 * 1024;
+    return d;
+}
+
+}  // namespace
+
+TEST(SetupForm, GoodInputImpliesTheLaunch) {
+    SetupForm f;
+    f.kernel = "tiled";
+    f.size = "32";
+    f.tile = 8;
+    const DeviceInfo d = small_device();
+    const SetupCheck c = check_setup(f, &d);
+    ASSERT_TRUE(c.ok()) << c.problem;
+    ASSERT_GE(c.implied.size(), 3u);
+    EXPECT_EQ(c.implied[0], "NDRange 32x32, work-group 8x8");
+    EXPECT_EQ(c.implied[1], "16 work-groups of 64 work-items");
+    EXPECT_EQ(c.implied[2], "4 phases, 512 B local memory per group");
+}
+
+TEST(SetupForm, BadInputIsAMessageNeverAThrow) {
+    const DeviceInfo d = small_device();
+    struct Bad {
+        std::string kernel, size;
+        int tile;
+        std::string expect;  // a word the message must contain
+    };
+    const Bad cases[] = {
+        {"tiled", "0", 8, "size"},          {"tiled", "abc", 8, "size"},       {"tiled", "12x", 8, "size"},
+        {"tiled", "-4", 8, "size"},         {"tiled", "", 8, "size"},          {"tiled", "32", 0, "tile"},
+        {"tiled", "32", -3, "tile"},        {"tiled", "32", 5000, "tile"},     {"nope", "32", 8, "kernel"},
+        {"tiled", "32", 32, "work-group"},  // 32x32 = 1024 work-items > 256
+        {"tiled", "99999999999999999999", 8, "size"},
+    };
+    for (const Bad& b : cases) {
+        SetupForm f;
+        f.kernel = b.kernel;
+        f.size = b.size;
+        f.tile = b.tile;
+        SetupCheck c;
+        EXPECT_NO_THROW(c = check_setup(f, &d)) << b.kernel << " " << b.size << " " << b.tile;
+        EXPECT_FALSE(c.ok()) << b.kernel << " " << b.size << " " << b.tile;
+        EXPECT_NE(c.problem.find(b.expect), std::string::npos) << c.problem;
+        EXPECT_EQ(c.problem.find('\n'), std::string::npos) << "one line: " << c.problem;
+    }
+}
+
+TEST(SetupForm, BadCustomKernelsAreMessages) {
+    SetupForm f;
+    f.kernel = "";  // custom
+    EXPECT_FALSE(check_setup(f, nullptr).ok());
+    f.source = "/nonexistent/kernel.cl";
+    f.entry = "k";
+    f.global = "M,N";
+    f.local = "TS,TS";
+    f.args = "A=matrix:MxK:in";
+    const SetupCheck c = check_setup(f, nullptr);
+    EXPECT_FALSE(c.ok());
+    EXPECT_FALSE(c.problem.empty());
+    f.source = std::string(TILESCOPE_KERNELS) + "/tiled.cl";
+    f.entry = "mm_tiled";
+    f.global = "N,M";
+    f.local = "TS,TS";
+    f.args = "M=int:M N=int:N K=int:K A=matrix:MxK:in B=matrix:KxN:in C=matrix:MxN:out";
+    f.defines = "TS=TS";
+    f.args += " X=bogus:1";
+    EXPECT_FALSE(check_setup(f, nullptr).ok());
+}
+
+TEST(SetupForm, TheMenuHoldsTheLadderAndTheExercises) {
+    bool tiled = false, exercise = false;
+    for (const KernelSpec& k : kernel_menu()) {
+        tiled |= k.name == "tiled";
+        exercise |= k.name == "tiled_missing_barrier";
+    }
+    EXPECT_TRUE(tiled);
+    EXPECT_TRUE(exercise);
+}
