@@ -2,7 +2,7 @@
 // bare, in a process of its own so its peak resident memory is the run's. Prints one
 // line; scripts/bench_emulator.sh runs it over sizes and tabulates.
 //
-//   trace_bench KERNEL SIZE TILE [--bare] [--no-checks]
+//   trace_bench KERNEL SIZE TILE [--bare] [--no-checks] [--groups G;G..]
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -17,7 +17,7 @@ using namespace tilescope;
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: trace_bench KERNEL SIZE TILE [--bare] [--no-checks]\n");
+        std::fprintf(stderr, "usage: trace_bench KERNEL SIZE TILE [--bare] [--no-checks] [--groups G;G..]\n");
         return 2;
     }
     bool bare = false;
@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     for (int i = 4; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--bare")) bare = true;
         else if (!std::strcmp(argv[i], "--no-checks")) options.checks = false;
+        else if (!std::strcmp(argv[i], "--groups") && i + 1 < argc) options.groups = parse_groups(argv[++i]);
     }
     int status = 0;
     try {
