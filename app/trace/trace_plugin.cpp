@@ -234,6 +234,8 @@ struct GroupState {
     uint32_t lanes = 1;
     uint64_t linear = 0;
     int detail = -1;  // position in Config::detail_groups, or -1
+    const oclgrind::WorkItem* last_item = nullptr;  // the work-item of the last access, and its lane
+    uint32_t last_lane = 0;
     uint32_t interval = 0;
     abi::GroupSummary summary;
     std::vector<int32_t> local_slot;  // local buffer id in this group's Memory -> Run::local_buffers
@@ -390,6 +392,10 @@ struct Run {
         }
         g.touched.clear();
         std::fill(g.executions.begin(), g.executions.end(), 0);
+        ts.global += g.iv_global;
+        ts.local += g.iv_local;
+        g.summary.global += g.iv_global;
+        g.summary.local += g.iv_local;
         add(ts.coalescing, g.iv_coalescing);
         add(ts.bank_conflicts, g.iv_bank);
 
@@ -437,7 +443,7 @@ namespace {
 // Shared by loads, stores and atomics of one work-item.
 inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::WorkItem* work_item, size_t address,
                    size_t size, bool store) {
-    const unsigned space = memory->getAddressSpace();
+    const unsigned space = memory == run.global_memory ? unsigned(AddrSpaceGlobal) : memory->getAddressSpace();
     ThreadState& ts = run.thread_state();
     if (space == AddrSpacePrivate) {
         add(ts.private_mem, size, store);
@@ -446,8 +452,13 @@ inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::Wor
     GroupState& g = ts.group;
     if (!g.work_group || size == 0) return;
     const bool local = space == AddrSpaceLocal;
-    const oclgrind::Size3 lid = work_item->getLocalID();
-    const uint32_t lane = static_cast<uint32_t>(lid.x + g.size[0] * (lid.y + g.size[1] * lid.z));
+    // A work-item makes all its accesses of an interval in a row: remember its lane.
+    if (work_item != g.last_item) {
+        const oclgrind::Size3 lid = work_item->getLocalID();
+        g.last_item = work_item;
+        g.last_lane = static_cast<uint32_t>(lid.x + g.size[0] * (lid.y + g.size[1] * lid.z));
+    }
+    const uint32_t lane = g.last_lane;
     const uint32_t ii = run.instruction_index(ts, work_item->getCurrentInstruction(), local);
     InstructionStats& s = ts.instructions[ii];
     add(s.counts, size, store);
@@ -462,9 +473,7 @@ inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::Wor
     const uint64_t buffer = address >> run.offset_bits;
 
     if (local) {
-        add(ts.local, size, store);
-        add(g.iv_local, size, store);
-        add(g.summary.local, size, store);
+        add(g.iv_local, size, store);  // folded into the group's and thread's totals at the interval's end
         const uint64_t first = address >> run.word_shift, last = (address + size - 1) >> run.word_shift;
         for (uint64_t w = first; w <= last; ++w) r.add(w);
         if (g.detail >= 0 && !run.detail_truncated.load(std::memory_order_relaxed)) {
@@ -480,9 +489,7 @@ inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::Wor
         return;
     }
 
-    add(ts.global, size, store);
     add(g.iv_global, size, store);
-    add(g.summary.global, size, store);
     const uint64_t first = address >> run.sector_shift, last = (address + size - 1) >> run.sector_shift;
     for (uint64_t sec = first; sec <= last; ++sec) r.add(sec);
 
@@ -523,14 +530,10 @@ void record_group(Run& run, const oclgrind::Memory* memory, size_t address, size
     if (space == AddrSpacePrivate || !g.work_group || size == 0) return;
     const uint64_t offset = address & run.offset_mask;
     if (space == AddrSpaceLocal) {
-        add(ts.local, size, store);
         add(g.iv_local, size, store);
-        add(g.summary.local, size, store);
         return;
     }
-    add(ts.global, size, store);
     add(g.iv_global, size, store);
-    add(g.summary.global, size, store);
     const uint64_t buffer = address >> run.offset_bits;
     const int32_t slot = buffer < run.slot_of_buffer.size() ? run.slot_of_buffer[buffer] : run.unbound_slot;
     add(ts.slot_counts[slot], size, store);
@@ -825,6 +828,7 @@ void TracePlugin::workGroupBegin(const oclgrind::WorkGroup* workGroup) {
     ThreadState& ts = run->thread_state();
     GroupState& g = ts.group;
     g.work_group = workGroup;
+    g.last_item = nullptr;
     g.id = id3(workGroup->getGroupID());
     g.size = id3(workGroup->getGroupSize());
     g.lanes = g.size[0] * g.size[1] * g.size[2];
