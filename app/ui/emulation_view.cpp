@@ -41,9 +41,11 @@ bool hit(const MatrixPlacement& m, ImVec2 mouse, int64_t& row, int64_t& col) {
 }
 
 std::string group_text(const GroupId& g, int dims) {
-    std::string s = "(" + std::to_string(g[0]);
-    for (int d = 1; d < std::max(1, dims); ++d) s += "," + std::to_string(g[d]);
-    return s + ")";
+    char b[48];
+    if (dims >= 3) std::snprintf(b, sizeof b, "(%u,%u,%u)", g[0], g[1], g[2]);
+    else if (dims == 2) std::snprintf(b, sizeof b, "(%u,%u)", g[0], g[1]);
+    else std::snprintf(b, sizeof b, "(%u)", g[0]);
+    return b;
 }
 
 void label(ImDrawList* dl, ImVec2 at, ImU32 colour, const std::string& text) {
