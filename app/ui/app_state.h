@@ -81,6 +81,7 @@ struct AppState {
     bool scripted = false;             // driven from the command line (no settings read or written)
     std::string message;               // last notice shown in the status bar
     std::optional<std::string> screenshot_request;  // save the next frame here
+    std::optional<std::pair<int64_t, int64_t>> hover_cell;  // --hover ROW,COL: a pinned hover on C
     float sidebar_width = 360;
 
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements

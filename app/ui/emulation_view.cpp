@@ -318,8 +318,16 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
     }
 
     // --- hover and click ---
-    if (!interactive || !ImGui::IsWindowHovered()) return;
-    const ImVec2 mouse = ImGui::GetMousePos();
+    // (scripted mode can pin the hover on a cell of C, for lesson screenshots)
+    const bool pinned = state.hover_cell.has_value() && !compact;
+    if (!pinned && (!interactive || !ImGui::IsWindowHovered())) return;
+    ImVec2 mouse = ImGui::GetMousePos();
+    if (pinned) {
+        const ImVec2 p = cell_pos(pc, double(state.hover_cell->first) + 0.5, double(state.hover_cell->second) + 0.5);
+        mouse = p;
+        const bool right_half = p.x > ImGui::GetIO().DisplaySize.x * 0.5f;  // keep the tooltip on screen
+        ImGui::SetNextWindowPos(ImVec2(right_half ? p.x - 16 : p.x + 16, p.y + 16), 0, ImVec2(right_half ? 1.f : 0.f, 0.f));
+    }
     int64_t row = 0, col = 0;
     if (hit(pc, mouse, row, col)) {
         outline(dl, pa, Rect{row, 0, row, pa.cols - 1}, pal.hover, line);
@@ -332,14 +340,14 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
             ImGui::Text("work-group %s, work-item local (%u,%u) global (%u,%u)", group_text(o.group, t.dims).c_str(),
                         o.local[0], o.local[1], o.global[0], o.global[1]);
             if (info->has_detail)
-                ImGui::Text("its reads: %llu from global memory, %llu from local memory (needs %llu operands)",
+                ImGui::Text("its reads: %llu from global, %llu from local memory (it needs 2K = %llu operands)",
                             (unsigned long long)info->global_loads, (unsigned long long)info->local_loads, (unsigned long long)info->operands);
             else
                 ImGui::TextDisabled("its reads: no detail for this group in the trace (click to trace it)");
-            ImGui::Text("row %lld of M: each element fetched from global %.1f times on average", (long long)row, info->a_row_mean_loads);
-            ImGui::Text("column %lld of N: each element fetched from global %.1f times on average", (long long)col, info->b_col_mean_loads);
+            ImGui::Text("row %lld of M: each element fetched from global %.1f times (mean)", (long long)row, info->a_row_mean_loads);
+            ImGui::Text("column %lld of N: each element fetched from global %.1f times (mean)", (long long)col, info->b_col_mean_loads);
             ImGui::EndTooltip();
-            if (ImGui::IsMouseClicked(0)) {
+            if (!pinned && ImGui::IsMouseClicked(0)) {
                 cur.group = o.group;
                 cur.phase = std::min(cur.phase, std::max(0, phase_count(t, o.group) - 1));
                 if (!t.find_group(o.group) && slot.config && !slot.busy()) {

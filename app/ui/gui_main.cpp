@@ -45,6 +45,7 @@ const char* kHelp =
     "  --phase P          the barrier interval to show (default 0)\n"
     "  --view NAME        emulation, heatmap, source, performance, compare\n"
     "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
+    "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
     "  --play             start playing the phases\n"
     "  --presenter        large fonts, thick lines, high-contrast palette (F5 toggles)\n"
     "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, view, play, presenter, compare}\n"
@@ -61,6 +62,7 @@ constexpr int kKeyF12 = 301;  // GLFW_KEY_F12
 
 struct Script {
     std::optional<GroupId> group;
+    std::optional<std::pair<int64_t, int64_t>> hover;
     std::optional<int> phase;
     std::optional<View> view;
     bool play = false, presenter = false, frame_stats = false;
@@ -192,7 +194,7 @@ void preload_emulator_libraries() {
 int gui_main(const std::vector<std::string>& raw_args) {
     // ---- options: everything checked before a window opens ----
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene",
-                                    "screenshot", "frames", "window", "layout", "compare", "screenshot-width"};
+                                    "screenshot", "frames", "window", "layout", "compare", "screenshot-width", "hover"};
     for (const std::string& c : cli::custom_kernel_options()) valued.insert(c);
     std::vector<std::string> args = raw_args;
     {
@@ -208,6 +210,10 @@ int gui_main(const std::vector<std::string>& raw_args) {
     o.parse(args);
     Script sc;
     if (o.has("group")) sc.group = parse_group(*o.get("group"));
+    if (o.has("hover")) {
+        const GroupId h = parse_group(*o.get("hover"));
+        sc.hover = std::make_pair(int64_t(h[0]), int64_t(h[1]));
+    }
     if (o.has("phase")) sc.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
     if (o.has("view")) {
         sc.view = parse_view(*o.get("view"));
@@ -302,6 +308,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
     if (sc.view) s.view = *sc.view;
     s.cursor.playing = sc.play;
     if (sc.group) s.cursor.group = *sc.group;
+    s.hover_cell = sc.hover;
     if (sc.phase) s.cursor.phase = *sc.phase;
     apply_theme(s.presenter);
 
