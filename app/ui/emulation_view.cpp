@@ -97,10 +97,14 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
     static const char* const kKeys[] = {"strip of A read by the group", "A tile loaded now", "B tile loaded now", "group's block of C",
                                         "C stored now", "local: stored now", "local: from earlier phase", "local: read now"};
     int legend_rows = 1;
+    bool races = false;
+    for (const Diagnostic& d : t.diagnostics)
+        races |= (d.kind == DiagnosticKind::Race || d.kind == DiagnosticKind::Divergence) && !d.work_items.empty();
     if (!heatmap) {  // the keys wrap at the view's width: count the rows they take
         float x = gap;
-        for (size_t k = 0; k < (show_locals ? 8u : 5u); ++k) {
-            const float wk = fh * 2.f + ImGui::CalcTextSize(kKeys[k]).x;
+        for (size_t k = 0; k < (show_locals ? 8u : 5u) + (races ? 1u : 0u); ++k) {
+            const char* key_text = k < 5 ? kKeys[k] : k == 5 && races ? "work-items in a race / divergence" : kKeys[k - (races ? 1 : 0)];
+            const float wk = fh * 2.f + ImGui::CalcTextSize(key_text).x;
             if (x + wk > size.x) {
                 ++legend_rows;
                 x = gap;
@@ -303,6 +307,7 @@ void EmulationView::draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2
             key_box(pal.b_loaded, "B tile loaded now");
             key_box(pal.c_block, "group's block of C");
             key_box(pal.c_stored, "C stored now");
+            if (marked > 0) key_box(pal.race, "work-items in a race / divergence");
             if (show_locals) {
                 key_box(pal.local_filled, "local: stored now");
                 key_box(pal.c_block, "local: from earlier phase");

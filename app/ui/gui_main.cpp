@@ -104,7 +104,7 @@ LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec) {
     }
     const size_t colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
-    const KernelSpec* k = find_rung(name);
+    const KernelSpec* k = find_kernel(name);
     if (!k) throw InputError("--compare '" + spec + "': unknown kernel; accepted: K[:T] with K one of " + rung_names());
     c.kernel = *k;
     if (colon != std::string::npos) c.tile = parse_int("compare", spec.substr(colon + 1), 1, 1024, "K[:T], e.g. tiled:16");

@@ -25,7 +25,7 @@ std::vector<std::string> split(const std::string& text, char sep) {
 LaunchConfig form_config(const SetupForm& f) {
     LaunchConfig c;
     if (!f.kernel.empty()) {
-        const KernelSpec* k = find_rung(f.kernel);
+        const KernelSpec* k = find_kernel(f.kernel);
         if (!k) throw InputError("kernel '" + f.kernel + "': unknown; accepted: " + rung_names());
         c.kernel = *k;
     } else {
