@@ -83,6 +83,7 @@ struct AppState {
     std::optional<std::string> screenshot_request;  // save the next frame here
     std::optional<std::pair<int64_t, int64_t>> hover_cell;  // --hover ROW,COL: a pinned hover on C
     float sidebar_width = 360;
+    std::string custom_source_path;    // --source as given, for the set-up form
 
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements
 };

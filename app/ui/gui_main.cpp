@@ -309,6 +309,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
     s.cursor.playing = sc.play;
     if (sc.group) s.cursor.group = *sc.group;
     s.hover_cell = sc.hover;
+    s.custom_source_path = o.get_or("source", "");
     if (sc.phase) s.cursor.phase = *sc.phase;
     apply_theme(s.presenter);
 

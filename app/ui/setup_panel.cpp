@@ -40,16 +40,30 @@ SetupForm form_of(const FormText& t) {
     return f;
 }
 
-void sync_from(const LaunchConfig& c) {
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+    std::string out;
+    for (const std::string& x : v) out += (out.empty() ? "" : sep) + x;
+    return out;
+}
+
+void sync_from(const LaunchConfig& c, const std::string& source_path) {
     const auto& rungs = kernel_menu();
     g_form.kernel = int(rungs.size());
     for (size_t i = 0; i < rungs.size(); ++i)
         if (!c.kernel.custom && rungs[i].name == c.kernel.name) g_form.kernel = int(i);
     copy(g_form.size, sizeof g_form.size, c.size.label());
     g_form.tile = c.tile;
-    if (c.kernel.custom) {
-        copy(g_form.source, sizeof g_form.source, c.kernel.source_name);
+    if (c.kernel.custom) {  // the custom kernel's options, back in the form's fields
+        copy(g_form.source, sizeof g_form.source, source_path.empty() ? c.kernel.source_name : source_path);
         copy(g_form.entry, sizeof g_form.entry, c.kernel.entry);
+        copy(g_form.global, sizeof g_form.global, joined(c.kernel.global, ","));
+        copy(g_form.local, sizeof g_form.local, joined(c.kernel.local, ","));
+        std::vector<std::string> args, defines;
+        for (const ArgSpec& a : c.kernel.args) args.push_back(to_string(a));
+        for (const auto& [name, value] : c.kernel.defines) defines.push_back(name + "=" + value);
+        copy(g_form.args, sizeof g_form.args, joined(args, " "));
+        copy(g_form.defines, sizeof g_form.defines, joined(defines, " "));
+        if (c.kernel.check) copy(g_form.check, sizeof g_form.check, c.kernel.check->c + "=" + c.kernel.check->a + "*" + c.kernel.check->b);
     }
 }
 
@@ -58,7 +72,7 @@ void sync_from(const LaunchConfig& c) {
 void draw_setup_panel(AppState& s) {
     const Palette& pal = theme().pal;
     if (!g_form.initialised) {
-        if (s.main.config) sync_from(*s.main.config);
+        if (s.main.config) sync_from(*s.main.config, s.custom_source_path);
         g_form.initialised = true;
     }
     // Device for measurements (the emulator is always used for traces).
