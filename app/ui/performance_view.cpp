@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/catalog.h"
+#include "core/ceilings.h"
 #include "core/errors.h"
 #include "core/trace_runner.h"
 #include "ui/panels.h"
@@ -15,23 +16,6 @@
 
 namespace tilescope::ui {
 namespace {
-
-const KernelSpec& ceiling(const char* name) {
-    static const std::vector<KernelSpec> specs = parse_catalog(embedded_text("kernels/ceilings/ceilings.json"), "kernels/ceilings");
-    for (const KernelSpec& k : specs)
-        if (k.name == name) return k;
-    throw InputError(std::string("no ceiling kernel ") + name);
-}
-
-// Seconds of the fastest of `reps` timed launches.
-double best_seconds(Runner& r, const LaunchConfig& c, JobStatus& s) {
-    RunOptions o;
-    o.reps = 5;
-    o.warmup = 1;
-    o.cancelled = [&s] { return s.cancel.load(); };
-    const Measurement m = r.measure(c, o);
-    return m.min_s;
-}
 
 }  // namespace
 
@@ -69,18 +53,16 @@ void start_performance(AppState& state) {
                 for (int n : sizes) measure(LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, p.sweep_sizes);
         if (const KernelSpec* k = find_rung("tiled"))
             for (int t : tiles) measure(LaunchConfig{*k, ProblemSize{size, size, size}, t}, p.sweep_tiles);
-        // ceilings, measured here: 2*M*N*K FLOPs and 8*M*N bytes
-        s.set_message("measuring peak FLOP/s");
+        // ceilings, measured here by kernels/ceilings/ (core/ceilings: sized until a launch
+        // is long enough and the copy outgrows the caches)
         {
-            const LaunchConfig c{ceiling("ceiling_flops"), ProblemSize{512, 512, 4096}, 64};
-            p.peak_gflops = 2.0 * 512 * 512 * 4096 / best_seconds(runner, c, s) * 1e-9;
-            ++s.units_done;
-        }
-        s.set_message("measuring memory bandwidth");
-        {
-            const LaunchConfig c{ceiling("ceiling_copy"), ProblemSize{2048, 2048, 1}, 64};
-            p.bandwidth_gbs = 8.0 * 2048 * 2048 / best_seconds(runner, c, s) * 1e-9;
-            ++s.units_done;
+            RunOptions co = ro;
+            co.reps = 5;
+            co.progress = [&s](const std::string& line) { s.set_message("measuring " + line); };
+            const Ceilings c = measure_ceilings(runner, co);
+            p.peak_gflops = c.peak_gflops;
+            p.bandwidth_gbs = c.bandwidth_gbs;
+            s.units_done += 2;
         }
         // arithmetic intensity from traced global bytes (small size: the ratio is a
         // property of the kernel's access pattern)
@@ -155,7 +137,7 @@ void draw_performance_view(AppState& state, ImVec2 size) {
             name_w = std::max(name_w, ImGui::CalcTextSize(m.kernel.c_str()).x);
         }
         const double n = double(std::max<size_t>(1, perf.rungs.size()));
-        PlotFrame f(dl, o, ImVec2(o.x + w, o.y + h), "every rung at " + std::to_string(perf.size) + "\u00b3 (default tile)",
+        PlotFrame f(dl, o, ImVec2(o.x + w, o.y + h), "every rung, " + std::to_string(perf.size) + "\u00b3",
                     "GFLOP/s", "", 0, xmax * 1.15, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
         f.x_ticks_auto();
         const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
