@@ -229,16 +229,19 @@ TEST(Tuning, WriteThenReadBack) {
 TEST(Tuning, ApplyFromTheRunTimeDirectoryElseDefaults) {
     const fs::path dir = temp_dir("apply");
     ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    // A device of its own, so tuning data committed for this machine's PoCL plays no part.
+    DeviceInfo device = pocl();
+    device.name += " for a tuning test";
     LaunchConfig c{*find_rung("reg2d"), parse_size("96"), 64};
-    EXPECT_FALSE(apply_tuning(c, pocl()));  // no file: defaults stay
+    EXPECT_FALSE(apply_tuning(c, device));  // no file: defaults stay
     EXPECT_EQ(c.params_source, "default");
     EXPECT_TRUE(c.params.empty());
 
     std::vector<TuneResult> results = {{32, {{"TSK", 8}, {"WPTM", 2}, {"WPTN", 8}}, "ok", 5.0, 0.1, "", "", ""}};
-    std::ofstream(dir / (device_slug(pocl()) + ".json"))
-        << merge_tuning("", pocl().label(), "reg2d", parse_size("96"), results, "");
-    EXPECT_EQ(find_tuned(device_slug(pocl()), "reg2d")->origin, (dir / (device_slug(pocl()) + ".json")).string());
-    EXPECT_TRUE(apply_tuning(c, pocl()));
+    std::ofstream(dir / (device_slug(device) + ".json"))
+        << merge_tuning("", device.label(), "reg2d", parse_size("96"), results, "");
+    EXPECT_EQ(find_tuned(device_slug(device), "reg2d")->origin, (dir / (device_slug(device) + ".json")).string());
+    EXPECT_TRUE(apply_tuning(c, device));
     EXPECT_EQ(c.params_source, "tuned");
     EXPECT_EQ(c.tile, 32);
     EXPECT_EQ(c.params.at("WPTN"), 8);
@@ -249,12 +252,12 @@ TEST(Tuning, ApplyFromTheRunTimeDirectoryElseDefaults) {
 
     // Another rung, or a tuned parameter the rung no longer has: defaults.
     LaunchConfig other{*find_rung("reg2d_vec"), parse_size("96"), 64};
-    EXPECT_FALSE(apply_tuning(other, pocl()));
+    EXPECT_FALSE(apply_tuning(other, device));
     results[0].params["GONE"] = 3;
-    std::ofstream(dir / (device_slug(pocl()) + ".json"))
-        << merge_tuning("", pocl().label(), "reg2d", parse_size("96"), results, "");
+    std::ofstream(dir / (device_slug(device) + ".json"))
+        << merge_tuning("", device.label(), "reg2d", parse_size("96"), results, "");
     LaunchConfig stale{*find_rung("reg2d"), parse_size("96"), 64};
-    EXPECT_FALSE(apply_tuning(stale, pocl()));
+    EXPECT_FALSE(apply_tuning(stale, device));
     EXPECT_EQ(stale.params_source, "default");
     fs::remove_all(dir);
 }
