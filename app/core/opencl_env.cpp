@@ -17,7 +17,8 @@ namespace {
 
 std::string g_plugin_path;
 std::vector<DeviceInfo> g_devices;
-std::vector<cl::Device> g_cl_devices;
+// Never destroyed: releasing Oclgrind's devices at exit corrupts the heap.
+std::vector<cl::Device>& g_cl_devices = *new std::vector<cl::Device>;
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
