@@ -25,7 +25,8 @@ const char* kHelp =
     "and counts every global and local load and store: totals, the closed-form expectation\n"
     "for ladder rungs, coalescing and bank conflicts, and for chosen work-groups which\n"
     "elements of A and B each barrier interval loaded. Oclgrind's race, divergence and\n"
-    "memory checks are on unless --no-checks.\n"
+    "memory checks are on unless --no-checks; --uninitialized adds Oclgrind's check for\n"
+    "    reads of never-written local or private memory (about 1.5x slower, more memory).\n"
     "  S  N or MxNxK (default 64); K  a ladder rung (default tiled); T  the tile size\n"
     "  --param NAME=V  a tunable parameter of the rung, e.g. --param PAD=0 (repeatable)\n"
     "  --groups  work-groups keeping element detail, e.g. '0,0;1,2' (default: as many as fit)\n"
@@ -43,7 +44,7 @@ uint32_t positive(const Options& o, const std::string& name, int fallback) {
 int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
-    Options o("trace", valued, {"no-checks", "help"});
+    Options o("trace", valued, {"no-checks", "uninitialized", "help"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
@@ -59,6 +60,7 @@ int cmd_trace(const std::vector<std::string>& args) {
 
     TraceOptions to;
     to.checks = !o.has("no-checks");
+    to.uninitialized = o.has("uninitialized");
     if (auto g = o.get("groups")) to.groups = parse_groups(*g);
     to.geometry.warp = positive(o, "warp", 32);
     to.geometry.sector_bytes = positive(o, "sector", 32);
