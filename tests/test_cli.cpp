@@ -218,6 +218,20 @@ TEST(Cli, CeilingsAreMeasuredOnTheDevice) {
     EXPECT_EQ(run("ceilings --device emulator").status, 2);
 }
 
+// A rung beyond the lesson is shown against its predecessor: the change it teaches.
+TEST(Cli, TraceShowsANewRungAgainstTheOneBefore) {
+    const Result r = run("trace --kernel reg2d_dbuf --size 32 --no-checks");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const size_t at = r.out.find("against the rung before (reg2d_tpad");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const size_t barriers = r.out.find("barriers per work-group", at);
+    ASSERT_NE(barriers, std::string::npos);
+    const std::string line = r.out.substr(barriers, r.out.find('\n', barriers) - barriers);
+    const double ratio = std::stod(line.substr(line.rfind(' ') + 1));
+    EXPECT_LT(ratio, 1.0) << line;  // double buffering: fewer barriers per work-group
+    EXPECT_EQ(run("trace --kernel tiled --size 16 --tile 8").out.find("against the rung before"), std::string::npos);
+}
+
 TEST(Cli, UnknownSubcommandExitsTwo) {
     const Result r = run("benchmark");
     EXPECT_EQ(r.status, 2);

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/setup.h"
 #include "core/atomic_file.h"
+#include "core/catalog.h"
 #include "core/errors.h"
 #include "core/trace_export.h"
 #include "core/trace_runner.h"
@@ -33,7 +34,49 @@ const char* kHelp =
     "  --group   the work-group whose phases the terminal summary tables\n"
     "  --warp W  lanes per synthetic sub-group (32); --sector B  bytes per sector (32);\n"
     "  --banks N local-memory banks of 4 bytes (32)\n"
+    "A rung after 'tiled' is also traced beside the rung before it (--no-compare skips it).\n"
     "Ctrl-C cancels; nothing is written then.\n";
+
+// The rung before `k` in the ladder when `k` is one of the rungs beyond the lesson (each
+// teaches one change against its predecessor); nullptr otherwise.
+const KernelSpec* previous_rung(const KernelSpec& k) {
+    const auto& rungs = ladder();
+    bool past_tiled = false;
+    for (size_t i = 0; i < rungs.size(); ++i) {
+        if (rungs[i].name == k.name) return past_tiled && i > 0 && k.library.empty() ? &rungs[i - 1] : nullptr;
+        if (rungs[i].name == "tiled") past_tiled = true;
+    }
+    return nullptr;
+}
+
+// The traffic a rung claims to change, per flop, beside the rung before it.
+std::string against_previous(const Trace& now, const Trace& before) {
+    auto per_flop = [](uint64_t v, const Trace& t) { return t.totals.flops > 0 ? double(v) / t.totals.flops : 0.0; };
+    std::string out = "against the rung before (" + before.kernel + ", TS " + std::to_string(before.tile) + ", same size):\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-34s %14s %14s %8s\n", "", before.kernel.c_str(), now.kernel.c_str(), "ratio");
+    out += line;
+    auto row = [&](const char* what, double b, double n, const char* fmt) {
+        char bs[32], ns[32];
+        std::snprintf(bs, sizeof bs, fmt, b);
+        std::snprintf(ns, sizeof ns, fmt, n);
+        std::snprintf(line, sizeof line, "  %-34s %14s %14s %7.2fx\n", what, bs, ns, b > 0 ? n / b : 0.0);
+        out += line;
+    };
+    row("global bytes loaded per flop", per_flop(before.totals.global_load_bytes, before),
+        per_flop(now.totals.global_load_bytes, now), "%.4f");
+    row("local bytes loaded per flop", per_flop(before.totals.local_load_bytes, before),
+        per_flop(now.totals.local_load_bytes, now), "%.4f");
+    row("global load instructions per flop", per_flop(before.totals.global_loads, before),
+        per_flop(now.totals.global_loads, now), "%.5f");
+    row("local load instructions per flop", per_flop(before.totals.local_loads, before),
+        per_flop(now.totals.local_loads, now), "%.5f");
+    row("sectors per global request", before.coalescing.sectors_per_request(), now.coalescing.sectors_per_request(), "%.2f");
+    row("bank-conflict mean degree", before.bank_conflicts.mean_degree(), now.bank_conflicts.mean_degree(), "%.2f");
+    row("barriers per work-group", before.total_groups() ? double(before.totals.barriers) / before.total_groups() : 0,
+        now.total_groups() ? double(now.totals.barriers) / now.total_groups() : 0, "%.1f");
+    return out;
+}
 
 uint32_t positive(const Options& o, const std::string& name, int fallback) {
     return static_cast<uint32_t>(o.get_int(name, fallback, 1, "a positive integer"));
@@ -44,7 +87,7 @@ uint32_t positive(const Options& o, const std::string& name, int fallback) {
 int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
-    Options o("trace", valued, {"no-checks", "uninitialized", "help"});
+    Options o("trace", valued, {"no-checks", "uninitialized", "no-compare", "help"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
@@ -95,7 +138,20 @@ int cmd_trace(const std::vector<std::string>& args) {
     if (progressed && tty) std::fprintf(stderr, "\r\033[K");
 
     if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace));
-    if (!json_path || *json_path != "-") std::cout << trace_summary(trace, so);
+    if (!json_path || *json_path != "-") {
+        std::cout << trace_summary(trace, so);
+        // A rung beyond the lesson is traced beside its predecessor, so the change it
+        // claims is shown, not claimed.
+        if (const KernelSpec* prev = previous_rung(config.kernel); prev && !o.has("no-compare")) {
+            TraceOptions po = to;
+            po.groups.clear();
+            po.detail_budget_bytes = 1 << 20;
+            po.verify = false;
+            po.progress = nullptr;
+            const Trace before = run_trace(LaunchConfig{*prev, config.size, prev->default_tile}, po);
+            std::cout << "\n" << against_previous(trace, before);
+        }
+    }
     return 0;
 }
 
