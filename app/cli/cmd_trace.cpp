@@ -10,7 +10,10 @@
 #include "core/atomic_file.h"
 #include "core/catalog.h"
 #include "core/errors.h"
+#include "core/exercise_notes.h"
+#include "core/source_edit.h"
 #include "core/trace_export.h"
+#include "core/trace_file.h"
 #include "core/trace_runner.h"
 
 namespace tilescope::cli {
@@ -19,6 +22,7 @@ namespace {
 const char* kHelp =
     "usage: tilescope trace [--kernel K] [--size S] [--tile T] [--groups G;G..] [--no-checks]\n"
     "                       [--warp W] [--sector B] [--banks N] [--group X,Y] [--json PATH|-]\n"
+    "                       [--save FILE.tstrace] [--drop-barrier LINE]...\n"
     "       tilescope trace ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
     "\n"
@@ -34,6 +38,10 @@ const char* kHelp =
     "  --group   the work-group whose phases the terminal summary tables\n"
     "  --warp W  lanes per synthetic sub-group (32); --sector B  bytes per sector (32);\n"
     "  --banks N local-memory banks of 4 bytes (32)\n"
+    "  --save FILE.tstrace  the whole trace (source, launch, phases, counters, diagnostics,\n"
+    "           wrong cells) in one file: tilescope gui --open, tilescope export --html\n"
+    "  --drop-barrier LINE  remove the barrier on that source line first (repeatable), to\n"
+    "           see the race and the wrong cells it causes\n"
     "A rung after 'tiled' is also traced beside the rung before it (--no-compare skips it).\n"
     "Ctrl-C cancels; nothing is written then.\n";
 
@@ -86,7 +94,7 @@ uint32_t positive(const Options& o, const std::string& name, int fallback) {
 
 int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
+    valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json", "save", "drop-barrier"});
     Options o("trace", valued, {"no-checks", "uninitialized", "no-compare", "help"});
     o.parse(args);
     if (o.has("help")) {
@@ -96,7 +104,14 @@ int cmd_trace(const std::vector<std::string>& args) {
     // A trace needs the emulator alone: not loading the other drivers keeps ~60 MB off
     // the peak (matters at 256^3). Must come before any OpenCL use.
     use_emulator_only();
-    const std::vector<LaunchConfig> configs = configs_from(o, "tiled", "64", false);
+    std::vector<LaunchConfig> configs = configs_from(o, "tiled", "64", false);
+    std::vector<int> dropped;
+    for (const std::string& line : o.all("drop-barrier")) {
+        if (line.empty() || line.size() > 7 || line.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError("--drop-barrier '" + line + "': accepted: a source line number holding a barrier");
+        dropped.push_back(std::stoi(line));
+    }
+    configs.front().kernel = drop_barriers(configs.front().kernel, dropped);
     const LaunchConfig& config = configs.front();
     if (!config.kernel.library.empty())
         throw InputError("--kernel " + config.kernel.name + ": a library call cannot be traced; pick an OpenCL C rung");
@@ -104,6 +119,11 @@ int cmd_trace(const std::vector<std::string>& args) {
     TraceOptions to;
     to.checks = !o.has("no-checks");
     to.uninitialized = o.has("uninitialized");
+    // An exercise whose mistake only the uninitialised-value check sees turns it on itself.
+    if (const ExerciseNote* note = find_exercise_note(config.kernel.name); note && note->uninitialized && !to.uninitialized) {
+        to.uninitialized = true;
+        std::fprintf(stderr, "trace: %s: the uninitialised-value check is on (this exercise needs it)\n", note->kernel.c_str());
+    }
     if (auto g = o.get("groups")) to.groups = parse_groups(*g);
     to.geometry.warp = positive(o, "warp", 32);
     to.geometry.sector_bytes = positive(o, "sector", 32);
@@ -116,6 +136,11 @@ int cmd_trace(const std::vector<std::string>& args) {
     }
     const auto json_path = o.get("json");
     if (json_path) check_writable(*json_path, "--json");
+    const auto save_path = o.get("save");
+    if (save_path) {
+        if (*save_path == "-") throw InputError("--save -: accepted: a file name (the trace file is binary)");
+        check_writable(*save_path, "--save");
+    }
 
     install_interrupt_handler();
     to.cancelled = interrupted;
@@ -134,10 +159,12 @@ int cmd_trace(const std::vector<std::string>& args) {
         std::fflush(stderr);
         progressed = true;
     };
-    const Trace trace = run_trace(config, to);
+    Trace trace = run_trace(config, to);
+    trace.dropped_barriers = dropped;
     if (progressed && tty) std::fprintf(stderr, "\r\033[K");
 
     if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace));
+    if (save_path) save_trace_file(*save_path, TraceFile{config, trace});
     if (!json_path || *json_path != "-") {
         std::cout << trace_summary(trace, so);
         // A rung beyond the lesson is traced beside its predecessor, so the change it

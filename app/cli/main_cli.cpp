@@ -26,6 +26,7 @@ const char* kUsage =
     "  tour       a terminal walk through the lesson\n"
     "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
     "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
+    "  export     turn a saved trace (.tstrace) into a self-contained HTML hand-out\n"
     "Every subcommand has --help.\n";
 
 }  // namespace
@@ -48,6 +49,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         if (cmd == "tour") return cmd_tour(args);
         if (cmd == "ceilings") return cmd_ceilings(args);
         if (cmd == "tune") return cmd_tune(args);
+        if (cmd == "export") return cmd_export(args);
         if (cmd.empty() || cmd == "gui") {
             if (!gui) {
                 std::cerr << "tilescope: this build has no GUI; accepted subcommands: devices, bench, trace, tour\n";
@@ -55,7 +57,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << cmd << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << cmd << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings, export (see --help)\n";
         return 2;
     } catch (const InputError& e) {
         std::cerr << "tilescope " << cmd << ": " << e.what() << "\n";

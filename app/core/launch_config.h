@@ -17,6 +17,7 @@ namespace tilescope {
 struct ProblemSize {
     int64_t M = 0, N = 0, K = 0;  // C is MxN, A is MxK, B is KxN
     std::string label() const;    // "128" when square, else "37x29x45"
+    bool operator==(const ProblemSize&) const = default;
 };
 
 // "S" (square) or "MxNxK"; throws InputError naming `option`.

@@ -18,6 +18,7 @@ struct HostMatrix {
         return static_cast<size_t>(layout == Layout::RowMajor ? r * cols + c : c * rows + r);
     }
     float at(int64_t r, int64_t c) const { return data[index(r, c)]; }
+    bool operator==(const HostMatrix&) const = default;
 };
 
 // Seeded uniform values in [-1, 1): the same name and shape give the same matrix on
@@ -32,6 +33,7 @@ struct Verification {
     int64_t total_elements = 0;
     int64_t first_bad_row = -1, first_bad_col = -1;  // the worst element when not verified
     std::string summary() const; // one line for terminals
+    bool operator==(const Verification&) const = default;
 };
 
 // Relative-error bound for a K-long float dot product: generous against rounding, tight

@@ -29,22 +29,26 @@ struct TraceGeometry {
     uint32_t sector_bytes = 32;  // coalescing granule (--sector)
     uint32_t banks = 32;       // local-memory banks of 4 bytes (--banks)
     uint32_t bank_bytes = 4;
+    bool operator==(const TraceGeometry&) const = default;
 };
 
 struct AccessTotals {
     uint64_t load_bytes = 0, store_bytes = 0;
     uint64_t loads = 0, stores = 0;  // instructions executed
+    bool operator==(const AccessTotals&) const = default;
 };
 
 struct CoalescingCounts {
     uint64_t requests = 0, sectors = 0;
     double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0.0; }
+    bool operator==(const CoalescingCounts&) const = default;
 };
 
 struct BankConflictCounts {
     uint64_t requests = 0, degree_sum = 0, conflicted_requests = 0;
     uint32_t max_degree = 0;
     double mean_degree() const { return requests ? double(degree_sum) / double(requests) : 0.0; }
+    bool operator==(const BankConflictCounts&) const = default;
 };
 
 // Inclusive rectangle of elements in a matrix's (row, col) coordinates.
@@ -76,11 +80,13 @@ struct TracedBuffer {
     std::array<int64_t, 2> coords(uint64_t element) const;
     uint64_t element(int64_t row, int64_t col) const;
     uint32_t loads_at(int64_t row, int64_t col) const;  // heatmap in matrix coordinates
+    bool operator==(const TracedBuffer&) const = default;
 };
 
 struct LocalBuffer {
     std::string name;
     uint64_t bytes = 0;
+    bool operator==(const LocalBuffer&) const = default;
 };
 
 // Which elements of one buffer an interval touched, and by whom.
@@ -90,11 +96,13 @@ struct BufferIntervalAccess {
     std::vector<Rect> loaded, stored;   // rectangles covering exactly the touched elements
     uint64_t elements_loaded = 0, elements_stored = 0;
     std::vector<trace_abi::ElementTouch> loads, stores;  // (element, linear local id), sorted
+    bool operator==(const BufferIntervalAccess&) const = default;
 };
 
 struct WorkItemTraffic {
     uint32_t work_item = 0;  // linear local id (dimension 0 fastest)
     AccessTotals global, local;
+    bool operator==(const WorkItemTraffic&) const = default;
 };
 
 // The span between two barriers of one work-group.
@@ -109,6 +117,7 @@ struct BarrierInterval {
     std::vector<WorkItemTraffic> work_items;
 
     const BufferIntervalAccess* find(std::string_view buffer) const;  // global or local
+    bool operator==(const BarrierInterval&) const = default;
 };
 
 struct GroupTrace {
@@ -118,12 +127,14 @@ struct GroupTrace {
 
     // Linear local id -> local id, dimension 0 fastest.
     WorkItemId local_id(uint32_t linear) const;
+    bool operator==(const GroupTrace&) const = default;
 };
 
 struct GroupTotals {
     GroupId group{};
     uint32_t barriers = 0;
     AccessTotals global, local;
+    bool operator==(const GroupTotals&) const = default;
 };
 
 struct LineTraffic {
@@ -132,6 +143,7 @@ struct LineTraffic {
     AccessTotals traffic;
     CoalescingCounts coalescing;
     BankConflictCounts bank_conflicts;
+    bool operator==(const LineTraffic&) const = default;
 };
 
 enum class DiagnosticKind { Race, Divergence, OutOfBounds, Uninitialized, Other };
@@ -144,6 +156,7 @@ struct Diagnostic {
     std::vector<WorkItemId> work_items; // global ids involved (the first few)
     uint64_t count = 1;                 // how many times Oclgrind reported it
     std::string oclgrind_text;          // Oclgrind's own words, first occurrence
+    bool operator==(const Diagnostic&) const = default;
 };
 
 struct TraceTotals {
@@ -153,6 +166,7 @@ struct TraceTotals {
     uint64_t global_loads = 0, global_stores = 0, local_loads = 0, local_stores = 0;
     uint64_t barriers = 0;  // barrier releases summed over work-groups
     double flops = 0;       // 2*M*N*K
+    bool operator==(const TraceTotals&) const = default;
 };
 
 struct Trace {
@@ -182,10 +196,16 @@ struct Trace {
     uint64_t messages_dropped = 0;
     double seconds = 0;                     // the emulated launch, as the host timed it
     std::optional<Verification> verification;  // the emulator's C against the CPU reference
+    // Every cell of C whose value is wrong against the CPU reference, (row, col) in row
+    // order, beyond verification_tolerance; empty when there is no reference (no check).
+    std::vector<std::array<int64_t, 2>> wrong_cells;
+    std::optional<HostMatrix> result;          // the emulator's C, kept when the kernel has a check
+    std::vector<int> dropped_barriers;         // source lines whose barrier was removed (--drop-barrier)
 
     uint64_t total_groups() const { return groups[0] * groups[1] * groups[2]; }
     const TracedBuffer* find_buffer(std::string_view name) const;
     const GroupTrace* find_group(const GroupId& group) const;
+    bool operator==(const Trace&) const = default;
 };
 
 using TraceSnapshot = std::shared_ptr<const Trace>;

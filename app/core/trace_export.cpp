@@ -180,7 +180,11 @@ json trace_to_json(const Trace& t) {
     if (t.verification) {
         j["verified"] = t.verification->verified;
         j["max_rel_error"] = t.verification->max_rel_error;
+        json wrong = json::array();
+        for (const auto& cell : t.wrong_cells) wrong.push_back({cell[0], cell[1]});
+        j["wrong_cells"] = wrong;
     }
+    if (!t.dropped_barriers.empty()) j["dropped_barriers"] = t.dropped_barriers;
     return j;
 }
 
@@ -288,6 +292,18 @@ std::string trace_summary(const Trace& t, const SummaryOptions& options) {
         }
     }
     if (t.verification) o << "verification: the emulator's result " << t.verification->summary() << "\n";
+    if (!t.wrong_cells.empty()) {
+        o << "wrong cells of C: " << grouped(t.wrong_cells.size()) << " of " << grouped(uint64_t(t.size.M * t.size.N))
+          << " differ from the CPU reference (first:";
+        for (size_t i = 0; i < t.wrong_cells.size() && i < 4; ++i)
+            o << " C(" << t.wrong_cells[i][0] << "," << t.wrong_cells[i][1] << ")";
+        o << (t.wrong_cells.size() > 4 ? " ...; all in --json wrong_cells)\n" : ")\n");
+    }
+    if (!t.dropped_barriers.empty()) {
+        o << "barriers removed on line(s):";
+        for (int l : t.dropped_barriers) o << " " << l;
+        o << "\n";
+    }
     return o.str();
 }
 

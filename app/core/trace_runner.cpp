@@ -17,6 +17,7 @@
 #include "core/errors.h"
 #include "core/opencl_env.h"
 #include "core/runner.h"
+#include "core/wrong_cells.h"
 
 namespace tilescope {
 namespace fs = std::filesystem;
@@ -357,6 +358,9 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
         const CheckSpec& c = *config.kernel.check;
         trace.verification = verify_product(run.matrices.at(c.a), run.matrices.at(c.b), run.matrices.at(c.c),
                                             options.cancelled);
+        trace.wrong_cells = find_wrong_cells(run.matrices.at(c.a), run.matrices.at(c.b), run.matrices.at(c.c),
+                                             options.cancelled);
+        trace.result = std::move(run.matrices.at(c.c));
     }
     return trace;
 }

@@ -1,0 +1,39 @@
+// Exercise: an off-by-one in the loop over a tile. `k <= TS` runs TS+1 multiply-adds per
+// phase: the last one reads one element past the end of a row of atile (the first of
+// the next row) and a whole row past the end of btile. Every cell of C gets a term it
+// should not have.
+
+#ifndef TS
+#define TS 16
+#endif
+
+__kernel void mm_tiled_offbyone(const int M, const int N, const int K,
+                                const __global float* A,
+                                const __global float* B,
+                                __global float* C)
+{
+    const int lc = get_local_id(0);
+    const int lr = get_local_id(1);
+    const int col = get_group_id(0) * TS + lc;
+    const int row = get_group_id(1) * TS + lr;
+
+    __local float atile[TS][TS];
+    __local float btile[TS][TS];
+
+    float acc = 0.0f;
+    const int phases = (K + TS - 1) / TS;
+    for (int p = 0; p < phases; ++p) {
+        const int acol = p * TS + lc;
+        const int brow = p * TS + lr;
+        atile[lr][lc] = (row < M && acol < K) ? A[row * K + acol] : 0.0f;
+        btile[lr][lc] = (brow < K && col < N) ? B[brow * N + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int k = 0; k <= TS; ++k)  // the mistake: <= runs one step too far
+            acc += atile[lr][k] * btile[k][lc];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}

@@ -1,0 +1,14 @@
+# ---- Lessons (issue 10): saved traces, exercises, wrong cells, barrier toggle, hand-outs ----
+if(TARGET tilescope_trace)
+  # Core: .tstrace round trips, damaged files, source edits, wrong cells, the hand-out's data.
+  add_executable(lessons_tests test_lessons.cpp test_main.cpp)
+  target_link_libraries(lessons_tests PRIVATE tilescope_core GTest::gtest)
+  add_dependencies(lessons_tests tilescope_trace)
+  gtest_discover_tests(lessons_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
+  # Through the binary: every exercise, --drop-barrier, --save, export --html in chromium.
+  add_executable(lessons_cli_tests test_lessons_cli.cpp test_main.cpp)
+  target_link_libraries(lessons_cli_tests PRIVATE tilescope_core GTest::gtest)
+  target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+  add_dependencies(lessons_cli_tests tilescope tilescope_trace)
+  gtest_discover_tests(lessons_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+endif()

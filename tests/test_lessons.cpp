@@ -1,0 +1,152 @@
+// Issue 10 in the core: saved traces read back equal, damaged ones refused in one line;
+// barriers removed from any source by line; wrong cells against the CPU reference; the
+// hand-out's data equals the view model's.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/html_export.h"
+#include "core/runner.h"
+#include "core/source_edit.h"
+#include "core/trace_file.h"
+#include "core/trace_runner.h"
+#include "core/view_model.h"
+#include "core/wrong_cells.h"
+
+using namespace tilescope;
+
+namespace {
+
+LaunchConfig config(const std::string& kernel, int64_t size, int tile) {
+    const KernelSpec* k = find_kernel(kernel);
+    EXPECT_NE(k, nullptr) << kernel;
+    return LaunchConfig{*k, {size, size, size}, tile};
+}
+
+// One traced run shared by the tests below (a 32^3 trace takes about a second).
+const TraceFile& tiled32() {
+    static const TraceFile file = [] {
+        TraceFile f;
+        f.launch = config("tiled", 32, 8);
+        f.trace = run_trace(f.launch);
+        f.measurements = nlohmann::json::array({{{"kernel", "tiled"}, {"gflops", 1.5}}});
+        return f;
+    }();
+    return file;
+}
+
+}  // namespace
+
+TEST(TraceFile, RoundTripGivesAnEqualTrace) {
+    const TraceFile& f = tiled32();
+    ASSERT_FALSE(f.trace.detail.empty());
+    ASSERT_TRUE(f.trace.result.has_value());
+    const std::string bytes = serialize_trace_file(f);
+    const TraceFile back = parse_trace_file(bytes, "memory");
+    EXPECT_TRUE(back.trace == f.trace);
+    EXPECT_TRUE(back == f);
+    EXPECT_EQ(back.launch.kernel.source, f.launch.kernel.source);
+    EXPECT_EQ(back.launch.tile, 8);
+    // Compact: well under the JSON export of the same trace.
+    EXPECT_LT(bytes.size(), 400u * 1024u) << bytes.size();
+}
+
+TEST(TraceFile, AChangedFieldIsNoLongerEqual) {
+    TraceFile changed = parse_trace_file(serialize_trace_file(tiled32()), "memory");
+    changed.trace.detail.front().intervals.front().buffers.front().loads.front().work_item ^= 1;
+    EXPECT_FALSE(changed == tiled32());
+}
+
+TEST(TraceFile, TruncatedOrDamagedFilesAreOneLineInputErrors) {
+    const std::string bytes = serialize_trace_file(tiled32());
+    for (size_t cut : {size_t(0), size_t(10), bytes.find('\n') + 1, bytes.size() / 2, bytes.size() - 1}) {
+        try {
+            parse_trace_file(std::string_view(bytes).substr(0, cut), "t.tstrace");
+            ADD_FAILURE() << "accepted a file cut at " << cut;
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+            EXPECT_EQ(what.rfind("t.tstrace", 0), 0u) << what;
+        }
+    }
+    std::string newer = bytes;
+    newer.replace(newer.find('\n') - 1, 1, "9");
+    EXPECT_THROW(parse_trace_file(newer, "t"), InputError);
+    std::string flipped = bytes;
+    for (size_t i = bytes.find('\n') + 1; i < flipped.size(); i += 97) flipped[i] = char(flipped[i] ^ 0x5a);
+    EXPECT_THROW(parse_trace_file(flipped, "t"), InputError);
+}
+
+TEST(SourceEdit, FindsBarriersOutsideCommentsAndDropsOneByLine) {
+    const std::string src =
+        "// barrier(CLK_LOCAL_MEM_FENCE) in a comment\n"    // 1
+        "kernel void k() {\n"                               // 2
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"                 // 3
+        "  /* barrier(x); */ if (1) work_group_barrier(\n"  // 4
+        "      CLK_GLOBAL_MEM_FENCE);\n"                    // 5
+        "  my_barrier(1);\n"                                // 6
+        "}\n";
+    EXPECT_EQ(barrier_lines(src), (std::vector<int>{3, 4}));
+    const std::string dropped = drop_barrier(src, 4);
+    EXPECT_EQ(barrier_lines(dropped), (std::vector<int>{3}));
+    EXPECT_NE(dropped.find("if (1) (void)0\n;"), std::string::npos) << dropped;
+    EXPECT_EQ(std::count(dropped.begin(), dropped.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+    try {
+        drop_barrier(src, 6);
+        ADD_FAILURE();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("--drop-barrier 6"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("3, 4"), std::string::npos);
+    }
+}
+
+TEST(SourceEdit, TiledHasTwoBarriersAndTheTraceSeesThem) {
+    const KernelSpec& tiled = *find_rung("tiled");
+    const std::vector<int> lines = barrier_lines(tiled.source);
+    ASSERT_EQ(lines.size(), 2u);
+    std::set<int> traced(tiled32().trace.barrier_lines.begin(), tiled32().trace.barrier_lines.end());
+    EXPECT_EQ(traced, std::set<int>(lines.begin(), lines.end()));
+}
+
+TEST(WrongCells, EveryChangedCellAndNoOther) {
+    const LaunchConfig c = config("tiled", 16, 8);
+    auto m = make_matrices(resolve(c));
+    const HostMatrix& a = m.at("A");
+    const HostMatrix& b = m.at("B");
+    HostMatrix& out = m.at("C");
+    for (int64_t i = 0; i < 16; ++i)
+        for (int64_t j = 0; j < 16; ++j) {
+            double s = 0;
+            for (int64_t k = 0; k < 16; ++k) s += double(a.at(i, k)) * b.at(k, j);
+            out.data[out.index(i, j)] = float(s);
+        }
+    EXPECT_TRUE(find_wrong_cells(a, b, out).empty());
+    out.data[out.index(3, 5)] += 0.5f;
+    out.data[out.index(15, 0)] = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ(find_wrong_cells(a, b, out), (std::vector<Cell>{{3, 5}, {15, 0}}));
+}
+
+TEST(Handout, HighlightedRectanglesAreTheViewModels) {
+    const TraceFile& f = tiled32();
+    const nlohmann::json d = handout_data(f);
+    const MatrixRoles roles = matrix_roles(f.trace, f.launch.kernel.check);
+    ASSERT_EQ(d["groups"].size(), f.trace.detail.size());
+    for (size_t gi = 0; gi < f.trace.detail.size(); ++gi) {
+        const GroupTrace& g = f.trace.detail[gi];
+        ASSERT_EQ(d["groups"][gi]["phases"].size(), g.intervals.size());
+        for (int p = 0; p < int(g.intervals.size()); ++p) {
+            const GroupPhaseView v = group_phase_view(f.trace, roles, g.group, p);
+            const auto& ph = d["groups"][gi]["phases"][p];
+            ASSERT_EQ(ph["a"].size(), v.a_loaded.size());
+            for (size_t i = 0; i < v.a_loaded.size(); ++i)
+                EXPECT_EQ(ph["a"][i], nlohmann::json({v.a_loaded[i].r0, v.a_loaded[i].c0, v.a_loaded[i].r1, v.a_loaded[i].c1}));
+            EXPECT_EQ(ph["end_line"], v.end_line);
+        }
+    }
+    const std::string page = handout_html(f);
+    EXPECT_EQ(page.find("/*TILESCOPE_DATA*/"), std::string::npos);
+    EXPECT_EQ(page.find("http://"), std::string::npos);
+    EXPECT_EQ(page.find("https://"), std::string::npos);
+}

@@ -1,0 +1,302 @@
+// Issue 10 through the binary, as a student or instructor runs it: every exercise gives
+// the diagnostic its note names; wrong cells equal an independent comparison; removing a
+// barrier of tiled shows a race; saved traces and their bad copies; the HTML hand-out in
+// a real headless browser (Debian's chromium).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/catalog.h"
+#include "core/exercise_notes.h"
+#include "core/matrix.h"
+#include "core/runner.h"
+#include "core/source_edit.h"
+#include "core/trace_file.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+using nlohmann::json;
+
+namespace {
+
+struct Result {
+    int status = -1;
+    std::string out, err;
+};
+
+fs::path scratch() {
+    static const fs::path dir = [] {
+        const fs::path d = fs::temp_directory_path() / ("tilescope-lessons-" + std::to_string(getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Result shell(const std::string& command) {
+    const std::string out = (scratch() / "stdout").string(), err = (scratch() / "stderr").string();
+    const int raw = std::system((command + " >" + out + " 2>" + err).c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+Result run(const std::string& args) { return shell(std::string(TILESCOPE_BIN) + " " + args); }
+
+int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+std::set<std::pair<int64_t, int64_t>> cells_of(const json& rects) {
+    std::set<std::pair<int64_t, int64_t>> out;
+    for (const auto& r : rects)
+        for (int64_t i = r[0].get<int64_t>(); i <= r[2].get<int64_t>(); ++i)
+            for (int64_t j = r[1].get<int64_t>(); j <= r[3].get<int64_t>(); ++j) out.insert({i, j});
+    return out;
+}
+
+// The wrong cells of a saved trace's C, recomputed here: the inputs regenerated from
+// their seeds, the product in long double, an element wrong when it is not finite or
+// differs by more than the verification bound relative to sum |a*b|.
+std::set<std::pair<int64_t, int64_t>> independent_wrong_cells(const TraceFile& f) {
+    const auto inputs = make_matrices(resolve(f.launch));
+    const HostMatrix& a = inputs.at("A");
+    const HostMatrix& b = inputs.at("B");
+    const HostMatrix& c = *f.trace.result;
+    const double bound = verification_tolerance(a.cols);
+    std::set<std::pair<int64_t, int64_t>> wrong;
+    for (int64_t i = 0; i < c.rows; ++i)
+        for (int64_t j = 0; j < c.cols; ++j) {
+            long double sum = 0, mag = 0;
+            for (int64_t k = 0; k < a.cols; ++k) {
+                const long double p = (long double)a.at(i, k) * b.at(k, j);
+                sum += p;
+                mag += std::fabs(p);
+            }
+            const float got = c.at(i, j);
+            if (!std::isfinite(got) || std::fabs((long double)got - sum) > bound * std::max(mag, 1e-30L)) wrong.insert({i, j});
+        }
+    return wrong;
+}
+
+std::set<std::pair<int64_t, int64_t>> listed_wrong_cells(const json& j) {
+    std::set<std::pair<int64_t, int64_t>> out;
+    for (const auto& c : j.at("wrong_cells")) out.insert({c[0].get<int64_t>(), c[1].get<int64_t>()});
+    return out;
+}
+
+bool has_kind(const json& j, const std::string& kind) {
+    for (const auto& d : j.at("diagnostics"))
+        if (d.at("kind") == kind) return true;
+    return false;
+}
+
+}  // namespace
+
+class Exercise : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Exercise, TraceNamesTheDiagnosticOfItsNoteAndListsTheWrongCells) {
+    const ExerciseNote* note = find_exercise_note(GetParam());
+    ASSERT_NE(note, nullptr);
+    ASSERT_FALSE(note->find.empty());
+    const fs::path js = scratch() / (note->kernel + ".json"), saved = scratch() / (note->kernel + ".tstrace");
+    const Result r = run("trace --kernel " + note->kernel + " --size " + note->size.label() + " --tile " +
+                         std::to_string(note->tile) + " --json " + js.string() + " --save " + saved.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(slurp(js));
+    EXPECT_TRUE(has_kind(j, note->diagnostic)) << note->kernel << " wants " << note->diagnostic << ":\n" << j["diagnostics"].dump(1);
+    const TraceFile f = load_trace_file(saved.string());
+    ASSERT_TRUE(f.trace.result.has_value());
+    EXPECT_EQ(listed_wrong_cells(j), independent_wrong_cells(f));
+}
+
+std::vector<std::string> exercise_names_list() {
+    std::vector<std::string> out;
+    for (const ExerciseNote& n : exercise_notes()) out.push_back(n.kernel);
+    return out;
+}
+INSTANTIATE_TEST_SUITE_P(All, Exercise, ::testing::ValuesIn(exercise_names_list()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Exercises, AtLeastSevenEachWithANote) {
+    EXPECT_GE(exercises().size(), 7u);
+    EXPECT_EQ(exercise_notes().size(), exercises().size());
+}
+
+TEST(Lessons, TheCorrectTiledKernelHasNoWrongCells) {
+    const fs::path js = scratch() / "tiled.json";
+    ASSERT_EQ(run("trace --kernel tiled --size 37x29x45 --tile 8 --json " + js.string()).status, 0);
+    const json j = json::parse(slurp(js));
+    ASSERT_TRUE(j.contains("wrong_cells"));
+    EXPECT_TRUE(j["wrong_cells"].empty());
+    EXPECT_TRUE(j["diagnostics"].empty());
+}
+
+TEST(DropBarrier, RemovingTiledsSecondBarrierGivesARaceAndWrongCells) {
+    const std::vector<int> barriers = barrier_lines(find_rung("tiled")->source);
+    ASSERT_EQ(barriers.size(), 2u);
+    const fs::path js = scratch() / "dropped.json", saved = scratch() / "dropped.tstrace";
+    const Result r = run("trace --kernel tiled --size 32 --tile 8 --drop-barrier " + std::to_string(barriers[1]) +
+                         " --json " + js.string() + " --save " + saved.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(slurp(js));
+    EXPECT_TRUE(has_kind(j, "race")) << j["diagnostics"].dump(1);
+    EXPECT_FALSE(j["wrong_cells"].empty());
+    EXPECT_EQ(j["barrier_lines"], json::array({barriers[0]}));
+    const TraceFile f = load_trace_file(saved.string());
+    EXPECT_EQ(listed_wrong_cells(j), independent_wrong_cells(f));
+    EXPECT_EQ(f.trace.dropped_barriers, std::vector<int>{barriers[1]});
+}
+
+TEST(DropBarrier, ACustomKernelsBarrierToo) {
+    const fs::path src = scratch() / "custom_tiled.cl";
+    std::ofstream(src) << find_rung("tiled")->source;
+    const int line = barrier_lines(find_rung("tiled")->source)[1];
+    const fs::path js = scratch() / "custom.json";
+    const Result r = run("trace --source " + src.string() +
+                         " --entry mm_tiled --global 32,32 --local 8,8 --define TS=8 --arg M=int:32 --arg N=int:32"
+                         " --arg K=int:32 --arg A=matrix:32x32:in --arg B=matrix:32x32:in --arg C=matrix:32x32:out"
+                         " --check C=A*B --drop-barrier " + std::to_string(line) + " --json " + js.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(slurp(js));
+    EXPECT_TRUE(has_kind(j, "race"));
+    EXPECT_FALSE(j["wrong_cells"].empty());
+}
+
+TEST(DropBarrier, ALineWithoutABarrierIsOneLineAndExitTwo) {
+    const Result r = run("trace --kernel tiled --size 16 --tile 8 --drop-barrier 1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("--drop-barrier 1"), std::string::npos) << r.err;
+    EXPECT_EQ(run("trace --kernel tiled --size 16 --drop-barrier x").status, 2);
+}
+
+TEST(SavedTrace, BadFilesAreOneLineAndExitTwoAndWriteNothing) {
+    const fs::path good = scratch() / "good.tstrace";
+    ASSERT_EQ(run("trace --kernel tiled --size 16 --tile 8 --save " + good.string()).status, 0);
+    const std::string bytes = slurp(good);
+    const fs::path cut = scratch() / "cut.tstrace", text = scratch() / "text.tstrace", out = scratch() / "bad.html";
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    std::ofstream(text) << "hello\n";
+    for (const fs::path& bad : {cut, text, scratch() / "missing.tstrace"}) {
+        const Result r = run("export --html " + out.string() + " " + bad.string());
+        EXPECT_EQ(r.status, 2) << bad;
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(bad.string()), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(out));
+    }
+    EXPECT_EQ(run("trace --kernel tiled --size 16 --save /nonexistent/dir/x.tstrace").status, 2);
+    EXPECT_EQ(run("export " + good.string()).status, 2);
+}
+
+// --- the hand-out in chromium ---
+
+namespace {
+
+struct Page {
+    json painted;  // the #painted element's data attributes
+    std::string errors;
+    bool ready = false;
+};
+
+std::string attribute(const std::string& tag, const std::string& name) {
+    const std::string key = name + "=\"";
+    const size_t at = tag.find(key);
+    if (at == std::string::npos) return "";
+    const size_t end = tag.find('"', at + key.size());
+    return tag.substr(at + key.size(), end - at - key.size());
+}
+
+Page load(const fs::path& html, const std::string& hash) {
+    const fs::path profile = scratch() / "chromium-profile";
+    const Result r = shell("chromium --headless --no-sandbox --disable-gpu --user-data-dir=" + profile.string() +
+                           " --virtual-time-budget=3000 --dump-dom 'file://" + html.string() + "#" + hash + "'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    Page p;
+    const size_t at = r.out.find("<div id=\"painted\"");
+    EXPECT_NE(at, std::string::npos) << r.out.substr(0, 400);
+    if (at == std::string::npos) return p;
+    const std::string tag = r.out.substr(at, r.out.find('>', at) - at);
+    for (const char* k : {"a", "b", "c", "group", "phase"}) p.painted[k] = attribute(tag, std::string("data-") + k);
+    p.ready = attribute(tag, "data-ready") == "1";
+    const size_t e = r.out.find("<div id=\"errors\"");
+    p.errors = r.out.substr(e, r.out.find("</div>", e) - e);
+    EXPECT_EQ(r.err.find("Uncaught"), std::string::npos) << r.err;
+    return p;
+}
+
+std::set<std::pair<int64_t, int64_t>> page_cells(const std::string& list) {
+    std::set<std::pair<int64_t, int64_t>> out;
+    std::stringstream s(list);
+    std::string cell;
+    while (std::getline(s, cell, ';')) {
+        const size_t comma = cell.find(',');
+        out.insert({std::stoll(cell.substr(0, comma)), std::stoll(cell.substr(comma + 1))});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
+    const fs::path saved = scratch() / "tiled32.tstrace", js = scratch() / "tiled32.json", html = scratch() / "tiled32.html";
+    ASSERT_EQ(run("trace --kernel tiled --size 32 --tile 8 --save " + saved.string() + " --json " + js.string()).status, 0);
+    const Result e = run("export --html " + html.string() + " " + saved.string());
+    ASSERT_EQ(e.status, 0) << e.err;
+    const std::string page = slurp(html);
+    EXPECT_EQ(page.find("src=\"http"), std::string::npos);
+    EXPECT_EQ(page.find("href=\"http"), std::string::npos);
+
+    const json j = json::parse(slurp(js));
+    const json* group = nullptr;
+    for (const auto& g : j["per_group"])
+        if (g["group"][0] == 1 && g["group"][1] == 2) group = &g;
+    ASSERT_NE(group, nullptr);
+    std::set<std::pair<int64_t, int64_t>> seen_a;
+    for (int phase : {0, 2}) {
+        const Page p = load(html, "group=1,2&phase=" + std::to_string(phase));
+        ASSERT_TRUE(p.ready);
+        EXPECT_EQ(p.errors.find("data-count"), std::string::npos) << p.errors;
+        EXPECT_EQ(p.painted["group"], "1,2");
+        const json& interval = (*group)["intervals"][phase];
+        const auto a = page_cells(p.painted["a"]), b = page_cells(p.painted["b"]);
+        EXPECT_EQ(a, cells_of(interval["loaded"].value("A", json::array()))) << "phase " << phase;
+        EXPECT_EQ(b, cells_of(interval["loaded"].value("B", json::array()))) << "phase " << phase;
+        EXPECT_EQ(a.size(), 64u);  // one 8x8 tile of A per loading phase
+        if (phase == 2) EXPECT_NE(a, seen_a);
+        seen_a = a;
+    }
+    // Stepping (the page's "next" twice) lands on the same picture as opening phase 2.
+    const Page stepped = load(html, "group=1,2&phase=0&step=2");
+    EXPECT_EQ(stepped.painted["phase"], "2");
+    EXPECT_EQ(page_cells(stepped.painted["a"]), cells_of((*group)["intervals"][2]["loaded"]["A"]));
+}
+
+TEST(Handout, ScreenshotsOfTwoPhasesDiffer) {
+    const fs::path saved = scratch() / "shot.tstrace", html = scratch() / "shot.html";
+    ASSERT_EQ(run("trace --kernel tiled --size 32 --tile 8 --save " + saved.string()).status, 0);
+    ASSERT_EQ(run("export --html " + html.string() + " " + saved.string()).status, 0);
+    std::string shots[2];
+    for (int phase : {0, 2}) {
+        const fs::path png = scratch() / ("phase" + std::to_string(phase) + ".png");
+        const Result r = shell("cd " + scratch().string() + " && chromium --headless --no-sandbox --disable-gpu --user-data-dir=" +
+                               (scratch() / "chromium-profile").string() + " --window-size=1200,900 --virtual-time-budget=3000"
+                               " --screenshot=" + png.string() + " 'file://" + html.string() + "#group=1,2&phase=" +
+                               std::to_string(phase) + "'");
+        ASSERT_EQ(r.status, 0) << r.err;
+        shots[phase / 2] = slurp(png);
+        EXPECT_GT(shots[phase / 2].size(), 1000u);
+    }
+    EXPECT_NE(shots[0], shots[1]);
+}
