@@ -14,6 +14,17 @@
 
 namespace tilescope::ui {
 
+// Zoom and pan of the matrices, owned by whoever handles the input (the App); the view
+// only applies it: a point p of the unzoomed layout is drawn at origin + offset +
+// (p - origin) * scale.
+struct ViewTransform {
+    float scale = 1.f;     // 1: the whole layout fits the view
+    ImVec2 offset{0, 0};   // pan in screen pixels
+    ImVec2 apply(ImVec2 origin, ImVec2 p) const {
+        return ImVec2(origin.x + offset.x + (p.x - origin.x) * scale, origin.y + offset.y + (p.y - origin.y) * scale);
+    }
+};
+
 // Where a matrix landed on screen (for hit-testing, tests and the --layout file).
 struct MatrixPlacement {
     std::string name, role;  // buffer name; "A", "B", "C" or "local"
