@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/options.h"
-#include "cli/setup.h"
+#include "args/options.h"
+#include "args/setup.h"
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/trace_runner.h"
@@ -196,10 +196,10 @@ int gui_main(const std::vector<std::string>& raw_args) {
     // ---- options: everything checked before a window opens ----
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene",
                                     "screenshot", "frames", "window", "layout", "compare", "screenshot-width", "hover"};
-    for (const std::string& c : cli::custom_kernel_options()) valued.insert(c);
+    for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
     std::vector<std::string> args = raw_args;
     {
-        cli::Options pre("gui", valued, {"help", "play", "frame-stats", "presenter"});
+        args::Options pre("gui", valued, {"help", "play", "frame-stats", "presenter"});
         pre.parse(args);
         if (pre.has("help")) {
             std::cout << kHelp;
@@ -207,7 +207,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
         }
         if (pre.has("scene")) args = with_scene(args, *pre.get("scene"));
     }
-    cli::Options o("gui", valued, {"help", "play", "frame-stats", "presenter"});
+    args::Options o("gui", valued, {"help", "play", "frame-stats", "presenter"});
     o.parse(args);
     Script sc;
     if (o.has("group")) sc.group = parse_group(*o.get("group"));
@@ -241,13 +241,13 @@ int gui_main(const std::vector<std::string>& raw_args) {
     Settings settings = scripted ? Settings{} : load_settings();
     std::optional<LaunchConfig> config;
     if (setup_given || scripted) {
-        config = cli::configs_from(o, "tiled", "32", false).at(0);
+        config = args::configs_from(o, "tiled", "32", false).at(0);
         if (!o.has("tile") && !config->kernel.custom && config->kernel.name == "tiled" && !o.has("size")) config->tile = 8;
     } else {
         try {  // the last session's configuration; a stale one is not an error
-            cli::Options last("gui", valued, {});
+            args::Options last("gui", valued, {});
             last.parse({"--kernel", settings.kernel, "--size", settings.size, "--tile", std::to_string(settings.tile)});
-            config = cli::configs_from(last, "tiled", "32", false).at(0);
+            config = args::configs_from(last, "tiled", "32", false).at(0);
         } catch (const std::exception&) {
             config = LaunchConfig{*find_rung("tiled"), parse_size("32"), 8};
         }
