@@ -1,7 +1,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "args/options.h"
 #include "core/atomic_file.h"
 #include "core/errors.h"
 #include "core/html_export.h"
