@@ -8,6 +8,7 @@
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/html_export.h"
+#include "core/lesson.h"
 #include "core/runner.h"
 #include "core/source_edit.h"
 #include "core/trace_file.h"
@@ -149,4 +150,41 @@ TEST(Handout, HighlightedRectanglesAreTheViewModels) {
     EXPECT_EQ(page.find("/*TILESCOPE_DATA*/"), std::string::npos);
     EXPECT_EQ(page.find("http://"), std::string::npos);
     EXPECT_EQ(page.find("https://"), std::string::npos);
+}
+
+TEST(Lessons, SevenBuiltInLessonsWhoseStepsResolveAndWhoseAnswersMatchTheirClosedForms) {
+    const auto& lessons = builtin_lessons();
+    ASSERT_GE(lessons.size(), 7u);
+    for (const Lesson& l : lessons)
+        for (const LessonStep& s : l.steps) {
+            const LaunchConfig c = step_launch(s);
+            EXPECT_NO_THROW(resolve(c)) << l.title << " / " << s.title;
+            if (auto other = step_compare_launch(s)) EXPECT_NO_THROW(resolve(*other)) << s.title;
+        }
+    // One question answered from a real trace, against its closed form.
+    const Trace t = run_trace(LaunchConfig{*find_rung("tiled"), {37, 29, 45}, 8});
+    for (const char* q : {"phases", "work_groups", "idle_work_items", "local_copies"}) {
+        const LessonAnswer a = answer_question(q, t);
+        ASSERT_TRUE(a.closed_form) << q;
+        EXPECT_EQ(a.traced, *a.closed_form) << q;
+    }
+    EXPECT_EQ(answer_question("phases", t).traced, 6);
+}
+
+TEST(Lessons, MalformedLessonsAreOneLineErrors) {
+    for (const char* bad : {"[]", "{\"title\": \"x\", \"steps\": []}", "{\"title\": \"x\", \"steps\": [{\"title\": \"a\"}]}",
+                            "{\"title\": \"x\", \"steps\": [{\"title\": \"a\", \"script\": \"s\", \"state\": {\"tile\": \"8\"}}]}",
+                            "{\"title\": \"x\", \"steps\": [{\"title\": \"a\", \"script\": \"s\", \"state\": {}, \"question\": "
+                            "{\"text\": \"q\", \"quantity\": \"nope\"}}]}",
+                            "{\"title\": \"x\", \"steps\": [{\"title\": \"a\", \"script\": \"s\", \"state\": {\"colour\": 1}}]}"}) {
+        try {
+            parse_lesson(bad, "l.json");
+            ADD_FAILURE() << bad;
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+            EXPECT_EQ(std::string(e.what()).rfind("l.json", 0), 0u) << e.what();
+        }
+    }
+    EXPECT_EQ(guess_distance(4, 4), "exact");
+    EXPECT_EQ(guess_distance(32, 4), "off by 28 (700%), 8x too high");
 }

@@ -16,6 +16,7 @@
 
 #include "core/catalog.h"
 #include "core/exercise_notes.h"
+#include "core/lesson.h"
 #include "core/matrix.h"
 #include "core/runner.h"
 #include "core/source_edit.h"
@@ -274,7 +275,9 @@ TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
         EXPECT_EQ(a, cells_of(interval["loaded"].value("A", json::array()))) << "phase " << phase;
         EXPECT_EQ(b, cells_of(interval["loaded"].value("B", json::array()))) << "phase " << phase;
         EXPECT_EQ(a.size(), 64u);  // one 8x8 tile of A per loading phase
-        if (phase == 2) EXPECT_NE(a, seen_a);
+        if (phase == 2) {
+            EXPECT_NE(a, seen_a);
+        }
         seen_a = a;
     }
     // Stepping (the page's "next" twice) lands on the same picture as opening phase 2.
@@ -299,4 +302,20 @@ TEST(Handout, ScreenshotsOfTwoPhasesDiffer) {
         EXPECT_GT(shots[phase / 2].size(), 1000u);
     }
     EXPECT_NE(shots[0], shots[1]);
+}
+
+TEST(Tour, RunsToTheEndWithoutATerminalAndAnswersEveryLessonQuestion) {
+    const Result r = shell(std::string(TILESCOPE_BIN) + " tour --size 64 </dev/null");
+    ASSERT_EQ(r.status, 0) << r.err;
+    size_t questions = 0;
+    for (const Lesson& l : builtin_lessons()) {
+        EXPECT_NE(r.out.find(l.title), std::string::npos) << l.title;
+        for (const LessonStep& s : l.steps) {
+            EXPECT_NE(r.out.find(s.title), std::string::npos) << s.title;
+            questions += s.question ? 1 : 0;
+        }
+    }
+    size_t answers = 0;
+    for (size_t at = r.out.find("     A: "); at != std::string::npos; at = r.out.find("     A: ", at + 1)) ++answers;
+    EXPECT_EQ(answers, questions);
 }

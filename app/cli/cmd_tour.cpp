@@ -1,6 +1,8 @@
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <iostream>
 
 #include "cli/cli.h"
@@ -8,6 +10,8 @@
 #include "core/analysis.h"
 #include "core/catalog.h"
 #include "core/errors.h"
+#include "core/exercise_notes.h"
+#include "core/lesson.h"
 #include "core/runner.h"
 #include "core/trace_export.h"
 #include "core/trace_runner.h"
@@ -22,7 +26,7 @@ const char* kHelp =
     "     beside the closed form (default 32x32x32, TS=8; --trace-size);\n"
     "  2. one work-group of the tiled kernel, phase by phase: which tiles it loads;\n"
     "  3. every rung timed on a real device and verified (default 256; --size, --device);\n"
-    "  4. questions to try, with answers.\n"
+    "  4. the GUI's lessons as text, each question answered from a trace.\n"
     "On a terminal it pauses between parts (Enter continues); --no-pause runs straight through.\n";
 
 std::string thousands(uint64_t v) {
@@ -40,6 +44,67 @@ void pause(bool enabled) {
 }
 
 void heading(const char* text) { std::printf("\n== %s ==\n\n", text); }
+
+// Prints `text` wrapped at 80 columns, indented by `indent`.
+void wrapped(const std::string& text, int indent) {
+    std::string line;
+    auto flush = [&] { std::printf("%*s%s\n", indent, "", line.c_str()); line.clear(); };
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t space = text.find(' ', at);
+        if (space == std::string::npos) space = text.size();
+        const std::string word = text.substr(at, space - at);
+        if (!line.empty() && int(line.size() + 1 + word.size()) + indent > 80) flush();
+        line += (line.empty() ? "" : " ") + word;
+        at = space + 1;
+    }
+    if (!line.empty()) flush();
+}
+
+// Traces of the lessons' set-ups, each made once.
+const Trace& lesson_trace(const LaunchConfig& config, std::map<std::string, Trace>& cache) {
+    const std::string key = config.kernel.name + " " + config.size.label() + " " + std::to_string(config.tile) +
+                            " " + std::to_string(std::hash<std::string>{}(config.kernel.source));
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    TraceOptions to;
+    to.cancelled = interrupted;
+    if (const ExerciseNote* note = find_exercise_note(config.kernel.name)) to.uninitialized = note->uninitialized;
+    return cache.emplace(key, run_trace(config, to)).first->second;
+}
+
+std::string number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.2f", v);
+    return buf;
+}
+
+// Every step of every built-in lesson: its script, and its question answered from a trace.
+void walk_lessons(bool paused) {
+    std::map<std::string, Trace> cache;
+    for (const Lesson& lesson : builtin_lessons()) {
+        std::printf("\n-- %s --\n", lesson.title.c_str());
+        for (size_t i = 0; i < lesson.steps.size(); ++i) {
+            if (interrupted()) throw Cancelled();
+            const LessonStep& step = lesson.steps[i];
+            std::printf("\n  %zu. %s\n", i + 1, step.title.c_str());
+            wrapped(step.script, 5);
+            if (!step.question) continue;
+            const LaunchConfig config = step_launch(step);
+            const Trace& t = lesson_trace(config, cache);
+            const auto other = step_compare_launch(step);
+            const Trace* compare = other ? &lesson_trace(*other, cache) : nullptr;
+            const LessonAnswer a = answer_question(step.question->quantity, t, compare);
+            std::printf("\n     Q: ");
+            wrapped(step.question->text, 0);
+            std::printf("     (%s at %s, TS %d)\n", config.kernel.name.c_str(), config.size.label().c_str(), config.tile);
+            std::printf("     A: %s (%s)%s\n", number(a.traced).c_str(), a.explanation.c_str(),
+                        a.closed_form ? ("; closed form " + a.formula).c_str() : "");
+        }
+        pause(paused);
+    }
+    std::printf("\nTry the broken kernels yourself: tilescope trace --kernel NAME for %s.\n", exercise_names().c_str());
+}
 
 }  // namespace
 
@@ -138,23 +203,10 @@ int cmd_tour(const std::vector<std::string>& args) {
     }
     pause(paused);
 
-    heading("4. Questions to try");
-    std::printf(
-        "  a. With TS=16, how many times is each element of A loaded from global memory\n"
-        "     when C is 1024x1024?\n"
-        "  b. Why does the tiled kernel need a second barrier at the end of each phase?\n"
-        "  c. M=37, N=29, K=45 and TS=8: how many work-groups, and how many phases each?\n"
-        "  d. Which rung would you expect to gain least from local memory on a GPU whose\n"
-        "     caches are large, and why?\n\n"
-        "Answers:\n"
-        "  a. N/TS = 64 times (once per work-group in its row of tiles), instead of N = 1024.\n"
-        "  b. Without it a fast work-item can start the next phase and overwrite the tile\n"
-        "     while slower ones still read it: a race. Try it:\n"
-        "     tilescope trace --kernel tiled_missing_barrier\n"
-        "  c. ceil(29/8) x ceil(37/8) = 4 x 5 = 20 work-groups, ceil(45/8) = 6 phases each;\n"
-        "     the last phase loads zeros for k >= 45.\n"
-        "  d. The naive kernel's reuse is caught by the caches anyway; docs/benchmarks.md\n"
-        "     shows it on an H200.\n");
+    heading("4. The lessons, with their questions answered from traces");
+    std::printf("The GUI's lessons (tilescope gui --lesson assets/lessons/NAME.json), as text. Each\n"
+                "question is answered by tracing the step's set-up, beside its closed form.\n");
+    walk_lessons(paused);
     return 0;
 }
 

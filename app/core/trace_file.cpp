@@ -72,7 +72,56 @@ std::vector<T> words_from(const json& j) {
     if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
     return v;
 }
-static_assert(sizeof(trace_abi::ElementTouch) == 8, "touches are stored as two 32-bit words");
+// Touches are sorted by (element, work-item) and most repeat an element or step by one:
+// stored as variable-length deltas they take about 2 bytes instead of 8.
+void put_varint(std::vector<uint8_t>& out, uint64_t v) {
+    while (v >= 0x80) {
+        out.push_back(uint8_t(v) | 0x80);
+        v >>= 7;
+    }
+    out.push_back(uint8_t(v));
+}
+uint64_t get_varint(const std::vector<uint8_t>& in, size_t& at, const json& where) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (at >= in.size()) throw json::other_error::create(501, "touch list ends early", &where);
+        const uint8_t byte = in[at++];
+        v |= uint64_t(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) return v;
+    }
+    throw json::other_error::create(501, "touch list damaged", &where);
+}
+
+json touches_json(const std::vector<trace_abi::ElementTouch>& touches) {
+    std::vector<uint8_t> out;
+    put_varint(out, touches.size());
+    uint32_t element = 0, item = 0;
+    for (const auto& t : touches) {
+        put_varint(out, uint32_t(t.element - element));  // modulo 2^32, so an unsorted list reads back the same
+        const bool same = t.element == element && t.work_item >= item;
+        put_varint(out, same ? uint64_t(t.work_item - item) * 2 : uint64_t(t.work_item) * 2 + 1);
+        element = t.element;
+        item = t.work_item;
+    }
+    return json::binary(std::move(out));
+}
+
+std::vector<trace_abi::ElementTouch> touches_from(const json& j) {
+    const auto& in = j.get_binary();
+    size_t at = 0;
+    const uint64_t n = get_varint(in, at, j);
+    if (n > in.size()) throw json::other_error::create(501, "touch count larger than the file", &j);
+    std::vector<trace_abi::ElementTouch> out(n);
+    uint32_t element = 0, item = 0;
+    for (auto& t : out) {
+        element = uint32_t(element + get_varint(in, at, j));
+        const uint64_t w = get_varint(in, at, j);
+        item = (w & 1) ? uint32_t(w >> 1) : uint32_t(item + (w >> 1));
+        t = {element, item};
+    }
+    if (at != in.size()) throw json::other_error::create(501, "touch list has trailing bytes", &j);
+    return out;
+}
 
 json matrix_json(const HostMatrix& m) {
     return {{"rows", m.rows}, {"cols", m.cols}, {"colmajor", m.layout == Layout::ColMajor}, {"data", words_json(m.data)}};
@@ -197,8 +246,8 @@ json access_json(const BufferIntervalAccess& a) {
             {"loaded", rects_json(a.loaded)},
             {"stored", rects_json(a.stored)},
             {"counts", {a.elements_loaded, a.elements_stored}},
-            {"loads", words_json(a.loads)},
-            {"stores", words_json(a.stores)}};
+            {"loads", touches_json(a.loads)},
+            {"stores", touches_json(a.stores)}};
 }
 
 BufferIntervalAccess access_from(const json& j) {
@@ -209,8 +258,8 @@ BufferIntervalAccess access_from(const json& j) {
     a.stored = rects_from(j.at("stored"));
     a.elements_loaded = j.at("counts").at(0).get<uint64_t>();
     a.elements_stored = j.at("counts").at(1).get<uint64_t>();
-    a.loads = words_from<trace_abi::ElementTouch>(j.at("loads"));
-    a.stores = words_from<trace_abi::ElementTouch>(j.at("stores"));
+    a.loads = touches_from(j.at("loads"));
+    a.stores = touches_from(j.at("stores"));
     return a;
 }
 
