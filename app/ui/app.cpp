@@ -61,7 +61,7 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     side_panels_.push_back(std::make_unique<CountersSection>());
 
     if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
-    if (o.compare) s_.other.start(worker_, *o.compare, {}, o.group);
+    if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
     s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
     if (o.scripted() && s_.view == View::Performance) start_performance(s_);
     if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
@@ -180,13 +180,7 @@ void App::draw_header() {
         ImGui::SameLine();
         const bool on = s_.view == v;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(view_title(v))) {
-            s_.view = v;
-            if (v == View::Compare && !s_.other.config && s_.main.config) {
-                s_.other.start(worker_, compare_config(*s_.main.config, ""), {}, s_.cursor.group);
-                start_compare_measurements(s_);
-            }
-        }
+        if (ImGui::Button(view_title(v))) s_.view = v;  // compare's panel picks its second configuration
         if (on) ImGui::PopStyleColor();
     }
     ImGui::SameLine();
@@ -227,10 +221,10 @@ void App::draw_view(ImVec2 size) {
     const ImVec2 inner = ImGui::GetContentRegionAvail();
     switch (s_.view) {
         case View::Emulation:
-        case View::Heatmap: emulation_.draw(s_, s_.main, origin, inner, s_.view == View::Heatmap, !s_.scripted); break;
+        case View::Heatmap: draw_emulation(origin, inner); break;
         case View::Source: draw_source_view(s_, inner); break;
         case View::Performance: draw_performance_view(s_, inner); break;
-        case View::Compare: draw_compare_view(s_, inner); break;
+        case View::Compare: compare_.draw(s_, inner); break;
     }
     ImGui::EndChild();
     if (timeline_h > 0) {
@@ -255,8 +249,15 @@ void App::draw_status_line() {
 
 void App::draw_overlays() { help_.draw(); }
 
+void App::draw_emulation(ImVec2 origin, ImVec2 size) {
+    const EmulationViewFlags flags =
+        (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) | (s_.scripted ? EmulationViewFlags_NoInput : 0);
+    const EmulationViewResult r = emulation_.draw(view_data(s_, s_.main), origin, size, flags);
+    if (r.clicked_group) select_group(s_, s_.main, *r.clicked_group);
+}
+
 std::vector<MatrixPlacement> App::placements() const {
-    return emulation_.placements();
+    return s_.view == View::Compare ? compare_.placements() : emulation_.placements();
 }
 
 void App::save_settings_on_exit() {

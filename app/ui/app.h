@@ -14,6 +14,7 @@
 
 #include "gfx/backend.h"
 #include "ui/app_state.h"
+#include "ui/compare_view.h"
 #include "ui/control_file.h"
 #include "ui/emulation_view.h"
 #include "ui/gui_options.h"
@@ -50,6 +51,7 @@ private:
     void draw_header();
     void draw_side_panel(float width, float height);
     void draw_view(ImVec2 size);
+    void draw_emulation(ImVec2 origin, ImVec2 size);
     void draw_status_line();
     void draw_overlays();
     void take_screenshot();
@@ -60,7 +62,8 @@ private:
     Worker worker_;
     AppState s_;
     std::vector<std::unique_ptr<SidePanel>> side_panels_;
-    EmulationView emulation_;  // the main configuration's; compare mode owns its own two
+    EmulationView emulation_;  // the main configuration's
+    ComparePanel compare_;     // compare mode: its own two views and its form
     HelpOverlay help_;
     bool panels_hidden_ = false;
     int folded_for_ = -1;      // presenter state the side panel's sections were last folded for
