@@ -236,7 +236,8 @@ Legend EmulationView::legend_of(const Frame& f) {
 void EmulationView::lay_out_matrices(Frame& f) {
     const float K = float(f.A->cols), M = float(f.C->rows), N = float(f.C->cols), Kb = float(f.B->rows);
     const float gap = f.gap, lh = f.lh;
-    float s = std::min((f.size.x - f.local_w - gap * 3) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h) / (Kb + M));
+    const float gaps_x = f.show_locals ? gap * 5 : gap * 3;  // left, A|C, right; locals: two before them, one after
+    float s = std::min((f.size.x - f.local_w - gaps_x) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h) / (Kb + M));
     s = std::max(s, 0.25f);
     const float left = f.origin.x + gap, top = f.origin.y + lh;
     const float ctop = top + Kb * s + gap + lh;
