@@ -21,8 +21,14 @@ json totals_json(const AccessTotals& t) { return json::array({t.load_bytes, t.st
 AccessTotals totals_from(const json& j) {
     return {j.at(0).get<uint64_t>(), j.at(1).get<uint64_t>(), j.at(2).get<uint64_t>(), j.at(3).get<uint64_t>()};
 }
-json coalescing_json(const CoalescingCounts& c) { return json::array({c.requests, c.sectors}); }
-CoalescingCounts coalescing_from(const json& j) { return {j.at(0).get<uint64_t>(), j.at(1).get<uint64_t>()}; }
+json coalescing_json(const CoalescingCounts& c) { return json::array({c.requests, c.sectors, c.ideal_sectors}); }
+CoalescingCounts coalescing_from(const json& j) {
+    CoalescingCounts c;
+    c.requests = j.at(0).get<uint64_t>();
+    c.sectors = j.at(1).get<uint64_t>();
+    c.ideal_sectors = j.at(2).get<uint64_t>();
+    return c;
+}
 json banks_json(const BankConflictCounts& b) {
     return json::array({b.requests, b.degree_sum, b.conflicted_requests, b.max_degree});
 }
@@ -360,6 +366,7 @@ json trace_json(const Trace& t) {
     j["device"] = t.device;
     j["size"] = {t.size.M, t.size.N, t.size.K};
     j["tile"] = t.tile;
+    j["params"] = t.params;
     j["dims"] = t.dims;
     j["global"] = dims_json(t.global);
     j["local"] = dims_json(t.local);
@@ -373,7 +380,7 @@ json trace_json(const Trace& t) {
     j["buffers"] = json::array();
     for (const TracedBuffer& b : t.buffers) j["buffers"].push_back(buffer_json(b));
     j["local_buffers"] = json::array();
-    for (const LocalBuffer& l : t.local_buffers) j["local_buffers"].push_back({l.name, l.bytes});
+    for (const LocalBuffer& l : t.local_buffers) j["local_buffers"].push_back({l.name, l.bytes, l.rows, l.cols});
     j["lines"] = json::array();
     for (const LineTraffic& l : t.lines)
         j["lines"].push_back({l.line, l.local, totals_json(l.traffic), coalescing_json(l.coalescing), banks_json(l.bank_conflicts)});
@@ -411,6 +418,7 @@ Trace trace_from(const json& j) {
     const json& s = j.at("size");
     t.size = {s.at(0).get<int64_t>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>()};
     t.tile = j.at("tile").get<int>();
+    t.params = j.at("params").get<std::map<std::string, int64_t>>();
     t.dims = j.at("dims").get<int>();
     if (t.dims < 1 || t.dims > 3) throw json::other_error::create(501, "dimensions outside 1..3", &j);
     t.global = dims_from(j.at("global"));
@@ -425,7 +433,14 @@ Trace trace_from(const json& j) {
     t.coalescing = coalescing_from(j.at("coalescing"));
     t.bank_conflicts = banks_from(j.at("banks"));
     for (const json& b : j.at("buffers")) t.buffers.push_back(buffer_from(b));
-    for (const json& l : j.at("local_buffers")) t.local_buffers.push_back({l.at(0).get<std::string>(), l.at(1).get<uint64_t>()});
+    for (const json& l : j.at("local_buffers")) {
+        LocalBuffer b;
+        b.name = l.at(0).get<std::string>();
+        b.bytes = l.at(1).get<uint64_t>();
+        b.rows = l.at(2).get<uint64_t>();
+        b.cols = l.at(3).get<uint64_t>();
+        t.local_buffers.push_back(std::move(b));
+    }
     for (const json& l : j.at("lines"))
         t.lines.push_back({l.at(0).get<int>(), l.at(1).get<bool>(), totals_from(l.at(2)), coalescing_from(l.at(3)),
                            banks_from(l.at(4))});
