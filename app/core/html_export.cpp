@@ -90,7 +90,7 @@ json counters(const Trace& t) {
             {"flops", t.totals.flops},
             {"ratio", compute_to_global_ratio(t)},
             {"sectors_per_request", cs.total.sectors_per_request()},
-            {"ideal_sectors", cs.ideal_sectors},
+            {"ideal_sectors", cs.total.ideal_sectors_per_request()},
             {"bank_requests", bs.total.requests},
             {"bank_max_degree", bs.total.max_degree},
             {"bank_mean_degree", bs.total.mean_degree()},

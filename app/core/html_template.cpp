@@ -269,7 +269,7 @@ function fillStatic() {
   const rows = [['floats loaded from global', fmt(c.global_load_bytes / 4)], ['floats stored to global', fmt(c.global_store_bytes / 4)],
     ['floats loaded from local', fmt(c.local_load_bytes / 4)], ['floats stored to local', fmt(c.local_store_bytes / 4)],
     ['barrier releases', fmt(c.barriers)], ['flops', fmt(c.flops)], ['flops per float from global', c.ratio.toFixed(2)],
-    ['sectors per global request (ideal ' + c.ideal_sectors + ')', c.sectors_per_request.toFixed(2)]];
+    ['sectors per global request (ideal ' + c.ideal_sectors.toFixed(2) + ')', c.sectors_per_request.toFixed(2)]];
   if (c.bank_requests > 0) rows.push(['bank-conflict degree, mean / max', c.bank_mean_degree.toFixed(2) + ' / ' + c.bank_max_degree]);
   for (const e of c.expected) rows.push([e.quantity + ' (closed form: ' + e.formula + ')', fmt(e.expected) + ' expected, ' + fmt(e.traced) + ' traced']);
   for (const r of DATA.reuse) if (r.formula) rows.push([r.formula, 'traced ' + r.min + ' to ' + r.max]);
