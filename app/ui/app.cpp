@@ -228,11 +228,6 @@ void App::draw_header() {
     if (ImGui::Button("Save PNG (F12)")) s_.screenshot_request = "";
     same_line_if_fits(button_width("Help (F1)"));
     if (ImGui::Button("Help (F1)")) help_.toggle();
-    if (s_.main.config) {
-        const std::string label = config_label(*s_.main.config) + (s_.main.trace ? "  |  traced on the emulator" : "");
-        same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x);
-        ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", label.c_str());
-    }
 }
 
 void App::draw_side_panel(float width, float height) {
@@ -277,16 +272,35 @@ void App::draw_view(ImVec2 size, bool fill) {
     ImGui::EndGroup();
 }
 
+namespace {
+// What the views and counters show, in words: the trace on screen, and whether a newer
+// one is on its way or failed (then the one on screen is the previous one).
+std::string on_screen_text(const TraceSlot& slot) {
+    const bool newer = slot.config && (!slot.shown || config_key(*slot.config) != config_key(*slot.shown));
+    std::string text;
+    if (slot.shown) text = (newer ? "Showing the previous trace: " : "Showing ") + config_label(*slot.shown) + ", traced on the emulator";
+    if (slot.busy() && slot.config)
+        text += (text.empty() ? "Tracing " : " · tracing ") + config_label(*slot.config) + " (" +
+                std::to_string(int(slot.job->fraction() * 100)) + "%)";
+    else if (newer && !slot.error.empty())
+        text += (text.empty() ? "The trace of " : " · the trace of ") + config_label(*slot.config) + " did not finish (see Set-up)";
+    return text;
+}
+}  // namespace
+
 void App::draw_status_line() {
     const Palette& pal = theme().pal;
-    if (!s_.message.empty()) {
-        ImGui::TextColored(ImColor(pal.text), "%s", s_.message.c_str());
-        return;
-    }
+    const std::string shown = on_screen_text(s_.main);
+    const bool newer = s_.main.busy() || (s_.main.config && s_.main.shown && config_key(*s_.main.config) != config_key(*s_.main.shown));
+    ImGui::TextColored(ImColor(newer ? pal.race : pal.text), "%s", shown.c_str());
     const bool emulation = s_.view == View::Emulation || s_.view == View::Heatmap || s_.view == View::Compare;
-    ImGui::TextColored(ImColor(pal.faint_text), "%s",
-                       emulation ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
-                                 : "Space plays  ·  ←/→ step  ·  F1 help");
+    const std::string hint = !s_.message.empty() ? s_.message
+                             : emulation        ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
+                                                : "Space plays  ·  ←/→ step  ·  F1 help";
+    same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x + ImGui::GetFontSize());
+    if (!shown.empty()) ImGui::TextColored(ImColor(pal.faint_text), "  ·  ");
+    ImGui::SameLine(0, 0);
+    ImGui::TextColored(ImColor(s_.message.empty() ? pal.faint_text : pal.text), "%s", hint.c_str());
 }
 
 void App::draw_overlays() { help_.draw(); }

@@ -40,9 +40,9 @@ void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlac
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
     const Palette& pal = theme().pal;
     ImGui::PushTextWrapPos(0);
-    if (s.main.config) {
+    if (s.main.shown) {  // the trace on screen, which a trace in flight does not change yet
         ImGui::PushFont(theme().big);
-        ImGui::TextUnformatted(config_label(*s.main.config).c_str());
+        ImGui::TextUnformatted(config_label(*s.main.shown).c_str());
         ImGui::PopFont();
     }
     const int n = cursor_phase_count(s);
