@@ -263,7 +263,7 @@ void App::draw_view(ImVec2 size, bool fill) {
         case View::Compare: compare_.draw(s_, inner); break;
     }
     ImGui::EndChild();
-    if (fill) presenter_bar_.draw(s_, origin, emulation_.placements());
+    if (fill) presenter_bar_.draw(s_, origin, emulation_.placements(), zoom_.transform().scale > 1.f);
     if (timeline_h > 0) {
         ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true);
         draw_timeline_panel(s_, timeline_h);

@@ -29,12 +29,12 @@ void draw_controls(AppState& s) {
 
 }  // namespace
 
-void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlacement>& matrices) {
-    const ImVec2 room = corner_size(origin, matrices);
+void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlacement>& matrices, bool zoomed) {
+    const ImVec2 room = corner_size(origin, zoomed ? std::vector<MatrixPlacement>{} : matrices);
     ImGui::SetNextWindowPos(origin);
     ImGui::SetNextWindowSize(room);
-    ImGui::SetNextWindowBgAlpha(0.f);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.f);
+    ImGui::SetNextWindowBgAlpha(zoomed ? 0.9f : 0.f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, zoomed ? 1.f : 0.f);
     ImGui::Begin("##presenter", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
@@ -50,6 +50,7 @@ void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlac
     if (s.main.busy()) ImGui::TextColored(ImColor(pal.race), "tracing %s...", s.main.config ? config_label(*s.main.config).c_str() : "");
     draw_controls(s);
     ImGui::TextColored(ImColor(pal.faint_text), "F1 keys · F5 leave · H panel");
+    if (!s.message.empty()) ImGui::TextUnformatted(s.message.c_str());  // where F12 saved
     ImGui::PopTextWrapPos();
     ImGui::End();
     ImGui::PopStyleVar();

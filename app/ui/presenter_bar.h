@@ -13,8 +13,9 @@ namespace tilescope::ui {
 
 class PresenterBar {
 public:
-    // `view_origin`: the view's top-left; `matrices`: where the view drew them last frame.
-    void draw(AppState& state, ImVec2 view_origin, const std::vector<MatrixPlacement>& matrices);
+    // `view_origin`: the view's top-left; `matrices`: where the view drew them last frame;
+    // `zoomed`: the matrices may lie under the bar, so it gets a background.
+    void draw(AppState& state, ImVec2 view_origin, const std::vector<MatrixPlacement>& matrices, bool zoomed);
 };
 
 }  // namespace tilescope::ui

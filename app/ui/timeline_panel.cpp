@@ -38,12 +38,11 @@ void handle_cursor_keys(AppState& s) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step_cursor(s, -1);
 }
 
-void draw_timeline_panel(AppState& s, float height) {
-    const Palette& pal = theme().pal;
-    Cursor& c = s.cursor;
-    const int n = cursor_phase_count(s);
-    const GroupTrace* g = s.main.trace ? s.main.trace->find_group(c.group) : nullptr;
+namespace {
 
+// |< Back Play Step >, speed, the phase slider and the group's phase count.
+void draw_controls(AppState& s, int n, const GroupTrace* g) {
+    Cursor& c = s.cursor;
     if (ImGui::Button("|<")) step_cursor(s, -1000000);
     ImGui::SameLine();
     if (ImGui::Button("< Back")) step_cursor(s, -1);
@@ -67,6 +66,16 @@ void draw_timeline_panel(AppState& s, float height) {
     } else {
         ImGui::TextDisabled("no group detail");
     }
+}
+
+}  // namespace
+
+void draw_timeline_panel(AppState& s, float height) {
+    const Palette& pal = theme().pal;
+    Cursor& c = s.cursor;
+    const int n = cursor_phase_count(s);
+    const GroupTrace* g = s.main.trace ? s.main.trace->find_group(c.group) : nullptr;
+    draw_controls(s, n, g);
 
     // Segments: one per interval, equal widths; bars inside show its traffic.
     ImDrawList* dl = ImGui::GetWindowDrawList();
