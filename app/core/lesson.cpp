@@ -8,7 +8,6 @@
 
 #include "core/analysis.h"
 #include "core/catalog.h"
-#include "core/source_edit.h"
 #include "core/embedded_files.h"
 #include "core/errors.h"
 #include "core/view_model.h"
@@ -18,8 +17,9 @@ using nlohmann::json;
 
 namespace {
 
+// The GUI's scene keys (gui --scene), so a step opens exactly like a scene.
 const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "view", "play", "presenter",
-                                  "compare", "device", "trace", "drop_barrier"};
+                                  "compare", "device"};
 
 std::string fmt(double v) {
     char buf[64];
@@ -49,7 +49,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
     for (const auto& [key, value] : step.state.items())
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
             throw InputError(where + ": state key '" + key + "' is unknown; accepted: kernel, size, tile, group, phase, "
-                             "view, play, presenter, compare, device, trace, drop_barrier");
+                             "view, play, presenter, compare, device");
     auto want = [&](const char* key, bool ok, const char* what) {
         if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
     };
@@ -61,7 +61,6 @@ LessonStep parse_step(const json& s, const std::string& where) {
     want("view", st.value("view", json()).is_string(), "a view name");
     want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
     want("group", st.value("group", json()).is_array(), "[X, Y]");
-    want("drop_barrier", st.value("drop_barrier", json()).is_array(), "a list of source lines");
     if (s.contains("question")) {
         const json& q = s["question"];
         if (!q.is_object() || !q.contains("text") || !q["text"].is_string() || !q.contains("quantity") ||
@@ -115,7 +114,6 @@ LaunchConfig step_launch(const LessonStep& step) {
     const KernelSpec* k = find_kernel(name);
     if (!k) throw InputError("lesson step '" + step.title + "': unknown kernel '" + name + "'");
     LaunchConfig c{*k, parse_size(st.value("size", std::string("32")), "lesson size"), st.value("tile", k->default_tile)};
-    if (st.contains("drop_barrier")) c.kernel = drop_barriers(c.kernel, st["drop_barrier"].get<std::vector<int>>(), "drop_barrier");
     return c;
 }
 

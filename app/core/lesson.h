@@ -22,7 +22,7 @@ struct LessonQuestion {
 
 struct LessonStep {
     std::string title;
-    nlohmann::json state;  // a scene object: kernel, size, tile, group, phase, view, compare, presenter, play, trace
+    nlohmann::json state;  // a scene object (gui --scene): kernel, size, tile, group, phase, view, compare, presenter, play, device
     std::string script;    // what the instructor points at, asks, and what the class should notice
     std::optional<LessonQuestion> question;
 };
@@ -38,7 +38,7 @@ struct Lesson {
 Lesson parse_lesson(std::string_view json_text, std::string_view name);
 Lesson load_lesson(const std::string& path);  // InputError naming --lesson and the path
 
-// The launch a step's state opens (kernel, size, tile, drop_barrier), and its compare
+// The launch a step's state opens (kernel, size, tile), and its compare
 // configuration ("kernel:tile", same size) when it has one. Throws InputError.
 LaunchConfig step_launch(const LessonStep& step);
 std::optional<LaunchConfig> step_compare_launch(const LessonStep& step);

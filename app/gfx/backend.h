@@ -25,6 +25,7 @@ struct BackendOptions {
 // can ask ImGui::IsKeyPressed without knowing GLFW.
 namespace key {
 inline constexpr int H = 72, F1 = 290, F5 = 294, F11 = 300, F12 = 301, Escape = 256, Home = 268;
+inline constexpr int R = 82, PageUp = 266, PageDown = 267;  // GLFW's codes, as the others
 }
 
 class Backend {

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "gfx/matrix_grid.h"
+#include "ui/lesson_panel.h"
 #include "ui/panels.h"
 #include "ui/presenter_bar.h"
 #include "ui/setup_panel.h"
@@ -60,14 +61,25 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     panels_hidden_ = s_.presenter;
 
     if (o.control) control_.emplace(*o.control);
+    side_panels_.push_back(std::make_unique<LessonPanel>(o.lesson, o.lesson_step));
     side_panels_.push_back(std::make_unique<SetupPanel>());
     side_panels_.push_back(std::make_unique<CountersSection>());
 
-    if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
+    if (o.opened) show_saved_trace(*o.opened);  // --open: no tracing, no OpenCL needed
+    else if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
     if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
     s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
     if (o.scripted() && s_.view == View::Performance) start_performance(s_);
     if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
+}
+
+void App::show_saved_trace(const TraceFile& file) {
+    s_.main.config = file.launch;
+    s_.main.shown = file.launch;
+    s_.main.trace = std::make_shared<const Trace>(file.trace);
+    s_.main.roles = matrix_roles(file.trace, file.launch.kernel.check);
+    ++s_.main.version;
+    s_.message = "Showing a saved trace (" + config_label(file.launch) + ")";
 }
 
 App::~App() {

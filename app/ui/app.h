@@ -59,6 +59,7 @@ private:
     void draw_overlays();
     void take_screenshot();
     void set_presenter(bool on);
+    void show_saved_trace(const TraceFile& file);  // --open
 
     gfx::Backend& backend_;
     Settings settings_;

@@ -1,5 +1,7 @@
 #include "ui/app_state.h"
 
+#include "core/exercise_notes.h"
+
 #include <algorithm>
 
 #include "core/trace_runner.h"
@@ -46,6 +48,8 @@ void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId
             if (o.groups.empty()) o.groups = estimate_trace(copy, o).detail_groups;
             if (std::find(o.groups.begin(), o.groups.end(), *ensure) == o.groups.end()) o.groups.push_back(*ensure);
         }
+        // An exercise whose mistake only the uninitialised-value check sees turns it on.
+        if (const ExerciseNote* note = find_exercise_note(copy.kernel.name)) o.uninitialized = note->uninitialized;
         o.cancelled = [&s] { return s.cancel.load(); };
         o.progress = [&s](uint64_t done, uint64_t total) {
             s.units_done = done;

@@ -85,6 +85,10 @@ struct AppState {
     std::optional<std::pair<int64_t, int64_t>> hover_cell;  // --hover ROW,COL: a pinned hover on C
     float sidebar_width = 360;
     std::string custom_source_path;    // --source as given, for the set-up form
+    // The source view's barrier toggle: lines whose barrier is removed from the main
+    // configuration's kernel, and that kernel as it was before (core/source_edit.h).
+    std::vector<int> dropped_barriers;
+    std::optional<KernelSpec> undropped_kernel;
 
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements
     const DeviceInfo* emulator_device() const;   // Oclgrind, which traces run on (null until devices are listed)

@@ -241,6 +241,7 @@ Legend EmulationView::legend_of(const Frame& f) {
                 {K::Key, pal.b_loaded, "B tile loaded now", "B now"},              {K::Key, pal.c_block, "group's block of C", "C block"},
                 {K::Key, pal.c_stored, "C stored now", "C now"}};
     if (f.races) l.push_back({K::Key, pal.race, "work-items in a race / divergence", "race"});
+    if (!f.t.wrong_cells.empty()) l.push_back({K::Key, pal.race, "wrong cell of P (filled; against the CPU reference)", "wrong"});
     if (f.show_locals) {
         l.push_back({K::Key, pal.local_filled, "local: stored now", "local now"});
         l.push_back({K::Key, pal.c_block, "local: from earlier phase", "local earlier"});
@@ -300,6 +301,18 @@ void EmulationView::paint_cells(const Frame& f) {
     draw_matrix(f.dl, c_.texture, f.pc, tile);
 }
 
+// Every cell of P whose value differs from the CPU reference: a red square inside it.
+void EmulationView::paint_wrong_cells(const Frame& f) {
+    if (f.t.wrong_cells.empty() || f.C->rows <= 0 || f.C->cols <= 0) return;
+    const float cw = (f.pc.p1.x - f.pc.p0.x) / float(f.C->cols), ch = (f.pc.p1.y - f.pc.p0.y) / float(f.C->rows);
+    const float inset = std::min(cw, ch) > 4.f ? 0.22f : 0.f;
+    for (const auto& cell : f.t.wrong_cells) {
+        const float x = f.pc.p0.x + float(cell[1]) * cw, y = f.pc.p0.y + float(cell[0]) * ch;
+        f.dl->AddRectFilled(ImVec2(x + cw * inset, y + ch * inset), ImVec2(x + cw * (1 - inset), y + ch * (1 - inset)),
+                            theme().pal.race);
+    }
+}
+
 // Names, the phase in words, outlines of strips and tiles, cells a race corrupts.
 void EmulationView::paint_annotations(const Frame& f) {
     const Palette& pal = theme().pal;
@@ -340,6 +353,7 @@ void EmulationView::paint_annotations(const Frame& f) {
             outline(dl, f.pc, Rect{row, col, row, f.t.dims >= 2 ? col : f.C->cols - 1}, pal.race, line);
         }
     }
+    paint_wrong_cells(f);
     if (!v.has_detail && !f.heatmap) {
         const std::string msg = "Group " + group_text(f.d.group, f.t.dims) + " has no detail in this trace" +
                                 (f.d.tracing ? ": tracing it now..." : ": click it in C to trace it.");

@@ -103,6 +103,7 @@ private:
     static void lay_out_matrices(Frame& f);
     void paint_cells(const Frame& f);
     static void paint_annotations(const Frame& f);
+    static void paint_wrong_cells(const Frame& f);  // every cell of P that differs from the CPU reference
     void paint_locals(const Frame& f);
     static EmulationViewResult handle_hover(const Frame& f);
     Grid a_, b_, c_;

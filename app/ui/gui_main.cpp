@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/errors.h"
+#include "core/phase_gif.h"
 #include "core/trace_runner.h"
 #include "gfx/backend.h"
 #include "ui/app.h"
@@ -27,6 +28,25 @@ void preload_emulator_libraries() {
         if (!lib.empty()) dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
 }
 
+// --record OUT.gif: the selected group's phases, from a saved trace or a fresh one;
+// painted in software, so no window is opened.
+int record_phases(const GuiOptions& o) {
+    std::shared_ptr<const Trace> trace;
+    if (o.opened) {
+        trace = std::make_shared<const Trace>(o.opened->trace);
+    } else {
+        TraceOptions to;
+        if (o.group) to.groups = {*o.group};
+        trace = std::make_shared<const Trace>(run_trace(*o.config, to));
+    }
+    const GroupId group = o.group.value_or(trace->detail.empty() ? GroupId{0, 0, 0} : trace->detail.front().group);
+    const MatrixRoles roles = matrix_roles(*trace, o.config->kernel.check);
+    const int frames = write_phase_gif(*trace, roles, group, *o.record);
+    std::cerr << "gui: wrote " << *o.record << " (" << frames << " frames, one per interval of work-group (" << group[0]
+              << "," << group[1] << "))\n";
+    return 0;
+}
+
 }  // namespace
 
 int gui_main(const std::vector<std::string>& args) {
@@ -36,6 +56,7 @@ int gui_main(const std::vector<std::string>& args) {
         std::cout << kGuiHelp;
         return 0;
     }
+    if (o.record) return record_phases(o);
     preload_emulator_libraries();
     std::string why;
     if (!gfx::Backend::display_available(why)) {

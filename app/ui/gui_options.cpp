@@ -8,6 +8,7 @@
 #include "args/options.h"
 #include "args/setup.h"
 #include "core/catalog.h"
+#include "core/atomic_file.h"
 #include "core/errors.h"
 
 namespace tilescope::ui {
@@ -26,6 +27,11 @@ const char* const kGuiHelp =
     "  --presenter        for a projector: large text, the matrices take the window, side panel and\n"
     "                     timeline folded (F5 toggles)\n"
     "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, view, play, presenter, compare}\n"
+    "  --lesson FILE.json a lesson (assets/lessons/): its steps, script and questions in a side panel;\n"
+    "  --step N           the step to open (1 = the first); PgDn / PgUp move between steps\n"
+    "  --open FILE.tstrace  show a saved trace (tilescope trace ... --save): no OpenCL device needed\n"
+    "  --record OUT.gif   write the selected group's phases as an animated GIF (one frame per\n"
+    "                     interval, captioned) and exit; no display needed\n"
     "  --screenshot OUT   write the window as PNG after the last frame\n"
     "  --screenshot-width W   scale the PNG down to W pixels wide\n"
     "  --frames N         render N frames once the data is ready, then exit\n"
@@ -85,17 +91,11 @@ LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec) {
 
 namespace {
 
-// --scene values become options unless the command line gives them.
-std::vector<std::string> with_scene(const std::vector<std::string>& args, const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError("--scene '" + path + "': cannot read the file");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const std::exception& e) {
-        throw InputError("--scene '" + path + "': not JSON (" + std::string(e.what()) + ")");
-    }
-    if (!j.is_object()) throw InputError("--scene '" + path + "': accepted: a JSON object {kernel, size, tile, group, phase, view, ...}");
+// A scene's (or a lesson step's) values become options unless the command line gives
+// them. `where` names the source in messages ("--scene 'F'").
+std::vector<std::string> with_scene_json(const std::vector<std::string>& args, const nlohmann::json& j, const std::string& where) {
+    const std::string path = where;  // messages below read "<where>: ..."
+    if (!j.is_object()) throw InputError(path + ": accepted: a JSON object {kernel, size, tile, group, phase, view, ...}");
     auto given = [&](const std::string& name) {
         for (const std::string& a : args)
             if (a == "--" + name || a.rfind("--" + name + "=", 0) == 0) return true;
@@ -106,7 +106,7 @@ std::vector<std::string> with_scene(const std::vector<std::string>& args, const 
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& k = it.key();
         if (std::find(std::begin(known), std::end(known), k) == std::end(known))
-            throw InputError("--scene '" + path + "': unknown key '" + k + "'; accepted: kernel, size, tile, group, phase, view, play, presenter, compare, device");
+            throw InputError(path + ": unknown key '" + k + "'; accepted: kernel, size, tile, group, phase, view, play, presenter, compare, device");
         if (given(k)) continue;
         const nlohmann::json& v = it.value();
         if (k == "play" || k == "presenter") {
@@ -119,7 +119,7 @@ std::vector<std::string> with_scene(const std::vector<std::string>& args, const 
         else if (v.is_array()) {
             for (const auto& e : v) text += (text.empty() ? "" : ",") + (e.is_number_integer() ? std::to_string(e.get<long long>()) : std::string("?"));
         } else
-            throw InputError("--scene '" + path + "': key '" + k + "' has a value of the wrong type");
+            throw InputError(path + ": key '" + k + "' has a value of the wrong type");
         out.push_back("--" + k);
         out.push_back(text);
     }
@@ -127,11 +127,35 @@ std::vector<std::string> with_scene(const std::vector<std::string>& args, const 
     return out;
 }
 
+std::vector<std::string> with_scene(const std::vector<std::string>& args, const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError("--scene '" + path + "': cannot read the file");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {
+        throw InputError("--scene '" + path + "': not JSON (" + std::string(e.what()) + ")");
+    }
+    return with_scene_json(args, j, "--scene '" + path + "'");
+}
+
+// --lesson FILE [--step N]: the lesson, and the step's state as a scene.
+std::vector<std::string> with_lesson(const std::vector<std::string>& args, const args::Options& pre, GuiOptions& g) {
+    const std::string path = *pre.get("lesson");
+    g.lesson = std::make_shared<const Lesson>(load_lesson(path));
+    const int steps = int(g.lesson->steps.size());
+    if (pre.has("step"))
+        g.lesson_step = parse_int("step", *pre.get("step"), 1, steps, "a step of the lesson, 1 to " + std::to_string(steps)) - 1;
+    return with_scene_json(args, g.lesson->steps[size_t(g.lesson_step)].state,
+                           "--lesson '" + path + "' step " + std::to_string(g.lesson_step + 1));
+}
+
 const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter"};
 
 std::set<std::string> valued_options() {
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene", "screenshot",
-                                    "frames", "window", "layout", "compare", "screenshot-width", "hover", "control"};
+                                    "frames", "window", "layout", "compare", "screenshot-width", "hover", "control",
+                                    "lesson", "step", "open", "record"};
     for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
     return valued;
 }
@@ -203,12 +227,27 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
             return g;
         }
         if (pre.has("scene")) args = with_scene(args, *pre.get("scene"));
+        if (pre.has("step") && !pre.has("lesson")) throw InputError("--step: accepted only with --lesson FILE");
+        if (pre.has("lesson")) args = with_lesson(args, pre, g);
+        if (pre.has("open")) {
+            for (const char* setup : {"kernel", "source", "size", "tile", "scene", "lesson", "compare"})
+                if (pre.has(setup))
+                    throw InputError("--open: accepted without --" + std::string(setup) + " (the saved trace is the set-up)");
+            g.opened = std::make_shared<const TraceFile>(load_trace_file(*pre.get("open"), "--open"));
+        }
+        if (pre.has("record")) {
+            g.record = *pre.get("record");
+            if (*g.record == "-") throw InputError("--record -: accepted: a file name ending in .gif");
+            check_writable(*g.record, "--record");
+        }
     }
     args::Options o("gui", valued_options(), kFlags);
     o.parse(args);
     parse_script(o, g);
-    g.setup_given = o.has("kernel") || o.has("source") || o.has("size") || o.has("tile");
-    if (g.setup_given || g.scripted()) {
+    g.setup_given = o.has("kernel") || o.has("source") || o.has("size") || o.has("tile") || g.opened;
+    if (g.opened) {
+        g.config = g.opened->launch;
+    } else if (g.setup_given || g.scripted() || g.record) {
         g.config = args::configs_from(o, "tiled", "32", false).at(0);
         if (!o.has("tile") && !g.config->kernel.custom && g.config->kernel.name == "tiled" && !o.has("size")) g.config->tile = 8;
     } else {
@@ -218,6 +257,12 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
     resolve(*g.config);  // bad sizes are input errors now, not in the window
     check_group(g, o.get_or("group", ""));
     return g;
+}
+
+GuiOptions lesson_step_options(const Lesson& lesson, int step) {
+    const std::vector<std::string> args =
+        with_scene_json({}, lesson.steps.at(size_t(step)).state, "lesson '" + lesson.title + "' step " + std::to_string(step + 1));
+    return parse_gui_options(args, Settings{});
 }
 
 }  // namespace tilescope::ui

@@ -2,12 +2,15 @@
 // `tilescope gui`'s command line, checked completely before a window opens: the set-up
 // to trace, where the cursor starts, and what a scripted run (--frames, --screenshot,
 // --layout, --frame-stats) should produce.
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/launch_config.h"
+#include "core/lesson.h"
+#include "core/trace_file.h"
 #include "ui/app_state.h"
 #include "ui/settings.h"
 
@@ -31,6 +34,10 @@ struct GuiOptions {
     int screenshot_width = 0;
     int width = 1280, height = 800;        // the docs' width; llvmpipe's cost grows with pixels
     bool help = false;
+    std::shared_ptr<const Lesson> lesson;      // --lesson: shown in the lesson panel
+    int lesson_step = 0;                       // --step N, from 0
+    std::shared_ptr<const TraceFile> opened;   // --open: shown instead of tracing
+    std::optional<std::string> record;         // --record OUT.gif
 
     bool scripted() const { return frames || screenshot || frame_stats; }
 };
@@ -42,5 +49,8 @@ LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec);
 // last session's settings) supplies the set-up of an interactive run whose command line
 // gives none; a stale one is ignored.
 GuiOptions parse_gui_options(const std::vector<std::string>& args, const Settings& last);
+
+// A lesson step's state as options, exactly as `--lesson FILE --step N` reads it.
+GuiOptions lesson_step_options(const Lesson& lesson, int step);
 
 }  // namespace tilescope::ui

@@ -26,6 +26,8 @@ void handle_cursor_keys(AppState& state);
 // The kernel source, barrier lines marked, the current interval's closing barrier
 // highlighted; diagnostics with their lines.
 void draw_source_view(AppState& state, ImVec2 size);
+// Removes the barrier on `line` of the main kernel, or restores it, and traces again.
+void toggle_barrier(AppState& state, int line);
 
 // GFLOP/s bars of every rung, GFLOP/s against size, tile sweep, roofline.
 void draw_performance_view(AppState& state, ImVec2 size);

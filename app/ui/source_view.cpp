@@ -3,10 +3,31 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/source_edit.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
 namespace tilescope::ui {
+
+void toggle_barrier(AppState& s, int line) {
+    if (!s.main.config || !s.worker) return;
+    if (s.dropped_barriers.empty() || !s.undropped_kernel || s.undropped_kernel->name != s.main.config->kernel.name) {
+        s.undropped_kernel = s.main.config->kernel;
+        s.dropped_barriers.clear();
+    }
+    auto it = std::find(s.dropped_barriers.begin(), s.dropped_barriers.end(), line);
+    if (it == s.dropped_barriers.end()) s.dropped_barriers.push_back(line);
+    else s.dropped_barriers.erase(it);
+    LaunchConfig config = *s.main.config;
+    try {
+        config.kernel = drop_barriers(*s.undropped_kernel, s.dropped_barriers, "barrier toggle");
+    } catch (const std::exception& e) {
+        s.message = e.what();
+        return;
+    }
+    s.message = s.dropped_barriers.empty() ? "Barriers restored; tracing again" : "Barrier removed; tracing again";
+    s.main.start(*s.worker, config, {}, s.cursor.group);
+}
 
 void draw_source_view(AppState& s, ImVec2 size) {
     const Palette& pal = theme().pal;
@@ -16,7 +37,13 @@ void draw_source_view(AppState& s, ImVec2 size) {
         ImGui::TextDisabled("No kernel chosen.");
         return;
     }
-    const std::string& src = shown->kernel.source;
+    // Dropped barriers stay visible (struck out): the source before the toggle removed them.
+    const KernelSpec& base = s.undropped_kernel && s.undropped_kernel->name == shown->kernel.name && !s.dropped_barriers.empty()
+                                 ? *s.undropped_kernel
+                                 : shown->kernel;
+    const std::string& src = base.source;
+    const std::vector<int> source_barriers = barrier_lines(src);
+    int toggled = 0;
     const Trace* t = s.main.trace.get();
     int current_line = -1;
     if (t)
@@ -51,11 +78,25 @@ void draw_source_view(AppState& s, ImVec2 size) {
         std::snprintf(num, sizeof num, "%3d %s ", line, barrier ? (line == current_line ? ">>" : "||") : "  ");
         ImGui::TextColored(ImColor(pal.faint_text), "%s", num);
         ImGui::SameLine(0, 0);
+        const bool dropped = &base != &shown->kernel &&
+                             std::find(s.dropped_barriers.begin(), s.dropped_barriers.end(), line) != s.dropped_barriers.end();
         ImGui::TextUnformatted(text.c_str());
+        if (std::find(source_barriers.begin(), source_barriers.end(), line) != source_barriers.end()) {
+            if (dropped) dl->AddLine(ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + w, p.y + h * 0.5f), pal.race, 2.f);
+            ImGui::SameLine();
+            ImGui::PushID(line);
+            if (ImGui::SmallButton(dropped ? "restore barrier" : "remove barrier")) toggled = line;
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(dropped ? "Put this barrier back and trace again" : "Trace again without this barrier: watch the race and the wrong cells of P");
+            ImGui::PopID();
+        }
     }
     ImGui::PopFont();
     ImGui::EndChild();
+    if (toggled) toggle_barrier(s, toggled);
     if (!t) return;
+    if (!t->wrong_cells.empty())
+        ImGui::TextColored(ImColor(pal.race), "%zu cells of P are wrong (marked in red in the emulation view).", t->wrong_cells.size());
     ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes phase %d", s.cursor.phase);
     if (t->diagnostics.empty()) {
         ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");

@@ -12,3 +12,12 @@ if(TARGET tilescope_trace)
   add_dependencies(lessons_cli_tests tilescope tilescope_trace)
   gtest_discover_tests(lessons_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
 endif()
+# The GUI under an Xvfb of its own: every lesson step, --open without drivers, --record.
+if(TARGET tilescope_ui AND TARGET tilescope_trace)
+  add_executable(lessons_gui_tests test_lessons_gui.cpp)
+  target_link_libraries(lessons_gui_tests PRIVATE tilescope_core GTest::gtest nlohmann_json::nlohmann_json stb gif)
+  target_compile_definitions(lessons_gui_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+                             TILESCOPE_LESSONS="${CMAKE_SOURCE_DIR}/assets/lessons")
+  add_dependencies(lessons_gui_tests tilescope tilescope_trace)
+  gtest_discover_tests(lessons_gui_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
+endif()
