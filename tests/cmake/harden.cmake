@@ -7,10 +7,14 @@ target_link_libraries(hardening_tests PRIVATE tilescope_core GTest::gtest)
 gtest_discover_tests(hardening_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
 
 # The deterministic fuzzer of every user-input parser (tests/hardening/fuzz_parsers.cpp).
-# The short run is a test: 20,000 inputs per parser (140,000 in all) from a fixed seed,
+# The short run is a test: 20,000 inputs per parser (160,000 in all with the GUI's scenes) from a fixed seed,
 # at least 10,000 of them refused per parser; scripts/fuzz.sh runs it long.
 add_executable(tilescope_fuzz hardening/fuzz_parsers.cpp)
 target_link_libraries(tilescope_fuzz PRIVATE tilescope_core)
+if(TARGET tilescope_ui)
+  target_link_libraries(tilescope_fuzz PRIVATE tilescope_ui)
+  target_compile_definitions(tilescope_fuzz PRIVATE TILESCOPE_FUZZ_SCENES=1)
+endif()
 add_test(NAME fuzz_parsers_short
   COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --runs 20000 --seed 1
           --min-refused 10000)

@@ -1,5 +1,5 @@
 // A deterministic fuzzer for every parser of user input: expressions, --arg specs, the
-// --check spec, sizes, --param, --groups and tuning files. Inputs are mutations of a seed
+// --check spec, sizes, --param, --groups, tuning files and GUI scene files. Inputs are mutations of a seed
 // corpus (tests/hardening/corpus/<target>.txt, one seed per line) plus generated bombs
 // (deep nesting, long runs, extreme numbers, control bytes), drawn from a fixed seed so a
 // failure is reproduced by rerunning the same command.
@@ -9,6 +9,8 @@
 // than 2 seconds (a hang). --min-refused R also asks that each command-line parser refused at least
 // R of its inputs (so the run really was hostile). A signal
 // (stack overflow, SIGFPE) ends this process, which the caller reports as the failure.
+//
+// With the GUI built, `gui --scene FILE` is fuzzed too (target "scene").
 //
 //   tilescope_fuzz --corpus DIR [--target NAME|all] [--runs N] [--seed S] [--min-refused R]
 // prints one line per target: inputs, accepted, refused, failures, slowest input.
@@ -30,6 +32,12 @@
 #include "core/launch_config.h"
 #include "core/trace_runner.h"
 #include "core/tuning.h"
+#ifdef TILESCOPE_FUZZ_SCENES
+#include <filesystem>
+#include <unistd.h>
+
+#include "ui/gui_options.h"
+#endif
 
 using namespace tilescope;
 
@@ -179,6 +187,17 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
         r.gflops = 1;
         merge_tuning(in, "fuzz / device", rng() % 2 ? "tiled" : "reg2d", ProblemSize{64, 64, 64}, {r}, "fuzz");
     };
+#ifdef TILESCOPE_FUZZ_SCENES
+    t["scene"] = [](const std::string& in, Rng&) {
+        // `gui --scene FILE`: the file becomes options, checked before any window opens.
+        static const std::string path = (std::filesystem::temp_directory_path() /
+                                         ("tilescope-fuzz-scene-" + std::to_string(getpid()) + ".json")).string();
+        // A new file each time: truncating one in place makes ext4 flush it, 100x slower.
+        std::filesystem::remove(path);
+        std::ofstream(path, std::ios::binary) << in;
+        ui::parse_gui_options({"--scene", path}, ui::Settings{});
+    };
+#endif
     return t;
 }
 
