@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "cli/cli.h"
-#include "cli/options.h"
-#include "cli/setup.h"
+#include "args/options.h"
+#include "args/setup.h"
 #include "core/atomic_file.h"
 #include "core/cache_trace.h"
 #include "core/catalog.h"

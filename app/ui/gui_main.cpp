@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/options.h"
-#include "cli/setup.h"
+#include "args/options.h"
+#include "args/setup.h"
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/trace_runner.h"
@@ -28,6 +28,7 @@
 #include "gfx/screenshot.h"
 #include "gfx/window.h"
 #include "ui/app_state.h"
+#include "ui/compare_view.h"
 #include "ui/emulation_view.h"
 #include "ui/panels.h"
 #include "ui/settings.h"
@@ -160,7 +161,7 @@ double percentile(std::vector<double> v, double p) {
     return v[i];
 }
 
-void write_layout(const std::string& path, const AppState& s, const EmulationView& view, int w, int h) {
+void write_layout(const std::string& path, const AppState& s, const std::vector<MatrixPlacement>& placements, int w, int h) {
     nlohmann::json j;
     j["window"] = {w, h};
     j["group"] = {s.cursor.group[0], s.cursor.group[1], s.cursor.group[2]};
@@ -172,7 +173,7 @@ void write_layout(const std::string& path, const AppState& s, const EmulationVie
                     {"b_strip", rgb(p.b_strip)}, {"c_block", rgb(p.c_block)}, {"c_stored", rgb(p.c_stored)},
                     {"empty", rgb(p.cell_empty)}};
     nlohmann::json ms = nlohmann::json::array();
-    for (const MatrixPlacement& m : view.placements())
+    for (const MatrixPlacement& m : placements)
         ms.push_back({{"name", m.name}, {"role", m.role}, {"x0", m.p0.x}, {"y0", m.p0.y}, {"x1", m.p1.x}, {"y1", m.p1.y},
                       {"rows", m.rows}, {"cols", m.cols}});
     j["matrices"] = ms;
@@ -195,10 +196,10 @@ int gui_main(const std::vector<std::string>& raw_args) {
     // ---- options: everything checked before a window opens ----
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene",
                                     "screenshot", "frames", "window", "layout", "compare", "screenshot-width", "hover"};
-    for (const std::string& c : cli::custom_kernel_options()) valued.insert(c);
+    for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
     std::vector<std::string> args = raw_args;
     {
-        cli::Options pre("gui", valued, {"help", "play", "frame-stats", "presenter"});
+        args::Options pre("gui", valued, {"help", "play", "frame-stats", "presenter"});
         pre.parse(args);
         if (pre.has("help")) {
             std::cout << kHelp;
@@ -206,7 +207,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
         }
         if (pre.has("scene")) args = with_scene(args, *pre.get("scene"));
     }
-    cli::Options o("gui", valued, {"help", "play", "frame-stats", "presenter"});
+    args::Options o("gui", valued, {"help", "play", "frame-stats", "presenter"});
     o.parse(args);
     Script sc;
     if (o.has("group")) sc.group = parse_group(*o.get("group"));
@@ -240,13 +241,13 @@ int gui_main(const std::vector<std::string>& raw_args) {
     Settings settings = scripted ? Settings{} : load_settings();
     std::optional<LaunchConfig> config;
     if (setup_given || scripted) {
-        config = cli::configs_from(o, "tiled", "32", false).at(0);
+        config = args::configs_from(o, "tiled", "32", false).at(0);
         if (!o.has("tile") && !config->kernel.custom && config->kernel.name == "tiled" && !o.has("size")) config->tile = 8;
     } else {
         try {  // the last session's configuration; a stale one is not an error
-            cli::Options last("gui", valued, {});
+            args::Options last("gui", valued, {});
             last.parse({"--kernel", settings.kernel, "--size", settings.size, "--tile", std::to_string(settings.tile)});
-            config = cli::configs_from(last, "tiled", "32", false).at(0);
+            config = args::configs_from(last, "tiled", "32", false).at(0);
         } catch (const std::exception&) {
             config = LaunchConfig{*find_rung("tiled"), parse_size("32"), 8};
         }
@@ -314,12 +315,13 @@ int gui_main(const std::vector<std::string>& raw_args) {
     apply_theme(s.presenter);
 
     if (config) s.main.start(worker, *config, {}, sc.group);
-    if (sc.compare) s.other.start(worker, *sc.compare, {}, sc.group);
+    if (sc.compare) s.other.start(worker, *sc.compare, {}, ComparePanel::mapped_group(*config, s.cursor.group, *sc.compare));
     s.devices_job = worker.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
     if (scripted && s.view == View::Performance) start_performance(s);
     if (scripted && s.view == View::Compare) start_compare_measurements(s);
 
-    EmulationView emulation, emulation2;
+    EmulationView emulation;
+    ComparePanel compare;
     gfx::DamageRenderer renderer;
     std::vector<double> frame_ms;
     double last_start = -1;
@@ -396,13 +398,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
             ImGui::SameLine();
             const bool on = s.view == v;
             if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-            if (ImGui::Button(view_title(v))) {
-                s.view = v;
-                if (v == View::Compare && !s.other.config && s.main.config) {
-                    s.other.start(worker, compare_config(*s.main.config, ""), {}, s.cursor.group);
-                    start_compare_measurements(s);
-                }
-            }
+            if (ImGui::Button(view_title(v))) s.view = v;  // compare's panel picks its second configuration
             if (on) ImGui::PopStyleColor();
         }
         ImGui::SameLine();
@@ -444,12 +440,17 @@ int gui_main(const std::vector<std::string>& raw_args) {
         switch (s.view) {
             case View::Emulation:
             case View::Heatmap:
-                emulation.draw(s, s.main, origin, inner, s.view == View::Heatmap, !s.scripted);
+            {
+                const EmulationViewFlags flags = (s.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) |
+                                                 (s.scripted ? EmulationViewFlags_NoInput : 0);
+                const EmulationViewResult r = emulation.draw(view_data(s, s.main), origin, inner, flags);
+                if (r.clicked_group) select_group(s, s.main, *r.clicked_group);
                 break;
+            }
             case View::Source: draw_source_view(s, inner); break;
             case View::Performance: draw_performance_view(s, inner); break;
             case View::Compare: {
-                draw_compare_view(s, inner);
+                compare.draw(s, inner);
                 break;
             }
         }
@@ -495,7 +496,7 @@ int gui_main(const std::vector<std::string>& raw_args) {
             }
             s.screenshot_request.reset();
         }
-        if (last && sc.layout) write_layout(*sc.layout, s, s.view == View::Compare ? emulation2 : emulation, fw, fh);
+        if (last && sc.layout) write_layout(*sc.layout, s, s.view == View::Compare ? compare.placements() : emulation.placements(), fw, fh);
         if (window->can_present_region()) window->present_region(damaged.x, damaged.y, damaged.w, damaged.h);
         else window->swap();
         last_start = start;

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "ui/app_state.h"
+#include "ui/emulation_view.h"
 
 namespace tilescope::ui {
 
@@ -32,8 +33,13 @@ void draw_performance_view(AppState& state, ImVec2 size);
 // Starts the measurements the performance view shows (on the worker).
 void start_performance(AppState& state);
 
-// Two configurations side by side with one phase cursor.
-void draw_compare_view(AppState& state, ImVec2 size);
+// Compare mode's measurements of both configurations (its panel: ui/compare_view.h).
 void start_compare_measurements(AppState& state);
+
+// The emulation view's data for one configuration at the shared cursor.
+EmulationViewData view_data(const AppState& state, const TraceSlot& slot);
+// A group chosen in a view: the cursor moves to it; a group the trace kept no detail for
+// is traced (with the groups it has).
+void select_group(AppState& state, TraceSlot& slot, const GroupId& group);
 
 }  // namespace tilescope::ui
