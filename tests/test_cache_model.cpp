@@ -6,6 +6,7 @@
 #include "core/cache_model.h"
 #include "core/cache_trace.h"
 #include "core/errors.h"
+#include "core/ladder_explained.h"
 
 using namespace tilescope;
 
@@ -200,4 +201,26 @@ TEST(CacheProfiles, EveryProfileLoadsWithItsSourceAndValidParameters) {
     EXPECT_TRUE(load_cache_profile("cpu").from_sysfs);
     EXPECT_EQ(load_cache_profile("h200").params.cus, 132u);
     EXPECT_THROW(load_cache_profile("nosuch"), InputError);
+}
+
+// The ladder explained: each step names its largest traffic change, or says none changed
+// while the measured time did.
+TEST(LadderExplained, NamesTheLargestChangeOrSaysNoneChanged) {
+    LadderRungFigures naive{"naive", 16, 1000, 0, 0, 64000.0, 8000.0, 4000.0, 2.0};
+    LadderRungFigures tiled{"tiled", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.5};
+    LadderRungFigures same{"tiled_pad", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.0};
+    const auto steps = explain_ladder({naive, tiled, same});
+    ASSERT_EQ(steps.size(), 2u);
+    ASSERT_EQ(steps[0].changes.size(), 7u);  // requests, L1, L2, DRAM, local, barriers, time
+    EXPECT_EQ(steps[0].changes[0].what, "global requests");
+    EXPECT_DOUBLE_EQ(steps[0].changes[0].ratio(), 0.125);
+    EXPECT_EQ(steps[0].changes[6].kind, FigureKind::Measured);
+    // local bytes went from 0 to 50000: the largest change
+    EXPECT_NE(steps[0].note.find("local bytes"), std::string::npos) << steps[0].note;
+    EXPECT_NE(steps[1].note.find("no traced or modelled traffic changed"), std::string::npos) << steps[1].note;
+    EXPECT_NE(steps[1].note.find("time is 1.5x less"), std::string::npos) << steps[1].note;
+    // Without cache figures the modelled rows are left out, not zero.
+    LadderRungFigures bare = naive;
+    bare.l1_bytes.reset();
+    EXPECT_EQ(explain_ladder({bare, tiled})[0].changes.size(), 6u);
 }

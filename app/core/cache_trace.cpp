@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/cl.h"
 #include "core/embedded_files.h"
 #include "core/errors.h"
 #include "core/trace.h"
@@ -220,6 +221,27 @@ CacheProfile load_cache_profile(const std::string& name, const std::string& opti
     std::string accepted;
     for (const std::string& n : cache_profile_names()) accepted += (accepted.empty() ? "" : ", ") + n;
     throw InputError(option + " " + name + ": no such cache profile; accepted: " + accepted);
+}
+
+std::optional<ReportedCache> reported_cache(const DeviceInfo& device) {
+    if (device.is_emulator) return std::nullopt;
+    try {
+        const cl::Device d = cl_device(device);
+        ReportedCache r{d.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>(), d.getInfo<CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE>()};
+        if (r.bytes == 0 && r.line_bytes == 0) return std::nullopt;
+        return r;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string cache_profile_for(const DeviceInfo& device) {
+    std::string name = device.name;
+    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (name.find("H200") != std::string::npos) return "h200";
+    if (name.find("H100") != std::string::npos) return "h100";
+    if (device.is_cpu && !device.is_emulator) return "cpu";
+    return "";
 }
 
 CacheParams apply_overrides(CacheParams p, const CacheOverrides& o) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/cache_model.h"
+#include "core/opencl_env.h"
 #include "trace/trace_abi.h"
 
 namespace tilescope {
@@ -35,6 +36,16 @@ std::vector<std::string> cache_profile_names();
 CacheProfile load_cache_profile(const std::string& name, const std::string& option = "--caches");
 // Parses one profile file's text (the sysfs values replace the file's when it asks for them).
 CacheProfile parse_cache_profile(const std::string& name, const std::string& text);
+
+// What a real device says of its global-memory cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
+// CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE), shown beside the profile that models it.
+struct ReportedCache {
+    uint64_t bytes = 0;
+    uint32_t line_bytes = 0;
+};
+std::optional<ReportedCache> reported_cache(const DeviceInfo& device);
+// The profile that models `device`: "h200", "h100", "cpu"; empty when none fits.
+std::string cache_profile_for(const DeviceInfo& device);
 
 // Overrides from the command line (KB for sizes), applied over a profile.
 struct CacheOverrides {

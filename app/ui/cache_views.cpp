@@ -1,0 +1,200 @@
+// The cache model's widgets: the hierarchy diagram, the roofline's DRAM points, the
+// ladder chart. Every number they paint says whether it is traced, modelled or measured.
+#include "ui/cache_views.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/cache_trace.h"
+#include "core/errors.h"
+#include "ui/plot.h"
+#include "ui/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+std::string bytes_text(double b) {
+    char buf[64];
+    if (b >= 1 << 20) std::snprintf(buf, sizeof buf, "%.2f MB", b / double(1 << 20));
+    else if (b >= 1 << 10) std::snprintf(buf, sizeof buf, "%.1f KB", b / 1024.0);
+    else std::snprintf(buf, sizeof buf, "%.0f B", b);
+    return buf;
+}
+
+std::string count_text(uint64_t v) { return short_number(double(v)); }
+
+std::string percent_text(uint64_t part, uint64_t whole) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+    return buf;
+}
+
+// The model's report for the trace on show, recomputed when the trace or profile changes.
+struct HierarchyState {
+    std::string profile = "h200";
+    TraceSnapshot trace;  // held, so a new trace never reuses its address
+    std::string modelled_profile;
+    std::optional<CacheReport> report;
+    std::string error;
+
+    void update(const TraceSnapshot& t) {
+        if (t == trace && profile == modelled_profile) return;
+        trace = t;
+        modelled_profile = profile;
+        report.reset();
+        error.clear();
+        try {
+            report = model_trace_caches(*t, load_cache_profile(profile));
+        } catch (const InputError& e) {
+            error = e.what();
+        }
+    }
+};
+
+struct Box {
+    std::string title, kind;         // "L1 per compute unit", "modelled"
+    std::vector<std::string> lines;  // figures
+};
+
+void paint_boxes(const std::vector<Box>& boxes, const std::vector<std::string>& arrows, ImVec2 size) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize(), arrow_w = fh * 5.5f;
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float box_w = std::max(fh * 7, (size.x - arrow_w * float(boxes.size() - 1)) / float(boxes.size()));
+    const float box_h = fh * 1.35f * 6;
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        const float x = o.x + float(i) * (box_w + arrow_w);
+        const ImVec2 a(x, o.y), b(x + box_w, o.y + box_h);
+        const bool modelled = boxes[i].kind == "modelled";
+        dl->AddRectFilled(a, b, modelled ? pal.local_empty : pal.cell_empty, fh * 0.3f);
+        dl->AddRect(a, b, pal.outline, fh * 0.3f, 0, theme().line);
+        float y = a.y + fh * 0.3f;
+        dl->AddText(ImVec2(a.x + fh * 0.4f, y), pal.text, boxes[i].title.c_str());
+        y += fh * 1.3f;
+        dl->AddText(ImVec2(a.x + fh * 0.4f, y), pal.faint_text, boxes[i].kind.c_str());
+        for (const std::string& line : boxes[i].lines) {
+            y += fh * 1.3f;
+            dl->AddText(ImVec2(a.x + fh * 0.4f, y), pal.text, line.c_str());
+        }
+        if (i + 1 < boxes.size()) {
+            const float ay = o.y + box_h * 0.5f, ax0 = b.x + fh * 0.3f, ax1 = b.x + arrow_w - fh * 0.3f;
+            dl->AddLine(ImVec2(ax0, ay), ImVec2(ax1, ay), pal.outline, theme().line * 1.5f);
+            dl->AddTriangleFilled(ImVec2(ax1, ay), ImVec2(ax1 - fh * 0.5f, ay - fh * 0.3f),
+                                  ImVec2(ax1 - fh * 0.5f, ay + fh * 0.3f), pal.outline);
+            const ImVec2 ts = ImGui::CalcTextSize(arrows[i].c_str());
+            dl->AddText(ImVec2((ax0 + ax1 - ts.x) * 0.5f, ay - fh * 1.4f), pal.text, arrows[i].c_str());
+        }
+    }
+    ImGui::Dummy(ImVec2(size.x, box_h + fh * 0.5f));
+}
+
+}  // namespace
+
+void draw_memory_hierarchy(const TraceSnapshot& snapshot, ImVec2 size) {
+    static HierarchyState state;  // this panel's own choice of profile
+    if (!snapshot) {
+        ImGui::TextDisabled("No trace yet.");
+        return;
+    }
+    const Trace& t = *snapshot;
+    const std::vector<std::string> names = cache_profile_names();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::BeginCombo("cache profile", state.profile.c_str())) {
+        for (const std::string& n : names)
+            if (ImGui::Selectable(n.c_str(), n == state.profile)) state.profile = n;
+        ImGui::EndCombo();
+    }
+    state.update(snapshot);
+    if (!state.report) {
+        ImGui::TextWrapped("%s", state.error.c_str());
+        return;
+    }
+    const CacheReport& r = *state.report;
+    const CacheCounts& c = r.totals;
+    const uint32_t sector = r.params.sector_bytes;
+    ImGui::SameLine();
+    ImGui::TextDisabled("MODELLED: L1 %llu KB x %u units, L2 %llu KB, %u-B lines", (unsigned long long)(r.params.l1_bytes / 1024),
+                        r.params.cus, (unsigned long long)(r.params.l2_bytes / 1024), r.params.line_bytes);
+    std::vector<Box> boxes = {
+        {"global requests", "traced",
+         {count_text(t.coalescing.requests) + " requests", count_text(t.coalescing.sectors) + " sectors",
+          bytes_text(double(t.totals.global_load_bytes)) + " loaded", bytes_text(double(t.totals.global_store_bytes)) + " stored"}},
+        {"L1 (per unit)", "modelled",
+         {count_text(c.l1_sectors) + " load sectors", percent_text(c.l1_hit_sectors, c.l1_sectors) + " hit"}},
+        {"L2 (shared)", "modelled",
+         {count_text(c.l2_sectors) + " sectors", percent_text(c.l2_hit_sectors, c.l2_sectors) + " hit"}},
+        {"DRAM", "modelled",
+         {bytes_text(double(c.dram_read_bytes)) + " read", bytes_text(double(c.dram_write_bytes)) + " written",
+          "at least " + bytes_text(double(r.bounds.distinct_sectors) * sector)}}};
+    const std::vector<std::string> arrows = {bytes_text(double(c.l1_sectors) * sector),
+                                             bytes_text(double(c.l2_sectors) * sector),
+                                             bytes_text(double(c.dram_read_bytes + c.dram_write_bytes))};
+    paint_boxes(boxes, arrows, size);
+}
+
+void draw_hierarchical_points(const PlotFrame& f, const std::vector<HierarchicalPoint>& points,
+                              const std::string& profile) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    for (size_t i = 0; i < points.size(); ++i) {
+        const HierarchicalPoint& p = points[i];
+        if (p.gflops <= 0 || p.dram_flops_per_byte <= 0) continue;
+        const ImU32 colour = pal.series[i % 6];
+        f.line({p.global_flops_per_byte, p.dram_flops_per_byte}, {p.gflops, p.gflops}, colour, theme().line, false);
+        const ImVec2 q = f.map(p.dram_flops_per_byte, p.gflops);
+        dl->AddCircleFilled(q, fh * 0.32f, pal.background);
+        dl->AddCircle(q, fh * 0.32f, colour, 0, theme().line * 1.4f);
+    }
+    const std::string key = "filled: traced global intensity; ring: modelled DRAM intensity (" + profile + ")";
+    const ImVec2 at(f.plot_min().x + fh * 0.4f, f.plot_max().y - fh * 1.3f);
+    dl->AddText(at, pal.faint_text, key.c_str());
+}
+
+void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const std::string& caption) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    ImGui::TextWrapped("%s", caption.c_str());
+    if (steps.empty()) return;
+    // Rows: the figures of the first step, in its order (every step has the same set).
+    std::vector<std::pair<std::string, FigureKind>> rows;
+    for (const LadderChange& c : steps.front().changes) rows.push_back({c.what, c.kind});
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float label_w = fh * 11, col_w = std::max(fh * 6, (size.x - label_w) / float(steps.size()));
+    const float row_h = fh * 1.9f, top = fh * 2.6f;
+    for (size_t s = 0; s < steps.size(); ++s) {
+        const float x = o.x + label_w + float(s) * col_w;
+        const std::string head = steps[s].from + " ->", head2 = steps[s].to;
+        dl->AddText(ImVec2(x + fh * 0.3f, o.y), pal.faint_text, head.c_str());
+        dl->AddText(ImVec2(x + fh * 0.3f, o.y + fh * 1.1f), pal.text, head2.c_str());
+        dl->AddLine(ImVec2(x, o.y), ImVec2(x, o.y + top + row_h * float(rows.size())), pal.grid_line);
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const float y = o.y + top + float(r) * row_h;
+        const std::string label = rows[r].first + " (" + to_string(rows[r].second) + ")";
+        dl->AddText(ImVec2(o.x, y + fh * 0.4f), pal.text, label.c_str());
+        for (size_t s = 0; s < steps.size(); ++s) {
+            const auto it = std::find_if(steps[s].changes.begin(), steps[s].changes.end(),
+                                         [&](const LadderChange& c) { return c.what == rows[r].first; });
+            if (it == steps[s].changes.end()) continue;
+            const double ratio = it->ratio();
+            const float mid = o.x + label_w + (float(s) + 0.5f) * col_w, half = col_w * 0.45f;
+            const float len = float(std::clamp(std::log10(std::max(ratio, 1e-9)) / 3.0, -1.0, 1.0)) * half;
+            const ImU32 colour = ratio < 1 / 1.1 ? pal.c_stored : ratio > 1.1 ? pal.race : pal.faint_text;
+            dl->AddRectFilled(ImVec2(std::min(mid, mid + len), y + fh * 0.2f),
+                              ImVec2(std::max(mid, mid + len) + 1, y + row_h - fh * 0.2f), colour);
+            char buf[48];
+            if (it->before <= 0 && it->after > 0) std::snprintf(buf, sizeof buf, "new");
+            else if (ratio >= 1) std::snprintf(buf, sizeof buf, "%.3gx", ratio);
+            else std::snprintf(buf, sizeof buf, "1/%.3g", 1 / ratio);
+            dl->AddText(ImVec2(mid - ImGui::CalcTextSize(buf).x * 0.5f, y + fh * 0.4f), pal.text, buf);
+        }
+    }
+    ImGui::Dummy(ImVec2(size.x, top + row_h * float(rows.size()) + fh * 0.4f));
+    for (const LadderStep& s : steps) ImGui::BulletText("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
+}
+
+}  // namespace tilescope::ui

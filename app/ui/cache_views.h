@@ -1,0 +1,39 @@
+#pragma once
+// The cache model in the GUI (issue 11): the memory hierarchy diagram (traced requests ->
+// L1 -> L2 -> DRAM, every number labelled traced or modelled), the hierarchical
+// roofline's modelled DRAM points, and "the ladder explained" chart. Each widget paints
+// data the caller owns; the hierarchy panel keeps its own profile choice.
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cache_model.h"
+#include "core/ladder_explained.h"
+#include "core/trace.h"
+
+namespace tilescope::ui {
+
+class PlotFrame;
+
+// The hierarchy diagram for one trace, with a profile picker; runs the model on the
+// trace's requests when the trace or the profile changes (a few ms at 128^3).
+void draw_memory_hierarchy(const TraceSnapshot& trace, ImVec2 size);
+
+// One rung in the hierarchical roofline: traced global intensity, modelled DRAM intensity.
+struct HierarchicalPoint {
+    std::string kernel;
+    double global_flops_per_byte = 0;  // traced
+    double dram_flops_per_byte = 0;    // modelled (0: none)
+    double gflops = 0;                 // measured
+};
+// Both points of each rung, joined by a line, in a roofline frame the caller painted.
+void draw_hierarchical_points(const PlotFrame& frame, const std::vector<HierarchicalPoint>& points,
+                              const std::string& profile);
+
+// One chart, rung by rung: a column per step, a row per figure, each cell a bar of the
+// ratio to the rung before (log scale; down is less), with the step's reading beneath.
+void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const std::string& caption);
+
+}  // namespace tilescope::ui
