@@ -1,16 +1,12 @@
 #pragma once
-// The panels around the views. Each lives in its own file and keeps its own UI state
-// there; they share only AppState.
+// The panels around the views drawn by free functions (those with state of their own
+// are classes with their own header: setup_panel.h, help_overlay.h); they share AppState.
 #include <imgui.h>
 
 #include "ui/app_state.h"
 #include "ui/emulation_view.h"
 
 namespace tilescope::ui {
-
-// Device, kernel (ladder or custom .cl), sizes, tile; what they imply (NDRange, groups,
-// phases, local bytes) with limits in red; Trace and Measure buttons; job progress.
-void draw_setup_panel(AppState& state);
 
 // Global/local bytes, loads per FLOP, compute-to-global ratio, coalescing, bank
 // conflicts: traced values with the closed form beside them, for the group and NDRange.
