@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "gfx/matrix_grid.h"
+#include "ui/cache_views.h"
 #include "ui/panels.h"
 #include "ui/setup_panel.h"
 #include "ui/theme.h"
@@ -59,11 +60,12 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     if (o.control) control_.emplace(*o.control);
     side_panels_.push_back(std::make_unique<SetupPanel>());
     side_panels_.push_back(std::make_unique<CountersSection>());
+    side_panels_.push_back(std::make_unique<CachesSection>());
 
     if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
     if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
     s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
-    if (o.scripted() && s_.view == View::Performance) start_performance(s_);
+    if (o.scripted() && (s_.view == View::Performance || s_.view == View::Ladder)) start_performance(s_);
     if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
 }
 
@@ -213,7 +215,7 @@ void App::draw_side_panel(float width, float height) {
 }
 
 void App::draw_view(ImVec2 size) {
-    const float timeline_h = s_.view == View::Performance ? 0.f : ImGui::GetFontSize() * 6.5f;
+    const float timeline_h = s_.view == View::Performance || s_.view == View::Ladder ? 0.f : ImGui::GetFontSize() * 6.5f;
     ImGui::BeginGroup();
     const ImVec2 view_size(size.x, size.y - timeline_h);
     ImGui::BeginChild("view", view_size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -225,6 +227,7 @@ void App::draw_view(ImVec2 size) {
         case View::Source: draw_source_view(s_, inner); break;
         case View::Performance: draw_performance_view(s_, inner); break;
         case View::Compare: compare_.draw(s_, inner); break;
+        case View::Ladder: draw_ladder_view(s_, inner); break;
     }
     ImGui::EndChild();
     if (timeline_h > 0) {

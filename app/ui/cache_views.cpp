@@ -8,6 +8,7 @@
 
 #include "core/cache_trace.h"
 #include "core/errors.h"
+#include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/theme.h"
 
@@ -52,12 +53,12 @@ struct HierarchyState {
     }
 };
 
-struct Box {
+struct HierarchyBox {
     std::string title, kind;         // "L1 per compute unit", "modelled"
     std::vector<std::string> lines;  // figures
 };
 
-void paint_boxes(const std::vector<Box>& boxes, const std::vector<std::string>& arrows, ImVec2 size) {
+void paint_boxes(const std::vector<HierarchyBox>& boxes, const std::vector<std::string>& arrows, ImVec2 size) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize(), arrow_w = fh * 5.5f;
@@ -117,7 +118,7 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, ImVec2 size) {
     ImGui::SameLine();
     ImGui::TextDisabled("MODELLED: L1 %llu KB x %u units, L2 %llu KB, %u-B lines", (unsigned long long)(r.params.l1_bytes / 1024),
                         r.params.cus, (unsigned long long)(r.params.l2_bytes / 1024), r.params.line_bytes);
-    std::vector<Box> boxes = {
+    std::vector<HierarchyBox> boxes = {
         {"global requests", "traced",
          {count_text(t.coalescing.requests) + " requests", count_text(t.coalescing.sectors) + " sectors",
           bytes_text(double(t.totals.global_load_bytes)) + " loaded", bytes_text(double(t.totals.global_store_bytes)) + " stored"}},
@@ -195,6 +196,67 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
     }
     ImGui::Dummy(ImVec2(size.x, top + row_h * float(rows.size()) + fh * 0.4f));
     for (const LadderStep& s : steps) ImGui::BulletText("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
+}
+
+void CachesSection::draw(AppState& state) {
+    ImGui::TextWrapped("Traced global requests through the cache model's L1 and L2 to DRAM (not measured).");
+    draw_memory_hierarchy(state.main.trace, ImVec2(ImGui::GetContentRegionAvail().x, 0));
+}
+
+void add_modelled_rung(Performance& perf, const Trace& trace, const DeviceInfo& device) {
+    if (perf.cache_profile.empty()) {
+        perf.cache_profile = cache_profile_for(device);
+        if (perf.cache_profile.empty()) perf.cache_profile = "h200";
+    }
+    std::optional<CacheReport> report;
+    try {
+        report = model_trace_caches(trace, load_cache_profile(perf.cache_profile));
+    } catch (const InputError&) {
+        // the figures stay traced only; the chart leaves the modelled rows out
+    }
+    if (report && !perf.intensity.empty() && perf.intensity.back().kernel == trace.kernel) {
+        const double dram = double(report->totals.dram_read_bytes + report->totals.dram_write_bytes);
+        if (dram > 0) perf.intensity.back().dram_flops_per_byte = trace.totals.flops / dram;
+    }
+    perf.ladder.push_back(ladder_figures(trace, report ? &*report : nullptr, std::nullopt));
+}
+
+std::vector<HierarchicalPoint> hierarchical_points(const Performance& perf) {
+    std::vector<HierarchicalPoint> out;
+    for (const auto& ai : perf.intensity)
+        for (const Measurement& m : perf.rungs)
+            if (m.kernel == ai.kernel) out.push_back({ai.kernel, ai.flops_per_byte, ai.dram_flops_per_byte, m.gflops});
+    return out;
+}
+
+void draw_ladder_view(AppState& state, ImVec2 size) {
+    Performance& perf = state.perf;
+    if (perf.job && perf.job->done) {  // as the performance view takes it
+        const JobHandle job = perf.job;
+        if (const auto* p = job->result<Performance>()) perf = *p;
+        else perf.error = job->error();
+        perf.job.reset();
+    }
+    if (!perf.ready() || perf.ladder.empty()) {
+        ImGui::TextWrapped("The ladder explained: rung by rung, what changed from the rung before, traced on the "
+                           "emulator, modelled by the cache model, timed on the selected real device.");
+        if (perf.job) {
+            ImGui::Text("Measuring... %s", perf.job->message().c_str());
+            ImGui::ProgressBar(perf.job->fraction(), ImVec2(std::min(size.x, 600.f), 0));
+        } else if (ImGui::Button("Measure and trace every rung")) {
+            start_performance(state);
+        }
+        if (!perf.error.empty()) ImGui::TextWrapped("%s", perf.error.c_str());
+        return;
+    }
+    std::vector<LadderRungFigures> rungs = perf.ladder;
+    for (LadderRungFigures& r : rungs)
+        for (const Measurement& m : perf.rungs)
+            if (m.kernel == r.kernel && m.median_s > 0) r.measured_s = m.median_s;
+    const std::string caption = "Each column: a rung against the rung before. Traffic traced at 64^3 on the emulator, "
+                                "L1/L2/DRAM modelled (profile " + perf.cache_profile + "), time measured at " +
+                                std::to_string(perf.size) + "^3 on " + perf.device + ". Green: less; red: more.";
+    draw_ladder_chart(explain_ladder(rungs), size, caption);
 }
 
 }  // namespace tilescope::ui

@@ -12,6 +12,8 @@
 #include "core/cache_model.h"
 #include "core/ladder_explained.h"
 #include "core/trace.h"
+#include "ui/app_state.h"
+#include "ui/side_panel.h"
 
 namespace tilescope::ui {
 
@@ -31,6 +33,21 @@ struct HierarchicalPoint {
 // Both points of each rung, joined by a line, in a roofline frame the caller painted.
 void draw_hierarchical_points(const PlotFrame& frame, const std::vector<HierarchicalPoint>& points,
                               const std::string& profile);
+
+// The side panel's section holding the hierarchy diagram of the main trace.
+class CachesSection : public SidePanel {
+public:
+    const char* title() const override { return "Memory hierarchy (modelled)"; }
+    void draw(AppState& state) override;
+};
+
+// For the performance job (worker thread): models one rung's trace with the profile of
+// the measured device (h200 when none fits), sets its DRAM intensity, keeps its figures.
+void add_modelled_rung(Performance& perf, const Trace& trace, const DeviceInfo& device);
+std::vector<HierarchicalPoint> hierarchical_points(const Performance& perf);
+
+// The Ladder view: the ladder chart over the performance job's data.
+void draw_ladder_view(AppState& state, ImVec2 size);
 
 // One chart, rung by rung: a column per step, a row per figure, each cell a bar of the
 // ratio to the rung before (log scale; down is less), with the step's reading beneath.
