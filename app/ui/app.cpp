@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <iostream>
 
 #include "gfx/matrix_grid.h"
 #include "ui/cache_views.h"
@@ -96,7 +97,7 @@ void App::poll_jobs() {
 void App::obey_control_file() {
     if (!control_) return;
     for (const ControlCommand& c : control_->take()) {
-        if (c.kind == ControlCommand::Kind::Screenshot) s_.screenshot_request = c.argument;
+        if (c.kind == ControlCommand::Kind::Screenshot) control_screenshot_ = c.argument;
         if (c.kind == ControlCommand::Kind::Quit) backend_.request_close();
     }
 }
@@ -140,12 +141,21 @@ void App::frame(double now) {
     backend_.present();
 }
 
+// F12 / Save PNG say where the file went on screen; a --control screenshot waits for
+// the traces in flight and says so on stdout, leaving the picture as it was.
 void App::take_screenshot() {
-    if (!s_.screenshot_request || !backend_.settled()) return;  // the back buffer must have the window's size
-    const std::string path = s_.screenshot_request->empty() ? default_screenshot_path() : *s_.screenshot_request;
+    if (!backend_.settled()) return;  // the back buffer must have the window's size first
     std::string err;
-    s_.message = backend_.save_png(path, err) ? "Saved the window as " + absolute_path(path) : err;
-    s_.screenshot_request.reset();
+    if (s_.screenshot_request) {
+        const std::string path = s_.screenshot_request->empty() ? default_screenshot_path() : *s_.screenshot_request;
+        s_.message = backend_.save_png(path, err) ? "Saved the window as " + absolute_path(path) : err;
+        s_.screenshot_request.reset();
+    }
+    if (control_screenshot_ && data_ready()) {
+        if (backend_.save_png(*control_screenshot_, err)) std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
+        else std::cerr << "tilescope gui: --control: " << err << std::endl;
+        control_screenshot_.reset();
+    }
 }
 
 void App::draw_window() {

@@ -71,6 +71,7 @@ private:
     std::string ini_path_;
     AfterRender after_render_;
     std::optional<ControlFile> control_;  // --control FILE
+    std::optional<std::string> control_screenshot_;
 };
 
 }  // namespace tilescope::ui

@@ -1,8 +1,10 @@
 #pragma once
 // `tilescope gui --control FILE`: a running GUI can be driven from outside (tests,
-// scripts, a lesson remote). Write FILE with one command per line; the GUI reads it
-// within a quarter second, deletes it, and carries the commands out:
-//   screenshot PATH   save the window as PNG at PATH (written whole: PATH.tmp, renamed)
+// scripts, a lesson remote). Write FILE whole (write FILE.tmp, rename it) with one
+// command per line; the GUI reads it within a quarter second, deletes it, and obeys:
+//   screenshot PATH   once the traces in flight are in and the window has settled after
+//                     a resize, save it as PNG at PATH (PATH.tmp renamed) and print
+//                     "saved PATH" on stdout
 //   quit              close the window as the close button would
 // Unknown lines are reported on stderr and skipped.
 #include <string>

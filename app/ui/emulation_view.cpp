@@ -103,7 +103,7 @@ ImU32 heat_colour(uint32_t loads) {
     return p < 0 ? theme().pal.cell_empty : heat(p);
 }
 
-float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 at) {
+float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 at, bool short_texts) {
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize(), row_h = fh * 1.5f;
     float x = 0, y = 0;
@@ -111,7 +111,9 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
         if (x > 0) y += row_h;
         x = 0;
     };
-    for (const LegendEntry& e : legend) {
+    for (const LegendEntry& entry : legend) {
+        LegendEntry e = entry;
+        if (short_texts && !e.short_text.empty()) e.text = e.short_text;
         const float tw = ImGui::CalcTextSize(e.text.c_str()).x;
         if (e.kind == LegendEntry::Kind::Key) {
             const float w = fh * 2.f + tw;
@@ -170,6 +172,7 @@ struct EmulationView::Frame {
     ImVec2 locals_at{};  // top-left of the local arrays' column, before zoom and pan
     Legend legend;
     float legend_h = 0;
+    bool short_legend = false;
 };
 
 EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
@@ -195,10 +198,18 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     f.gap = std::max(12.f, f.fh);
     f.races = has_race_marks(t);
     f.show_locals = !f.heatmap && !f.v.locals.empty();
-    f.local_w = f.show_locals ? std::min(size.x * (f.compact ? 0.16f : 0.24f), 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
-    if (!f.compact) {
+    f.local_w = f.show_locals ? std::min(size.x * (f.compact ? 0.16f : 0.22f), 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
+    if (!f.compact) {  // at most a sixth of the view: short texts, else none (the matrices come first)
         f.legend = legend_of(f);
         f.legend_h = lay_out_legend(f.legend, size.x - f.gap * 2) + f.fh * 0.5f;
+        if (f.legend_h > size.y / 6) {
+            f.short_legend = true;
+            f.legend_h = lay_out_legend(f.legend, size.x - f.gap * 2, nullptr, {}, true) + f.fh * 0.5f;
+        }
+        if (f.legend_h > size.y / 6) {
+            f.legend.clear();
+            f.legend_h = 0;
+        }
     }
     lay_out_matrices(f);
     placements_ = {f.pa, f.pb, f.pc};
@@ -209,25 +220,31 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     paint_annotations(f);
     dl->PopClipRect();
     if (f.show_locals) paint_locals(f);
-    if (!f.compact) lay_out_legend(f.legend, size.x - f.gap * 2, dl, ImVec2(origin.x + f.gap, origin.y + size.y - f.legend_h + f.fh * 0.3f));
+    if (!f.legend.empty())
+        lay_out_legend(f.legend, size.x - f.gap * 2, dl, ImVec2(origin.x + f.gap, origin.y + size.y - f.legend_h + f.fh * 0.3f), f.short_legend);
     return handle_hover(f);
 }
 
 Legend EmulationView::legend_of(const Frame& f) {
     const Palette& pal = theme().pal;
     using K = LegendEntry::Kind;
-    if (f.heatmap)
-        return {{K::HeatScale, 0, "global loads per element, on one scale for every run (white: never loaded; traced)"},
-                {K::Line, 0, reuse_sentence(reuse_line(f.t, f.d.roles->a, "A"), "M (A)")},
-                {K::Line, 0, reuse_sentence(reuse_line(f.t, f.d.roles->b, "B"), "N (B)")}};
-    Legend l = {{K::Key, pal.a_strip, "strip of A read by the group"}, {K::Key, pal.a_loaded, "A tile loaded now"},
-                {K::Key, pal.b_loaded, "B tile loaded now"},           {K::Key, pal.c_block, "group's block of C"},
-                {K::Key, pal.c_stored, "C stored now"}};
-    if (f.races) l.push_back({K::Key, pal.race, "work-items in a race / divergence"});
+    if (f.heatmap) {
+        const ReuseLine ra = reuse_line(f.t, f.d.roles->a, "A"), rb = reuse_line(f.t, f.d.roles->b, "B");
+        char a_short[64], b_short[64];
+        std::snprintf(a_short, sizeof a_short, "M (A): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
+        std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
+        return {{K::HeatScale, 0, "global loads per element, on one scale for every run (white: never loaded; traced)", "loads per element"},
+                {K::Line, 0, reuse_sentence(ra, "M (A)"), a_short},
+                {K::Line, 0, reuse_sentence(rb, "N (B)"), b_short}};
+    }
+    Legend l = {{K::Key, pal.a_strip, "strip of A read by the group", "A strip"}, {K::Key, pal.a_loaded, "A tile loaded now", "A now"},
+                {K::Key, pal.b_loaded, "B tile loaded now", "B now"},              {K::Key, pal.c_block, "group's block of C", "C block"},
+                {K::Key, pal.c_stored, "C stored now", "C now"}};
+    if (f.races) l.push_back({K::Key, pal.race, "work-items in a race / divergence", "race"});
     if (f.show_locals) {
-        l.push_back({K::Key, pal.local_filled, "local: stored now"});
-        l.push_back({K::Key, pal.c_block, "local: from earlier phase"});
-        l.push_back({K::Key, pal.local_read, "local: read now"});
+        l.push_back({K::Key, pal.local_filled, "local: stored now", "local now"});
+        l.push_back({K::Key, pal.c_block, "local: from earlier phase", "local earlier"});
+        l.push_back({K::Key, pal.local_read, "local: read now", "local read"});
     }
     return l;
 }
@@ -236,7 +253,8 @@ Legend EmulationView::legend_of(const Frame& f) {
 void EmulationView::lay_out_matrices(Frame& f) {
     const float K = float(f.A->cols), M = float(f.C->rows), N = float(f.C->cols), Kb = float(f.B->rows);
     const float gap = f.gap, lh = f.lh;
-    float s = std::min((f.size.x - f.local_w - gap * 3) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h) / (Kb + M));
+    const float gaps_x = f.show_locals ? gap * 5 : gap * 3;  // left, A|C, right; locals: two before them, one after
+    float s = std::min((f.size.x - f.local_w - gaps_x) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h - 2) / (Kb + M));  // 2: the outline
     s = std::max(s, 0.25f);
     const float left = f.origin.x + gap, top = f.origin.y + lh;
     const float ctop = top + Kb * s + gap + lh;
@@ -289,14 +307,15 @@ void EmulationView::paint_annotations(const Frame& f) {
     ImDrawList* dl = f.dl;
     const float line = theme().line;
     ImGui::PushFont(theme().big);
-    auto name = [&](const MatrixPlacement& m, const char* n, ImU32 colour) {  // the shape too when it fits
+    auto name = [&](const MatrixPlacement& m, const char* n, const char* letter, ImU32 colour) {  // as much as fits above it
+        const float room = (m.p1.x - m.p0.x) + f.gap * 0.8f;
         const std::string full = std::string(n) + " " + std::to_string(m.rows) + "x" + std::to_string(m.cols);
-        const bool fits = ImGui::CalcTextSize(full.c_str()).x <= (m.p1.x - m.p0.x) + f.gap * 0.8f;
-        dl->AddText(ImVec2(m.p0.x, m.p0.y - f.lh), colour, fits ? full.c_str() : n);
+        const char* text = ImGui::CalcTextSize(full.c_str()).x <= room ? full.c_str() : ImGui::CalcTextSize(n).x <= room ? n : letter;
+        dl->AddText(ImVec2(m.p0.x, m.p0.y - f.lh), colour, text);
     };
-    name(f.pa, "M (A)", pal.a_loaded);
-    name(f.pb, "N (B)", pal.b_loaded);
-    name(f.pc, "P (C)", pal.c_stored);
+    name(f.pa, "M (A)", "M", pal.a_loaded);
+    name(f.pb, "N (B)", "N", pal.b_loaded);
+    name(f.pc, "P (C)", "P", pal.c_stored);
     ImGui::PopFont();
     if (!f.heatmap && v.has_detail && !f.compact) {  // in the free corner above A, only where it fits
         const std::string text = phase_sentence(v, f.t.dims);
@@ -353,8 +372,10 @@ void EmulationView::paint_locals(const Frame& f) {
         const ImVec2 p0 = f.xf.apply(f.origin, ImVec2(lx, ly + f.lh));
         const MatrixPlacement pl{la.name, "local", p0, ImVec2(p0.x + cs * la.cols, p0.y + cs * la.rows), la.rows, la.cols};
         char buf[160];
-        if (f.compact) std::snprintf(buf, sizeof buf, "%s", la.name.c_str());
-        else std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
+        std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
+        if (f.compact || ImGui::CalcTextSize(buf).x > f.size.x + f.origin.x - pl.p0.x)  // the name alone where the sentence does not fit
+            std::snprintf(buf, sizeof buf, "%s %dx%d", la.name.c_str(), la.rows, la.cols);
+        if (ImGui::CalcTextSize(buf).x > f.size.x + f.origin.x - pl.p0.x) std::snprintf(buf, sizeof buf, "%s", la.name.c_str());
         dl->AddText(ImVec2(pl.p0.x, pl.p0.y - f.lh), pal.text, buf);
         Grid& g = *locals_[i];
         std::vector<uint32_t> rgba(la.writer.size(), pal.local_empty);

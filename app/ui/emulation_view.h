@@ -78,10 +78,11 @@ struct LegendEntry {
     Kind kind = Kind::Key;  // Key: colour box + text, flowing; Line: text on its own row; HeatScale: the ramp with ticks
     ImU32 colour = 0;
     std::string text;
+    std::string short_text;  // where room is short (a projector); empty: `text`
 };
 using Legend = std::vector<LegendEntry>;
 // Lays `legend` out in `width` pixels; paints it at `at` when `dl` is given. Returns the height.
-float lay_out_legend(const Legend& legend, float width, ImDrawList* dl = nullptr, ImVec2 at = {});
+float lay_out_legend(const Legend& legend, float width, ImDrawList* dl = nullptr, ImVec2 at = {}, bool short_texts = false);
 // The colour of a count of global loads per element (heatmap), the same in every run.
 ImU32 heat_colour(uint32_t loads);
 

@@ -23,7 +23,8 @@ const char* const kGuiHelp =
     "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
     "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
     "  --play             start playing the phases\n"
-    "  --presenter        large fonts, thick lines, high-contrast palette (F5 toggles)\n"
+    "  --presenter        for a projector: large text, the matrices take the window, side panel and\n"
+    "                     timeline folded (F5 toggles)\n"
     "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, view, play, presenter, compare}\n"
     "  --screenshot OUT   write the window as PNG after the last frame\n"
     "  --screenshot-width W   scale the PNG down to W pixels wide\n"
@@ -31,7 +32,14 @@ const char* const kGuiHelp =
     "  --frame-stats      print `frames=N p50_ms=X p95_ms=Y max_ms=Z` (vsync off)\n"
     "  --window WxH       window size (default 1280x800)\n"
     "  --layout OUT.json  write where each matrix was drawn (for tests)\n"
-    "Keys: space play/pause, left/right step, F5 presenter mode, F12 save a PNG.\n";
+    "  --control FILE     drive the running window: write FILE (whole: FILE.tmp, then rename) with lines\n"
+    "                       screenshot PATH   save a PNG once traces are in and a resize has settled;\n"
+    "                                         prints `saved PATH`\n"
+    "                       quit              close the window\n"
+    "                     the GUI reads FILE within 0.25 s and deletes it\n"
+    "Keys: space play/pause, left/right step, click a tile of P to pick its work-group, mouse wheel zoom,\n"
+    "      drag pan, Home fit, F1 key help, F5 presenter mode, H hide the side panel, F11 fullscreen,\n"
+    "      F12 save a PNG (into $XDG_PICTURES_DIR/tilescope or ~/Pictures/tilescope; the path is shown).\n";
 
 namespace {
 
