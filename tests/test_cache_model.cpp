@@ -224,3 +224,25 @@ TEST(LadderExplained, NamesTheLargestChangeOrSaysNoneChanged) {
     bare.l1_bytes.reset();
     EXPECT_EQ(explain_ladder({bare, tiled})[0].changes.size(), 6u);
 }
+
+// The heatmap by DRAM fetches: each element gets its sector's DRAM reads. Buffer "A" of
+// 24 floats starts at sector 10: elements 0-7 in sector 10, 8-15 in 11, 16-23 in 12.
+TEST(CacheModel, DramFetchesPerElementFollowTheirSectors) {
+    CacheRequestStream s;
+    s.buffers = {"A"};
+    s.buffer_first_sector = {10};
+    s.begin_group();
+    s.add({10}, false);
+    s.add({12}, false);  // line 6 (64-B lines) evicts line 5 from the one-line L2
+    s.add({20}, false);
+    s.add({10}, false);  // so sector 10 is read from DRAM a second time
+    CacheParams p = tiny(0, 64, 1);
+    const CacheReport r = run_cache_model(s, p, "hand");
+    const auto counts = dram_fetches_per_element(s, r, "A", 4, 24);
+    ASSERT_EQ(counts.size(), 24u);
+    EXPECT_EQ(counts[0], 2u);
+    EXPECT_EQ(counts[7], 2u);
+    EXPECT_EQ(counts[8], 0u);   // sector 11 never loaded
+    EXPECT_EQ(counts[16], 1u);
+    EXPECT_TRUE(dram_fetches_per_element(s, r, "B", 4, 24).empty());
+}

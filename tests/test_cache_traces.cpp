@@ -304,6 +304,8 @@ struct Case {
     int64_t M, N, K;
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.rung << " " << c.size; }
+
 class CacheTraces : public ::testing::TestWithParam<Case> {};
 
 }  // namespace

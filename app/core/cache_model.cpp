@@ -155,6 +155,8 @@ public:
         for (size_t b = 0; b < by_buffer_.size(); ++b)
             if (!(by_buffer_[b] == CacheCounts{})) out.buffers.emplace_back(stream_.buffers[b], by_buffer_[b]);
         out.lines = by_line_;
+        out.dram_reads.assign(dram_reads_.begin(), dram_reads_.end());
+        std::sort(out.dram_reads.begin(), out.dram_reads.end());
         out.bounds = cache_bounds(stream_, p_.sector_bytes);
         return out;
     }
@@ -188,6 +190,7 @@ private:
                 ++c.l2_hit_sectors;
             } else {
                 c.dram_read_bytes += p_.sector_bytes;
+                ++dram_reads_[sector];
                 if (!w2) w2 = &l2_.allocate(line);
                 w2->valid |= bit;
             }
@@ -231,6 +234,7 @@ private:
     std::unordered_map<int32_t, size_t> line_index_;
     std::vector<std::pair<int32_t, CacheCounts>> by_line_;
     std::vector<uint64_t> scratch_;
+    std::unordered_map<uint64_t, uint32_t> dram_reads_;
 };
 
 }  // namespace

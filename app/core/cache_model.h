@@ -78,6 +78,7 @@ struct CacheReport {
     CacheBounds bounds;
     std::vector<std::pair<std::string, CacheCounts>> buffers;  // stream's buffer order, touched ones
     std::vector<std::pair<int32_t, CacheCounts>> lines;        // sorted by source line
+    std::vector<std::pair<uint64_t, uint32_t>> dram_reads;     // (model sector, times read from DRAM), sorted
 };
 
 // Throws InputError when the parameters cannot describe a cache (the message names the

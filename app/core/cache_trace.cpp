@@ -272,6 +272,31 @@ CacheReport model_trace_caches(const Trace& trace, const CacheProfile& profile, 
     return run_cache_model(*trace.cache_requests, params, profile.name + (overrides.any() ? " + overrides" : ""));
 }
 
+std::vector<uint32_t> dram_fetches_per_element(const CacheRequestStream& s, const CacheReport& r,
+                                               const std::string& buffer, uint32_t element_size, uint64_t elements) {
+    const auto it = std::find(s.buffers.begin(), s.buffers.end(), buffer);
+    if (it == s.buffers.end() || s.buffer_first_sector.size() != s.buffers.size()) return {};
+    const uint64_t first = s.buffer_first_sector[size_t(it - s.buffers.begin())] * s.sector_bytes;  // bytes
+    const uint64_t model_sector = r.params.sector_bytes;
+    std::vector<uint32_t> out(elements, 0);
+    for (uint64_t e = 0; e < elements; ++e) {
+        const uint64_t sector = (first + e * element_size) / model_sector;
+        const auto f = std::lower_bound(r.dram_reads.begin(), r.dram_reads.end(), std::make_pair(sector, uint32_t(0)));
+        if (f != r.dram_reads.end() && f->first == sector) out[e] = f->second;
+    }
+    return out;
+}
+
+std::shared_ptr<const Trace> with_dram_heatmap(const Trace& trace, const CacheReport& report) {
+    auto copy = std::make_shared<Trace>(trace);
+    if (!trace.cache_requests) return copy;
+    for (TracedBuffer& b : copy->buffers) {
+        auto counts = dram_fetches_per_element(*trace.cache_requests, report, b.name, b.element_size, b.elements);
+        if (!counts.empty()) b.load_counts = std::move(counts);
+    }
+    return copy;
+}
+
 json cache_report_to_json(const CacheReport& r) {
     json j;
     j["profile"] = r.profile;

@@ -2,6 +2,7 @@
 // The cache model applied to a trace: the plugin's requests turned into the model's
 // stream, the device profiles (assets/caches/*.json), and the model's report as JSON
 // (trace --json's "caches") and as the terminal table. Every figure here is modelled.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,14 @@ CacheParams apply_overrides(CacheParams params, const CacheOverrides& overrides)
 // Runs the model over a trace recorded with its cache requests; throws InputError when
 // the trace has none (or they were truncated).
 CacheReport model_trace_caches(const Trace& trace, const CacheProfile& profile, const CacheOverrides& overrides = {});
+
+// How often the model read each element's sector from DRAM, per element of `buffer` in
+// storage order (the heatmap "by DRAM fetches"); empty when the stream does not know
+// where the buffer lies.
+std::vector<uint32_t> dram_fetches_per_element(const CacheRequestStream& stream, const CacheReport& report,
+                                               const std::string& buffer, uint32_t element_size, uint64_t elements);
+// A copy of `trace` whose buffers' load heatmaps count DRAM fetches instead of loads.
+std::shared_ptr<const Trace> with_dram_heatmap(const Trace& trace, const CacheReport& report);
 
 // trace --json's "caches" object (names fixed by issue 11).
 nlohmann::json cache_report_to_json(const CacheReport& report);

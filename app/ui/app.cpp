@@ -265,7 +265,9 @@ void App::draw_overlays() { help_.draw(); }
 void App::draw_emulation(ImVec2 origin, ImVec2 size) {
     const EmulationViewFlags flags =
         (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) | (s_.scripted ? EmulationViewFlags_NoInput : 0);
-    const EmulationViewResult r = emulation_.draw(view_data(s_, s_.main), origin, size, flags);
+    EmulationViewData data = view_data(s_, s_.main);
+    if (s_.view == View::Heatmap) data = heatmap_by_dram(std::move(data), s_);
+    const EmulationViewResult r = emulation_.draw(data, origin, size, flags);
     if (r.clicked_group) select_group(s_, s_.main, *r.clicked_group);
 }
 

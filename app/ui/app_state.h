@@ -92,6 +92,8 @@ struct AppState {
     std::optional<std::string> screenshot_request;  // save the next frame here
     std::optional<std::pair<int64_t, int64_t>> hover_cell;  // --hover ROW,COL: a pinned hover on C
     float sidebar_width = 360;
+    std::string cache_profile = "h200"; // the cache model's profile in the hierarchy section (issue 11)
+    bool heatmap_by_dram = false;       // the heatmap colours A and B by modelled DRAM fetches
     std::string custom_source_path;    // --source as given, for the set-up form
 
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements

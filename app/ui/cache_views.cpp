@@ -33,7 +33,7 @@ std::string percent_text(uint64_t part, uint64_t whole) {
 
 // The model's report for the trace on show, recomputed when the trace or profile changes.
 struct HierarchyState {
-    std::string profile = "h200";
+    std::string profile;
     TraceSnapshot trace;  // held, so a new trace never reuses its address
     std::string modelled_profile;
     std::optional<CacheReport> report;
@@ -93,8 +93,8 @@ void paint_boxes(const std::vector<HierarchyBox>& boxes, const std::vector<std::
 
 }  // namespace
 
-void draw_memory_hierarchy(const TraceSnapshot& snapshot, ImVec2 size) {
-    static HierarchyState state;  // this panel's own choice of profile
+void draw_memory_hierarchy(const TraceSnapshot& snapshot, std::string& profile, ImVec2 size) {
+    static HierarchyState state;  // the model's report for the trace and profile on show
     if (!snapshot) {
         ImGui::TextDisabled("No trace yet.");
         return;
@@ -102,11 +102,12 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, ImVec2 size) {
     const Trace& t = *snapshot;
     const std::vector<std::string> names = cache_profile_names();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::BeginCombo("cache profile", state.profile.c_str())) {
+    if (ImGui::BeginCombo("cache profile", profile.c_str())) {
         for (const std::string& n : names)
-            if (ImGui::Selectable(n.c_str(), n == state.profile)) state.profile = n;
+            if (ImGui::Selectable(n.c_str(), n == profile)) profile = n;
         ImGui::EndCombo();
     }
+    state.profile = profile;
     state.update(snapshot);
     if (!state.report) {
         ImGui::TextWrapped("%s", state.error.c_str());
@@ -169,8 +170,10 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
     for (size_t s = 0; s < steps.size(); ++s) {
         const float x = o.x + label_w + float(s) * col_w;
         const std::string head = steps[s].from + " ->", head2 = steps[s].to;
+        dl->PushClipRect(ImVec2(x, o.y), ImVec2(x + col_w - fh * 0.2f, o.y + top), true);  // long names stop at the column
         dl->AddText(ImVec2(x + fh * 0.3f, o.y), pal.faint_text, head.c_str());
         dl->AddText(ImVec2(x + fh * 0.3f, o.y + fh * 1.1f), pal.text, head2.c_str());
+        dl->PopClipRect();
         dl->AddLine(ImVec2(x, o.y), ImVec2(x, o.y + top + row_h * float(rows.size())), pal.grid_line);
     }
     for (size_t r = 0; r < rows.size(); ++r) {
@@ -200,7 +203,32 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
 
 void CachesSection::draw(AppState& state) {
     ImGui::TextWrapped("Traced global requests through the cache model's L1 and L2 to DRAM (not measured).");
-    draw_memory_hierarchy(state.main.trace, ImVec2(ImGui::GetContentRegionAvail().x, 0));
+    draw_memory_hierarchy(state.main.trace, state.cache_profile, ImVec2(ImGui::GetContentRegionAvail().x, 0));
+    ImGui::Checkbox("heatmap: A and B by DRAM fetches (modelled)", &state.heatmap_by_dram);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The Heatmap view colours each element of A and B by how often the cache model read its "
+                          "sector from DRAM (profile %s), instead of by traced global loads.", state.cache_profile.c_str());
+}
+
+EmulationViewData heatmap_by_dram(EmulationViewData data, const AppState& state) {
+    static TraceSnapshot source, replaced;  // cached: the model runs once per trace and profile
+    static std::string profile;
+    if (!state.heatmap_by_dram || !state.main.trace || data.trace != state.main.trace.get() ||
+        !state.main.trace->cache_requests)
+        return data;
+    if (source != state.main.trace || profile != state.cache_profile) {
+        source = state.main.trace;
+        profile = state.cache_profile;
+        try {
+            replaced = with_dram_heatmap(*source, model_trace_caches(*source, load_cache_profile(profile)));
+        } catch (const InputError&) {
+            replaced.reset();
+        }
+    }
+    if (!replaced) return data;
+    data.trace = replaced.get();
+    data.version += uint64_t(1) << 40;  // not the loads' picture: the view repaints
+    return data;
 }
 
 void add_modelled_rung(Performance& perf, const Trace& trace, const DeviceInfo& device) {

@@ -13,6 +13,7 @@
 #include "core/ladder_explained.h"
 #include "core/trace.h"
 #include "ui/app_state.h"
+#include "ui/emulation_view.h"
 #include "ui/side_panel.h"
 
 namespace tilescope::ui {
@@ -21,7 +22,11 @@ class PlotFrame;
 
 // The hierarchy diagram for one trace, with a profile picker; runs the model on the
 // trace's requests when the trace or the profile changes (a few ms at 128^3).
-void draw_memory_hierarchy(const TraceSnapshot& trace, ImVec2 size);
+void draw_memory_hierarchy(const TraceSnapshot& trace, std::string& profile, ImVec2 size);
+
+// The heatmap's data with A's and B's counts replaced by the modelled DRAM fetches of
+// their sectors, when state.heatmap_by_dram (cached per trace and profile).
+EmulationViewData heatmap_by_dram(EmulationViewData data, const AppState& state);
 
 // One rung in the hierarchical roofline: traced global intensity, modelled DRAM intensity.
 struct HierarchicalPoint {
