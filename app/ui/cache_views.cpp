@@ -198,7 +198,10 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
         }
     }
     ImGui::Dummy(ImVec2(size.x, top + row_h * float(rows.size()) + fh * 0.4f));
-    for (const LadderStep& s : steps) ImGui::BulletText("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
+    for (const LadderStep& s : steps) {
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
+    }
 }
 
 void CachesSection::draw(AppState& state) {
