@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cache_model.h"
 #include "core/kernel_spec.h"
 #include "core/launch_config.h"
 #include "core/matrix.h"
@@ -211,6 +212,11 @@ struct Trace {
     std::vector<std::array<int64_t, 2>> wrong_cells;
     std::optional<HostMatrix> result;          // the emulator's C, kept when the kernel has a check
     std::vector<int> dropped_barriers;         // source lines whose barrier was removed (--drop-barrier)
+    // The cache model's input, when traced with TraceOptions::cache_requests, and its
+    // report when a profile was applied (modelled figures, issue 11).
+    std::shared_ptr<const CacheRequestStream> cache_requests;
+    bool cache_requests_truncated = false;
+    std::optional<CacheReport> caches;
 
     uint64_t total_groups() const { return groups[0] * groups[1] * groups[2]; }
     const TracedBuffer* find_buffer(std::string_view name) const;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/analysis.h"
+#include "core/cache_trace.h"
 
 namespace tilescope {
 using nlohmann::json;
@@ -193,6 +194,7 @@ json trace_to_json(const Trace& t) {
         j["wrong_cells"] = wrong;
     }
     if (!t.dropped_barriers.empty()) j["dropped_barriers"] = t.dropped_barriers;
+    if (t.caches) j["caches"] = cache_report_to_json(*t.caches);  // modelled (issue 11)
     return j;
 }
 
