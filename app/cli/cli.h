@@ -4,7 +4,18 @@
 #include <string>
 #include <vector>
 
+#include "args/options.h"
+#include "args/setup.h"
+
 namespace tilescope::cli {
+
+// Option parsing lives in app/args, shared with the GUI; the subcommands use it unqualified.
+using args::configs_from;
+using args::custom_kernel_options;
+using args::kernels_from;
+using args::Options;
+using args::sizes_from;
+using args::tiles_from;
 
 // The GUI's entry point, given the arguments after "gui" (or none for a bare
 // `tilescope`); null when the binary was built without the GUI.

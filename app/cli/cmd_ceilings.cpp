@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "args/options.h"
 #include "core/atomic_file.h"
 #include "core/ceilings.h"
 #include "core/errors.h"

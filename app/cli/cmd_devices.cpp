@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "args/options.h"
 #include "core/opencl_env.h"
 
 namespace tilescope::cli {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "args/options.h"
 #include "core/analysis.h"
 #include "core/catalog.h"
 #include "core/errors.h"

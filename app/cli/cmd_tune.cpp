@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "cli/cli.h"
-#include "cli/options.h"
-#include "cli/setup.h"
+#include "args/options.h"
+#include "args/setup.h"
 #include "core/atomic_file.h"
 #include "core/errors.h"
 #include "core/measurement_export.h"

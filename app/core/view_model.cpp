@@ -210,4 +210,15 @@ ReuseLine reuse_line(const Trace& trace, std::string_view buffer, std::string_vi
     return r;
 }
 
+float heat_position(uint32_t loads) {
+    if (loads == 0) return -1.f;
+    return float(std::min(1.0, std::log2(double(loads)) / std::log2(double(kHeatMaxLoads))));
+}
+
+std::vector<uint32_t> heat_ticks() {
+    std::vector<uint32_t> t;
+    for (uint32_t v = 1; v <= kHeatMaxLoads; v *= 4) t.push_back(v);
+    return t;
+}
+
 }  // namespace tilescope

@@ -81,4 +81,11 @@ struct ReuseLine {
 };
 ReuseLine reuse_line(const Trace& trace, std::string_view buffer, std::string_view role);
 
+// The heatmap's scale is absolute: a count of global loads per element has the same place
+// in every run and configuration (logarithmic over 1..kHeatMaxLoads), so naive (each
+// element loaded N times) and tiled (N/TS times) look as different as they are.
+inline constexpr uint32_t kHeatMaxLoads = 4096;
+float heat_position(uint32_t loads);  // 1 -> 0, kHeatMaxLoads and more -> 1; 0 (never loaded) -> -1
+std::vector<uint32_t> heat_ticks();   // the legend's ticks: 1, 4, 16, ..., kHeatMaxLoads
+
 }  // namespace tilescope

@@ -1,4 +1,5 @@
-// Counters: traced values beside their closed forms, for the group and the NDRange.
+// Counters: traced values beside their closed forms, for the NDRange and the group. Every
+// row says, on hover, what it counts and which kind of number it is.
 #include <cstdio>
 
 #include "core/analysis.h"
@@ -16,16 +17,124 @@ std::string bytes_text(double b) {
     return buf;
 }
 
-void row(const char* what, const std::string& traced, const std::string& expected, int verdict) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(what);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(traced.c_str());
-    ImGui::TableNextColumn();
-    if (verdict > 0) ImGui::TextColored(ImColor(theme().pal.c_stored), "%s", expected.c_str());
-    else if (verdict < 0) ImGui::TextColored(ImColor(theme().pal.race), "%s", expected.c_str());
-    else ImGui::TextUnformatted(expected.c_str());
+std::string fixed(double v, int digits) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+// One row of a counter table: what it shows and what hovering it explains.
+struct CounterRow {
+    std::string what, traced, reference;
+    int verdict = 0;        // +1 matches the closed form, -1 differs, 0 nothing to compare
+    std::string tooltip;    // what it counts, and that the figure is traced
+};
+
+void draw_rows(const char* id, const char* reference_title, const std::vector<CounterRow>& rows) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable(id, 3, flags)) return;
+    ImGui::TableSetupColumn("");
+    ImGui::TableSetupColumn("traced");
+    ImGui::TableSetupColumn(reference_title);
+    ImGui::TableHeadersRow();
+    const Palette& pal = theme().pal;
+    for (const CounterRow& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.what.c_str());
+        const bool hovered = ImGui::IsItemHovered();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.traced.c_str());
+        const bool hovered_value = ImGui::IsItemHovered();
+        ImGui::TableNextColumn();
+        if (r.verdict > 0) ImGui::TextColored(ImColor(pal.c_stored), "%s", r.reference.c_str());
+        else if (r.verdict < 0) ImGui::TextColored(ImColor(pal.race), "%s", r.reference.c_str());
+        else ImGui::TextUnformatted(r.reference.c_str());
+        if ((hovered || hovered_value || ImGui::IsItemHovered()) && !r.tooltip.empty()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+            ImGui::TextUnformatted(r.tooltip.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
+    ImGui::EndTable();
+}
+
+const ExpectedVsTraced* find_expected(const std::vector<ExpectedVsTraced>& evt, const char* quantity) {
+    for (const ExpectedVsTraced& e : evt)
+        if (e.quantity == quantity) return &e;
+    return nullptr;
+}
+
+std::string closed_form_note(const ExpectedVsTraced* e) {
+    if (!e) return " No closed form is known for this kernel.";
+    return " Closed form: " + (e->formula.empty() ? std::string("from kernels/ladder.json") : e->formula) + " (" +
+           (e->matches() ? "matches the trace" : "differs from the trace") + ").";
+}
+
+std::vector<CounterRow> ndrange_rows(const Trace& t) {
+    const auto evt = expected_vs_traced(t);
+    std::vector<CounterRow> rows;
+    auto traffic = [&](const char* what, const char* q, uint64_t traced, const char* counts) {
+        const ExpectedVsTraced* e = find_expected(evt, q);
+        rows.push_back({what, bytes_text(double(traced)), e ? bytes_text(double(e->expected)) : "-", e ? (e->matches() ? 1 : -1) : 0,
+                        std::string(counts) + " Traced: the emulator counted every access." + closed_form_note(e)});
+    };
+    traffic("global loads", "global_load_bytes", t.totals.global_load_bytes, "Bytes all work-items read from __global and __constant memory.");
+    traffic("global stores", "global_store_bytes", t.totals.global_store_bytes, "Bytes all work-items wrote to __global memory.");
+    traffic("local loads", "local_load_bytes", t.totals.local_load_bytes, "Bytes all work-items read from __local memory.");
+    traffic("local stores", "local_store_bytes", t.totals.local_store_bytes, "Bytes all work-items wrote to __local memory.");
+    const ExpectedVsTraced* eb = find_expected(evt, "barriers");
+    rows.push_back({"barriers", std::to_string(t.totals.barriers), eb ? std::to_string(eb->expected) : "-", eb ? (eb->matches() ? 1 : -1) : 0,
+                    "Barrier releases, summed over the work-groups. Traced." + closed_form_note(eb)});
+    const double ratio = compute_to_global_ratio(t);
+    const ExpectedVsTraced* eg = find_expected(evt, "global_load_bytes");
+    const double expected_ratio = eg && eg->expected ? t.totals.flops / (double(eg->expected) / 4.0) : 0;
+    rows.push_back({"FLOP per load", fixed(ratio, 2), eg ? fixed(expected_ratio, 2) : "-", 0,
+                    "Floating-point operations (2*M*N*K) per float loaded from global memory: the reuse the kernel gets. "
+                    "Traced loads; the closed form divides by the closed form of the loads."});
+    rows.push_back({"loads per FLOP", fixed(ratio > 0 ? 1.0 / ratio : 0.0, 3), eg && expected_ratio > 0 ? fixed(1.0 / expected_ratio, 3) : "-", 0,
+                    "Floats loaded from global memory per floating-point operation (the inverse of the row above). Traced."});
+    const CoalescingSummary co = coalescing_summary(t);
+    rows.push_back({"sectors/request", fixed(t.coalescing.sectors_per_request(), 2), "ideal " + std::to_string(co.ideal_sectors), 0,
+                    "Distinct 32-byte sectors one global memory instruction of a 32-lane sub-group touches, on average. Traced "
+                    "(the emulator's accesses regrouped into sub-groups). Ideal: the sectors the same request needs when its lanes "
+                    "read consecutive elements of the access's width."});
+    rows.push_back({"bank conflict", "max " + std::to_string(t.bank_conflicts.max_degree), "1 = none", 0,
+                    "Largest number of distinct words one local memory request of a sub-group puts into one of the 32 banks "
+                    "(1: no conflict; many lanes reading one word is a broadcast). Traced."});
+    return rows;
+}
+
+std::vector<CounterRow> group_rows(const Trace& t, const GroupTrace& g, int phase) {
+    AccessTotals gl, lo;
+    for (const BarrierInterval& in : g.intervals) {
+        gl.load_bytes += in.global.load_bytes;
+        gl.store_bytes += in.global.store_bytes;
+        lo.load_bytes += in.local.load_bytes;
+        lo.store_bytes += in.local.store_bytes;
+    }
+    const auto evt = expected_vs_traced(t);
+    const double groups = double(std::max<uint64_t>(1, t.total_groups()));
+    std::vector<CounterRow> rows;
+    auto add = [&](const char* what, const char* q, uint64_t traced, const char* counts) {
+        const ExpectedVsTraced* e = find_expected(evt, q);
+        rows.push_back({what, bytes_text(double(traced)), e ? bytes_text(double(e->expected) / groups) : "-", 0,
+                        std::string(counts) + " Traced. Beside it: the NDRange's closed form shared evenly by the " +
+                            std::to_string(t.total_groups()) + " work-groups (edge groups of sizes that are not multiples of TS do less)."});
+    };
+    add("global loads", "global_load_bytes", gl.load_bytes, "Bytes this work-group read from global memory.");
+    add("global stores", "global_store_bytes", gl.store_bytes, "Bytes this work-group wrote to global memory.");
+    add("local loads", "local_load_bytes", lo.load_bytes, "Bytes this work-group read from local memory.");
+    add("local stores", "local_store_bytes", lo.store_bytes, "Bytes this work-group wrote to local memory.");
+    if (phase >= 0 && phase < int(g.intervals.size())) {
+        const BarrierInterval& in = g.intervals[size_t(phase)];
+        rows.push_back({"phase " + std::to_string(phase), bytes_text(double(in.global.load_bytes)) + " global",
+                        bytes_text(double(in.local.load_bytes)) + " local", 0,
+                        "Bytes this work-group loaded from global and from local memory in the phase on show. Traced."});
+    }
+    return rows;
 }
 
 }  // namespace
@@ -36,81 +145,19 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
         return;
     }
     const Trace& t = *slot.trace;
-    const auto evt = expected_vs_traced(t);
-    auto expected_of = [&](const char* q) -> const ExpectedVsTraced* {
-        for (const auto& e : evt)
-            if (e.quantity == q) return &e;
-        return nullptr;
-    };
-    char buf[160];
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     ImGui::Text("Whole NDRange (%llu work-groups)", (unsigned long long)t.total_groups());
-    if (ImGui::BeginTable("ndrange", 3, flags)) {
-        ImGui::TableSetupColumn("");
-        ImGui::TableSetupColumn("traced");
-        ImGui::TableSetupColumn("closed form");
-        ImGui::TableHeadersRow();
-        auto add = [&](const char* label, const char* q, uint64_t traced) {
-            const ExpectedVsTraced* e = expected_of(q);
-            row(label, bytes_text(double(traced)), e ? bytes_text(double(e->expected)) : "-", e ? (e->matches() ? 1 : -1) : 0);
-        };
-        add("global loads", "global_load_bytes", t.totals.global_load_bytes);
-        add("global stores", "global_store_bytes", t.totals.global_store_bytes);
-        add("local loads", "local_load_bytes", t.totals.local_load_bytes);
-        add("local stores", "local_store_bytes", t.totals.local_store_bytes);
-        {
-            const ExpectedVsTraced* e = expected_of("barriers");
-            row("barriers", std::to_string(t.totals.barriers), e ? std::to_string(e->expected) : "-", e ? (e->matches() ? 1 : -1) : 0);
-        }
-        const double ratio = compute_to_global_ratio(t);
-        std::snprintf(buf, sizeof buf, "%.2f", ratio);
-        std::string exp = "-";
-        if (!t.custom && t.kernel == "naive") exp = "1";
-        if (!t.custom && t.kernel == "tiled") exp = std::to_string(t.tile) + " (TS)";
-        row("FLOP per load", buf, exp, 0);
-        std::snprintf(buf, sizeof buf, "%.3f", ratio > 0 ? 1.0 / ratio : 0.0);
-        row("loads per FLOP", buf, "", 0);
-        std::snprintf(buf, sizeof buf, "%.2f", t.coalescing.sectors_per_request());
-        row("sectors/request", buf, "ideal 4", 0);
-        std::snprintf(buf, sizeof buf, "max %u", t.bank_conflicts.max_degree);
-        row("bank conflict", buf, "1 = none", 0);
-        ImGui::EndTable();
-    }
-    if (const ExpectedVsTraced* e = expected_of("global_load_bytes"))
+    draw_rows("ndrange", "closed form", ndrange_rows(t));
+    const auto evt = expected_vs_traced(t);
+    if (const ExpectedVsTraced* e = find_expected(evt, "global_load_bytes"); e && !e->formula.empty())
         ImGui::TextWrapped("global loads: %s", e->formula.c_str());
-
-    const GroupTrace* g = t.find_group(s.cursor.group);
     ImGui::Spacing();
     ImGui::Text("Work-group (%u,%u)", s.cursor.group[0], s.cursor.group[1]);
+    const GroupTrace* g = t.find_group(s.cursor.group);
     if (!g) {
         ImGui::TextDisabled("no detail for this group");
         return;
     }
-    AccessTotals gl, lo;
-    for (const BarrierInterval& in : g->intervals) {
-        gl.load_bytes += in.global.load_bytes;
-        gl.store_bytes += in.global.store_bytes;
-        lo.load_bytes += in.local.load_bytes;
-        lo.store_bytes += in.local.store_bytes;
-    }
-    const auto ex = t.custom ? std::nullopt : expected_traffic(t.kernel, t.size, t.tile);
-    const double groups = double(t.total_groups());
-    if (ImGui::BeginTable("group", 3, flags)) {
-        ImGui::TableSetupColumn("");
-        ImGui::TableSetupColumn("traced");
-        ImGui::TableSetupColumn("NDRange/groups");
-        ImGui::TableHeadersRow();
-        row("global loads", bytes_text(double(gl.load_bytes)), ex ? bytes_text(double(ex->global_load_bytes) / groups) : "-", 0);
-        row("global stores", bytes_text(double(gl.store_bytes)), ex ? bytes_text(double(ex->global_store_bytes) / groups) : "-", 0);
-        row("local loads", bytes_text(double(lo.load_bytes)), ex ? bytes_text(double(ex->local_load_bytes) / groups) : "-", 0);
-        row("local stores", bytes_text(double(lo.store_bytes)), ex ? bytes_text(double(ex->local_store_bytes) / groups) : "-", 0);
-        if (s.cursor.phase < int(g->intervals.size())) {
-            const BarrierInterval& in = g->intervals[size_t(s.cursor.phase)];
-            std::snprintf(buf, sizeof buf, "phase %d", s.cursor.phase);
-            row(buf, bytes_text(double(in.global.load_bytes)) + " global", bytes_text(double(in.local.load_bytes)) + " local", 0);
-        }
-        ImGui::EndTable();
-    }
+    draw_rows("group", "NDRange/groups", group_rows(t, *g, s.cursor.phase));
 }
 
 }  // namespace tilescope::ui

@@ -1,18 +1,58 @@
 #pragma once
-// The emulation view: A left of C, B above C (as on the slides), the selected group's
-// strips outlined, the tiles it loads in the current phase filled, its local arrays
-// beside C filling as work-items store. Heatmap mode colours A and B by how often each
-// element was fetched from global memory. Used twice in compare mode.
+// The emulation view, a widget in the ImPlot manner: A left of C, B above C (as on the
+// slides), the selected group's strips outlined, the tiles it loads in the current phase
+// filled, its local arrays beside C filling as work-items store. Heatmap mode colours A
+// and B by how often each element was fetched from global memory, on one absolute scale.
+//
+// The caller owns the data (trace snapshot, roles, cursor) and the zoom/pan; the view
+// paints them and says what the user did (clicked group, hovered cell) and where each
+// matrix landed. It holds only its GPU textures, so one view per configuration.
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
 
+#include "core/trace.h"
+#include "core/view_model.h"
 #include "gfx/matrix_grid.h"
-#include "ui/app_state.h"
 
 namespace tilescope::ui {
+
+// Zoom and pan of the matrices, owned by whoever handles the input (the App); the view
+// only applies it: a point p of the unzoomed layout is drawn at origin + offset +
+// (p - origin) * scale.
+struct ViewTransform {
+    float scale = 1.f;     // 1: the whole layout fits the view
+    ImVec2 offset{0, 0};   // pan in screen pixels
+    ImVec2 apply(ImVec2 origin, ImVec2 p) const {
+        return ImVec2(origin.x + offset.x + (p.x - origin.x) * scale, origin.y + offset.y + (p.y - origin.y) * scale);
+    }
+};
+
+enum EmulationViewFlags_ : int {
+    EmulationViewFlags_None = 0,
+    EmulationViewFlags_Heatmap = 1 << 0,  // A and B coloured by global loads per element
+    EmulationViewFlags_Compact = 1 << 1,  // no legend, no phase text, short labels (compare)
+    EmulationViewFlags_NoInput = 1 << 2,  // no hover, no click (a pinned hover still shows)
+};
+using EmulationViewFlags = int;
+
+// What the view paints; owned by the caller and read only during draw().
+struct EmulationViewData {
+    const Trace* trace = nullptr;           // null: nothing to draw yet (see empty_text)
+    const MatrixRoles* roles = nullptr;
+    uint64_t version = 0;                   // changes whenever *trace does (cell colours are cached on it)
+    GroupId group{0, 0, 0};                 // the cursor: group, phase, how far through it (0..1)
+    int phase = 0;
+    double progress = 1.0;
+    bool tracing = false;                   // a trace is on its way (said beside a group without detail)
+    std::string empty_text;                 // shown when trace is null
+    std::optional<std::pair<int64_t, int64_t>> pinned_hover;  // a cell of C whose hover stays shown
+};
 
 // Where a matrix landed on screen (for hit-testing, tests and the --layout file).
 struct MatrixPlacement {
@@ -21,12 +61,36 @@ struct MatrixPlacement {
     int rows = 0, cols = 0;
 };
 
+struct HoveredCell {
+    std::string role, name;  // as in MatrixPlacement
+    int64_t row = 0, col = 0;
+};
+
+struct EmulationViewResult {
+    std::optional<GroupId> clicked_group;  // a cell of C was clicked: the group computing it
+    std::optional<HoveredCell> hovered;
+};
+
+// One legend table, read by the same layout pass that measures it and paints it, so
+// the room kept for the legend is always the room it takes.
+struct LegendEntry {
+    enum class Kind { Key, Line, HeatScale };
+    Kind kind = Kind::Key;  // Key: colour box + text, flowing; Line: text on its own row; HeatScale: the ramp with ticks
+    ImU32 colour = 0;
+    std::string text;
+    std::string short_text;  // where room is short (a projector); empty: `text`
+};
+using Legend = std::vector<LegendEntry>;
+// Lays `legend` out in `width` pixels; paints it at `at` when `dl` is given. Returns the height.
+float lay_out_legend(const Legend& legend, float width, ImDrawList* dl = nullptr, ImVec2 at = {}, bool short_texts = false);
+// The colour of a count of global loads per element (heatmap), the same in every run.
+ImU32 heat_colour(uint32_t loads);
+
 class EmulationView {
 public:
-    // Paints `slot` into the rectangle at `origin` of `size`. `interactive`: hover and
-    // click select (off for a second canvas in compare mode when asked).
-    void draw(AppState& state, TraceSlot& slot, ImVec2 origin, ImVec2 size, bool heatmap, bool interactive = true,
-              bool compact = false);  // compact: no legend, short labels (compare mode)
+    // Paints into the rectangle at `origin` of `size` (inside the current ImGui window).
+    EmulationViewResult draw(const EmulationViewData& data, ImVec2 origin, ImVec2 size, EmulationViewFlags flags = 0,
+                             const ViewTransform& transform = {});
     const std::vector<MatrixPlacement>& placements() const { return placements_; }
 
 private:
@@ -34,12 +98,17 @@ private:
         gfx::GridTexture texture;
         std::vector<uint32_t> rgba;
     };
-    void draw_matrix(ImDrawList* dl, Grid& g, const MatrixPlacement& m, float tile);
+    struct Frame;  // one draw call's inputs and layout
+    static Legend legend_of(const Frame& f);
+    static void lay_out_matrices(Frame& f);
+    void paint_cells(const Frame& f);
+    static void paint_annotations(const Frame& f);
+    void paint_locals(const Frame& f);
+    static EmulationViewResult handle_hover(const Frame& f);
     Grid a_, b_, c_;
     std::vector<std::unique_ptr<Grid>> locals_;
     std::vector<MatrixPlacement> placements_;
     std::string cache_key_;
-    uint64_t version_ = 0;
 };
 
 }  // namespace tilescope::ui

@@ -1,15 +1,12 @@
 #pragma once
-// The panels around the views. Each lives in its own file and keeps its own UI state
-// there; they share only AppState.
+// The panels around the views drawn by free functions (those with state of their own
+// are classes with their own header: setup_panel.h, help_overlay.h); they share AppState.
 #include <imgui.h>
 
 #include "ui/app_state.h"
+#include "ui/emulation_view.h"
 
 namespace tilescope::ui {
-
-// Device, kernel (ladder or custom .cl), sizes, tile; what they imply (NDRange, groups,
-// phases, local bytes) with limits in red; Trace and Measure buttons; job progress.
-void draw_setup_panel(AppState& state);
 
 // Global/local bytes, loads per FLOP, compute-to-global ratio, coalescing, bank
 // conflicts: traced values with the closed form beside them, for the group and NDRange.
@@ -32,8 +29,13 @@ void draw_performance_view(AppState& state, ImVec2 size);
 // Starts the measurements the performance view shows (on the worker).
 void start_performance(AppState& state);
 
-// Two configurations side by side with one phase cursor.
-void draw_compare_view(AppState& state, ImVec2 size);
+// Compare mode's measurements of both configurations (its panel: ui/compare_view.h).
 void start_compare_measurements(AppState& state);
+
+// The emulation view's data for one configuration at the shared cursor.
+EmulationViewData view_data(const AppState& state, const TraceSlot& slot);
+// A group chosen in a view: the cursor moves to it; a group the trace kept no detail for
+// is traced (with the groups it has).
+void select_group(AppState& state, TraceSlot& slot, const GroupId& group);
 
 }  // namespace tilescope::ui

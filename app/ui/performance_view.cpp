@@ -210,16 +210,18 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         }
         f.line(xs, ys, pal.outline, theme().line, false);
         char buf[96];
-        std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s", peak);
-        dl->AddText(ImVec2(f.map(30, peak).x - ImGui::CalcTextSize(buf).x, f.map(30, peak).y - fh * 1.2f), pal.text, buf);
-        std::snprintf(buf, sizeof buf, "%.1f GB/s", bw);
+        std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s (measured)", peak);
+        f.text(ImVec2(f.map(30, peak).x - ImGui::CalcTextSize(buf).x, f.map(30, peak).y - fh * 1.2f), pal.text, buf);
+        std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
         const ImVec2 q = f.map(0.06, 0.06 * bw);
-        dl->AddText(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
+        f.text(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
+        std::vector<LabelledPoint> points;
         for (size_t i = 0; i < perf.intensity.size(); ++i) {
             const auto& ai = perf.intensity[i];
             for (const Measurement& m : perf.rungs)
-                if (m.kernel == ai.kernel && m.gflops > 0) f.point(ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel);
+                if (m.kernel == ai.kernel && m.gflops > 0) points.push_back({ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel});
         }
+        f.points(points);
     }
 }
 

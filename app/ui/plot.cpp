@@ -20,6 +20,53 @@ std::string short_number(double v) {
     return b;
 }
 
+bool overlaps(const Box& a, const Box& b) { return a.x < b.z && b.x < a.z && a.y < b.w && b.y < a.w; }
+
+namespace {
+
+float overlap_area(const Box& a, const Box& b) {
+    const float w = std::min(a.z, b.z) - std::max(a.x, b.x), h = std::min(a.w, b.w) - std::max(a.y, b.y);
+    return w > 0 && h > 0 ? w * h : 0.f;
+}
+
+// How bad a spot is: area covered of what must stay readable, and area outside the bounds.
+float clash(const Box& r, const std::vector<Box>& taken, const Box& bounds) {
+    float bad = 0;
+    for (const Box& o : taken) bad += overlap_area(r, o);
+    const float area = (r.z - r.x) * (r.w - r.y);
+    return bad + 4.f * (area - overlap_area(r, bounds));
+}
+
+}  // namespace
+
+std::vector<Box> place_labels(const std::vector<ImVec2>& anchors, const std::vector<ImVec2>& sizes, const std::vector<Box>& obstacles,
+                              const Box& bounds, float gap) {
+    std::vector<Box> taken = obstacles, out;
+    for (size_t i = 0; i < anchors.size() && i < sizes.size(); ++i) {
+        const ImVec2 p = anchors[i], sz = sizes[i];
+        Box best{};
+        float best_bad = -1;
+        for (int ring = 0; ring < 6 && best_bad != 0; ++ring) {
+            const float d = gap + float(ring) * sz.y, e = d * 0.7f;
+            const ImVec2 spots[] = {{p.x + d, p.y - sz.y / 2},          {p.x - d - sz.x, p.y - sz.y / 2}, {p.x - sz.x / 2, p.y - d - sz.y},
+                                    {p.x - sz.x / 2, p.y + d},          {p.x + e, p.y - e - sz.y},        {p.x + e, p.y + e},
+                                    {p.x - e - sz.x, p.y - e - sz.y},   {p.x - e - sz.x, p.y + e}};
+            for (const ImVec2& at : spots) {
+                const Box r{at.x, at.y, at.x + sz.x, at.y + sz.y};
+                const float bad = clash(r, taken, bounds);
+                if (best_bad < 0 || bad < best_bad) {
+                    best = r;
+                    best_bad = bad;
+                }
+                if (bad == 0) break;
+            }
+        }
+        out.push_back(best);
+        taken.push_back(best);
+    }
+    return out;
+}
+
 PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& title, const std::string& x_title,
                      const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y,
                      float left_margin_em)
@@ -32,8 +79,8 @@ PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& ti
     dl_->AddText(theme().big, theme().big->FontSize, ImVec2(p0.x + fh * 0.5f, p0.y + 1), pal.text, title.c_str());
     dl_->AddRect(a_, b_, pal.outline);
     const ImVec2 xs = ImGui::CalcTextSize(x_title.c_str());
-    dl_->AddText(ImVec2((a_.x + b_.x - xs.x) / 2, b_.y + fh * 1.4f), pal.text, x_title.c_str());
-    dl_->AddText(ImVec2(a_.x + 4, a_.y + 2), pal.faint_text, y_title.c_str());
+    add_text(ImVec2((a_.x + b_.x - xs.x) / 2, b_.y + fh * 1.4f), pal.text, x_title);
+    if (!y_title.empty()) add_text(ImVec2(a_.x + 4, a_.y + 2), pal.faint_text, y_title);
 }
 
 double PlotFrame::tx(double x) const {
@@ -52,7 +99,7 @@ void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::st
         const float x = float(tx(at[i]));
         dl_->AddLine(ImVec2(x, b_.y), ImVec2(x, b_.y + 4), pal.outline);
         const ImVec2 s = ImGui::CalcTextSize(labels[i].c_str());
-        dl_->AddText(ImVec2(x - s.x / 2, b_.y + 4), pal.text, labels[i].c_str());
+        add_text(ImVec2(x - s.x / 2, b_.y + 4), pal.text, labels[i]);
     }
 }
 
@@ -84,7 +131,7 @@ void PlotFrame::y_ticks_auto() const {
         dl_->AddLine(ImVec2(a_.x, y), ImVec2(b_.x, y), IM_COL32(0, 0, 0, 25));
         const std::string s = tick_text(v);
         const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
-        dl_->AddText(ImVec2(a_.x - sz.x - 5, y - sz.y / 2), pal.text, s.c_str());
+        add_text(ImVec2(a_.x - sz.x - 5, y - sz.y / 2), pal.text, s);
     }
 }
 
@@ -104,22 +151,38 @@ void PlotFrame::line(const std::vector<double>& xs, const std::vector<double>& y
         for (const ImVec2& p : pts) dl_->AddCircleFilled(p, thickness * 2.2f, colour);
 }
 
-void PlotFrame::point(double x, double y, ImU32 colour, const std::string& label) const {
-    const ImVec2 p = map(x, y);
-    dl_->AddCircleFilled(p, theme().line * 2.5f, colour);
-    dl_->AddCircle(p, theme().line * 2.5f, theme().pal.outline);
-    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
-    ImVec4 r(p.x + 7, p.y - sz.y * 0.5f, p.x + 7 + sz.x, p.y + sz.y * 0.5f);
-    for (int tries = 0; tries < 12; ++tries) {
-        bool clash = false;
-        for (const ImVec4& o : labels_) clash |= !(r.x >= o.z || r.z <= o.x || r.y >= o.w || r.w <= o.y);
-        if (!clash) break;
-        r.y += sz.y;
-        r.w += sz.y;
+void PlotFrame::add_text(ImVec2 at, ImU32 colour, const std::string& text) const {
+    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+    dl_->AddText(at, colour, text.c_str());
+    taken_.push_back(Box{at.x, at.y, at.x + sz.x, at.y + sz.y});
+}
+
+void PlotFrame::text(ImVec2 at, ImU32 colour, const std::string& text) const { add_text(at, colour, text); }
+
+void PlotFrame::points(const std::vector<LabelledPoint>& pts) const {
+    const float r = theme().line * 2.5f;
+    std::vector<ImVec2> anchors, sizes;
+    std::vector<Box> obstacles = taken_;
+    for (const LabelledPoint& p : pts) {
+        const ImVec2 at = map(p.x, p.y);
+        anchors.push_back(at);
+        sizes.push_back(ImGui::CalcTextSize(p.label.c_str()));
+        obstacles.push_back(Box{at.x - r, at.y - r, at.x + r, at.y + r});  // no name covers a point
     }
-    labels_.push_back(r);
-    if (r.y > p.y) dl_->AddLine(p, ImVec2(r.x, r.y + sz.y * 0.5f), IM_COL32(0, 0, 0, 90));
-    dl_->AddText(ImVec2(r.x, r.y), theme().pal.text, label.c_str());
+    const std::vector<Box> boxes = place_labels(anchors, sizes, obstacles, Box{a_.x, a_.y, b_.x, b_.y}, r + 3);
+    for (size_t i = 0; i < pts.size(); ++i) {
+        dl_->AddCircleFilled(anchors[i], r, pts[i].colour);
+        dl_->AddCircle(anchors[i], r, theme().pal.outline);
+        const Box& b = boxes[i];
+        const ImVec2 centre((b.x + b.z) / 2, (b.y + b.w) / 2);
+        const float far = std::max(std::fabs(centre.x - anchors[i].x) - (b.z - b.x) / 2, std::fabs(centre.y - anchors[i].y) - (b.w - b.y) / 2);
+        if (far > r * 3) {  // a leader line to a name placed away from its point
+            const ImVec2 end(std::clamp(anchors[i].x, b.x, b.z), std::clamp(anchors[i].y, b.y, b.w));
+            dl_->AddLine(anchors[i], end, IM_COL32(0, 0, 0, 110));
+        }
+        dl_->AddText(ImVec2(b.x, b.y), theme().pal.text, pts[i].label.c_str());
+        taken_.push_back(b);
+    }
 }
 
 void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::string& value_label) const {
@@ -145,7 +208,9 @@ void PlotFrame::legend(const std::vector<std::pair<std::string, ImU32>>& entries
     float w = 0;
     for (const auto& e : entries) w = std::max(w, ImGui::CalcTextSize(e.first.c_str()).x);
     ImVec2 p(b_.x - w - fh * 2.2f, a_.y + 4);
-    dl_->AddRectFilled(ImVec2(p.x - 4, p.y - 2), ImVec2(b_.x - 2, p.y + fh * 1.25f * float(entries.size()) + 2), IM_COL32(255, 255, 255, 230));
+    const Box box{p.x - 4, p.y - 2, b_.x - 2, p.y + fh * 1.25f * float(entries.size()) + 2};
+    dl_->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(255, 255, 255, 230));
+    taken_.push_back(box);
     for (const auto& e : entries) {
         dl_->AddRectFilled(ImVec2(p.x, p.y + fh * 0.3f), ImVec2(p.x + fh, p.y + fh * 0.8f), e.second);
         dl_->AddText(ImVec2(p.x + fh * 1.3f, p.y), theme().pal.text, e.first.c_str());

@@ -8,6 +8,23 @@
 
 namespace tilescope::ui {
 
+// An axis-aligned box in screen pixels: (x, y) top-left, (z, w) bottom-right.
+using Box = ImVec4;
+bool overlaps(const Box& a, const Box& b);
+
+// Places each label (its size) near its anchor point: beside, above or below it, then
+// farther out; inside `bounds`, clear of `obstacles` and of the labels placed before it.
+// When no spot is clear, the one overlapping least. Pure geometry (tested headless).
+std::vector<Box> place_labels(const std::vector<ImVec2>& anchors, const std::vector<ImVec2>& sizes, const std::vector<Box>& obstacles,
+                              const Box& bounds, float gap);
+
+// A point with its name, for PlotFrame::points().
+struct LabelledPoint {
+    double x = 0, y = 0;
+    ImU32 colour = 0;
+    std::string label;
+};
+
 class PlotFrame {
 public:
     // Paints the frame and axes into the rectangle; titles include units.
@@ -19,8 +36,11 @@ public:
     void y_ticks_auto() const;
     void x_ticks_auto() const;
     void line(const std::vector<double>& xs, const std::vector<double>& ys, ImU32 colour, float thickness, bool points = true) const;
-    // A labelled point; labels that would overlap earlier ones move down.
-    void point(double x, double y, ImU32 colour, const std::string& label) const;
+    // Points with their names; every name clear of the others, of every point and of the
+    // frame's own texts (title, axis titles, tick labels, text()).
+    void points(const std::vector<LabelledPoint>& points) const;
+    // Text at a screen position that later labels keep clear of.
+    void text(ImVec2 at, ImU32 colour, const std::string& text) const;
     void bar(double x_center, double half_width_px, double y, ImU32 colour, const std::string& value_label) const;
     // A horizontal bar from x=0 at category row `y_center`, named on the left.
     void hbar(double y_center, double half_height_px, double x, ImU32 colour, const std::string& name,
@@ -36,7 +56,8 @@ private:
     ImVec2 a_, b_;  // the plotting area
     double x0_, x1_, y0_, y1_;
     bool lx_, ly_;
-    mutable std::vector<ImVec4> labels_;  // placed point labels
+    void add_text(ImVec2 at, ImU32 colour, const std::string& text) const;
+    mutable std::vector<Box> taken_;  // texts drawn so far: labels keep clear of them
 };
 
 std::string short_number(double v);  // 1.5, 12, 340, 1.2k

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,24 @@ std::string config_dir() {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     return dir;
+}
+
+std::string screenshot_dir() {
+    std::vector<std::string> candidates;
+    if (const char* x = std::getenv("XDG_PICTURES_DIR"); x && *x) candidates.push_back(std::string(x) + "/tilescope");
+    if (const char* h = std::getenv("HOME"); h && *h) candidates.push_back(std::string(h) + "/Pictures/tilescope");
+    for (const std::string& dir : candidates) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (!ec && std::filesystem::is_directory(dir, ec)) return dir;
+    }
+    return absolute_path(".");
+}
+
+std::string absolute_path(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    return ec ? path : p.string();
 }
 
 Settings load_settings() {

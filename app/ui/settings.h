@@ -18,6 +18,10 @@ struct Settings {
 };
 
 std::string config_dir();  // created on demand
+// Where F12 saves: $XDG_PICTURES_DIR/tilescope, else ~/Pictures/tilescope, made on
+// demand; the working directory when neither can be made.
+std::string screenshot_dir();
+std::string absolute_path(const std::string& path);  // for messages that say where a file went
 Settings load_settings();  // defaults when absent or unreadable
 void save_settings(const Settings& s);  // atomically; errors are ignored (settings are a convenience)
 

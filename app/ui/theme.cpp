@@ -84,12 +84,14 @@ void load_fonts(float base_px) {
     const std::string bold = std::string(dir) + "DejaVuSans-Bold.ttf";
     const std::string mono = std::string(dir) + "DejaVuSansMono.ttf";
     const bool have = std::filesystem::exists(sans) && std::filesystem::exists(bold) && std::filesystem::exists(mono);
+    // Latin-1 (·, ×) plus the arrows the hints and key help use
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2190, 0x2193, 0};
     for (int p = 0; p < 2; ++p) {
         const float px = base_px * (p ? 1.55f : 1.f);
         if (have) {
-            g_fonts[p][0] = io.Fonts->AddFontFromFileTTF(sans.c_str(), px);
-            g_fonts[p][1] = io.Fonts->AddFontFromFileTTF(bold.c_str(), px * 1.25f);
-            g_fonts[p][2] = io.Fonts->AddFontFromFileTTF(mono.c_str(), px);
+            g_fonts[p][0] = io.Fonts->AddFontFromFileTTF(sans.c_str(), px, nullptr, ranges);
+            g_fonts[p][1] = io.Fonts->AddFontFromFileTTF(bold.c_str(), px * 1.25f, nullptr, ranges);
+            g_fonts[p][2] = io.Fonts->AddFontFromFileTTF(mono.c_str(), px, nullptr, ranges);
         } else {
             ImFontConfig c;
             c.SizePixels = px;

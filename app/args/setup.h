@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
+#include "args/options.h"
 #include "core/launch_config.h"
 
-namespace tilescope::cli {
+namespace tilescope::args {
 
 // Option names of the custom-kernel family, valued ones.
 std::set<std::string> custom_kernel_options();
@@ -28,4 +28,4 @@ std::vector<int> tiles_from(const Options& o, const KernelSpec& k, bool allow_ma
 std::vector<LaunchConfig> configs_from(const Options& o, const std::string& default_kernel,
                                        const std::string& default_size, bool allow_many);
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::args

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace tilescope::cli {
+namespace tilescope::args {
 
 class Options {
 public:
@@ -29,4 +29,4 @@ private:
     std::map<std::string, std::vector<std::string>> values_;
 };
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::args

@@ -1,10 +1,10 @@
-#include "cli/options.h"
+#include "args/options.h"
 
 #include <charconv>
 
 #include "core/errors.h"
 
-namespace tilescope::cli {
+namespace tilescope::args {
 
 Options::Options(std::string command, std::set<std::string> valued, std::set<std::string> flags)
     : command_(std::move(command)), valued_(std::move(valued)), flags_(std::move(flags)) {}
@@ -81,4 +81,4 @@ std::vector<std::string> Options::list(const std::string& name) const {
     return out;
 }
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::args

@@ -1,9 +1,9 @@
-#include "cli/setup.h"
+#include "args/setup.h"
 
 #include "core/catalog.h"
 #include "core/errors.h"
 
-namespace tilescope::cli {
+namespace tilescope::args {
 
 std::set<std::string> custom_kernel_options() {
     return {"source", "entry", "global", "local", "define", "arg", "check"};
@@ -96,4 +96,4 @@ std::vector<LaunchConfig> configs_from(const Options& o, const std::string& defa
     return configs;
 }
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::args

@@ -1,0 +1,289 @@
+#include "ui/app.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <ctime>
+#include <iostream>
+
+#include "gfx/matrix_grid.h"
+#include "ui/panels.h"
+#include "ui/setup_panel.h"
+#include "ui/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+// The counters of the configuration on show (the panel itself: counters_panel.cpp).
+class CountersSection : public SidePanel {
+public:
+    const char* title() const override { return "Counters"; }
+    void draw(AppState& s) override { draw_counters_panel(s, s.main); }
+};
+
+// "~/Pictures/tilescope/tilescope-20261123-143012.png": the folder made on demand.
+std::string default_screenshot_path() {
+    char name[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(name, sizeof name, "tilescope-%Y%m%d-%H%M%S.png", std::localtime(&now));
+    return screenshot_dir() + "/" + name;
+}
+
+}  // namespace
+
+App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) : backend_(backend), settings_(settings) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (o.scripted()) {
+        io.IniFilename = nullptr;
+    } else {
+        ini_path_ = config_dir() + "/imgui.ini";
+        io.IniFilename = ini_path_.c_str();
+    }
+    load_fonts(18.f);
+
+    s_.worker = &worker_;
+    s_.scripted = o.scripted();
+    s_.presenter = o.presenter || (!o.scripted() && settings.presenter);
+    s_.cursor.speed = settings.speed;
+    s_.device_sel = o.device.empty() ? settings.device : o.device;
+    s_.sidebar_width = settings.sidebar_width;
+    if (!o.scripted())
+        if (auto v = parse_view(settings.view)) s_.view = *v;
+    if (o.view) s_.view = *o.view;
+    s_.cursor.playing = o.play;
+    if (o.group) s_.cursor.group = *o.group;
+    if (o.phase) s_.cursor.phase = *o.phase;
+    s_.hover_cell = o.hover;
+    s_.custom_source_path = o.source_path;
+    apply_theme(s_.presenter);
+
+    if (o.control) control_.emplace(*o.control);
+    side_panels_.push_back(std::make_unique<SetupPanel>());
+    side_panels_.push_back(std::make_unique<CountersSection>());
+
+    if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
+    if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
+    s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
+    if (o.scripted() && s_.view == View::Performance) start_performance(s_);
+    if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
+}
+
+App::~App() {
+    worker_.cancel_all();
+    gfx::shutdown_grids();  // GL objects go before the back-end's context does
+}
+
+bool App::data_ready() const {
+    return !s_.main.busy() && !s_.other.busy() && !(s_.perf.job && !s_.perf.job->done) &&
+           !(s_.compare_job && !s_.compare_job->done) && !s_.devices_job;
+}
+
+void App::wait_for_input() {
+    if (!s_.scripted && !s_.cursor.playing && !worker_.busy()) backend_.wait_events(0.25);
+    else backend_.poll_events();
+}
+
+void App::poll_jobs() {
+    s_.main.poll();
+    s_.other.poll();
+    if (s_.devices_job && s_.devices_job->done) {
+        if (auto* d = s_.devices_job->result<std::vector<DeviceInfo>>()) s_.devices = *d;
+        s_.devices_job.reset();
+    }
+}
+
+void App::obey_control_file() {
+    if (!control_) return;
+    for (const ControlCommand& c : control_->take()) {
+        if (c.kind == ControlCommand::Kind::Screenshot) control_screenshot_ = c.argument;
+        if (c.kind == ControlCommand::Kind::Quit) backend_.request_close();
+    }
+}
+
+void App::set_presenter(bool on) {
+    s_.presenter = on;
+    apply_theme(on);
+}
+
+void App::handle_keys() {
+    const bool typing = ImGui::GetIO().WantTextInput;
+    if (ImGui::IsKeyPressed(gfx::key::F1, false)) help_.toggle();
+    if (ImGui::IsKeyPressed(gfx::key::F5, false)) set_presenter(!s_.presenter);
+    if (ImGui::IsKeyPressed(gfx::key::F11, false)) backend_.set_fullscreen(!backend_.fullscreen());
+    if (ImGui::IsKeyPressed(gfx::key::F12, false)) s_.screenshot_request = "";
+    if (!typing && ImGui::IsKeyPressed(gfx::key::H, false)) panels_hidden_ = !panels_hidden_;
+    if (ImGui::IsKeyPressed(gfx::key::Escape, false)) {
+        if (help_.open()) help_.toggle();
+        else if (backend_.fullscreen()) backend_.set_fullscreen(false);
+    }
+    handle_cursor_keys(s_);
+}
+
+void App::frame(double now) {
+    poll_jobs();
+    obey_control_file();
+    handle_keys();
+    if (last_frame_ >= 0) advance_cursor(s_, now - last_frame_);
+    last_frame_ = now;
+
+    backend_.begin_frame();
+    ImGui::NewFrame();
+    push_fonts();
+    draw_window();
+    draw_overlays();
+    pop_fonts();
+    ImGui::Render();
+    backend_.render(theme().pal.background);
+    take_screenshot();
+    if (after_render_) after_render_(backend_);
+    backend_.present();
+}
+
+// F12 / Save PNG say where the file went on screen; a --control screenshot waits for
+// the traces in flight and says so on stdout, leaving the picture as it was.
+void App::take_screenshot() {
+    if (!backend_.settled()) return;  // the back buffer must have the window's size first
+    std::string err;
+    if (s_.screenshot_request) {
+        const std::string path = s_.screenshot_request->empty() ? default_screenshot_path() : *s_.screenshot_request;
+        s_.message = backend_.save_png(path, err) ? "Saved the window as " + absolute_path(path) : err;
+        s_.screenshot_request.reset();
+    }
+    if (control_screenshot_ && data_ready()) {
+        if (backend_.save_png(*control_screenshot_, err)) std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
+        else std::cerr << "tilescope gui: --control: " << err << std::endl;
+        control_screenshot_.reset();
+    }
+}
+
+void App::draw_window() {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("tilescope", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
+                     ImGuiWindowFlags_NoBackground);  // the back-end's clear paints it: one full-window fill less for llvmpipe
+    draw_header();
+    const float status_h = ImGui::GetFrameHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float body_h = avail.y - status_h;
+    if (!panels_hidden_) {
+        const float sidebar = std::min(std::max(s_.sidebar_width * (s_.presenter ? 1.15f : 1.f), 250.f), std::max(120.f, avail.x * 0.45f));
+        draw_side_panel(sidebar, body_h);
+        ImGui::SameLine(0, 0);
+        ImGui::InvisibleButton("##splitter", ImVec2(6, body_h));
+        if (ImGui::IsItemActive()) s_.sidebar_width = std::max(250.f, s_.sidebar_width + ImGui::GetIO().MouseDelta.x);
+        if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+        ImGui::SameLine(0, 0);
+    }
+    draw_view(ImVec2(ImGui::GetContentRegionAvail().x, body_h));
+    draw_status_line();
+    ImGui::End();
+}
+
+void App::draw_header() {
+    ImGui::PushFont(theme().big);
+    ImGui::TextUnformatted("tilescope");
+    ImGui::PopFont();
+    for (View v : kViews) {
+        ImGui::SameLine();
+        const bool on = s_.view == v;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(view_title(v))) s_.view = v;  // compare's panel picks its second configuration
+        if (on) ImGui::PopStyleColor();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(s_.presenter ? "Presenter: on (F5)" : "Presenter (F5)")) set_presenter(!s_.presenter);
+    ImGui::SameLine();
+    if (ImGui::Button("Save PNG (F12)")) s_.screenshot_request = "";
+    ImGui::SameLine();
+    if (ImGui::Button("Help (F1)")) help_.toggle();
+    ImGui::SameLine();
+    if (s_.main.config) {
+        const std::string label = config_label(*s_.main.config) + (s_.main.trace ? "  |  traced on the emulator" : "");
+        ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", label.c_str());
+    }
+}
+
+void App::draw_side_panel(float width, float height) {
+    ImGui::BeginChild("sidebar", ImVec2(width, height), true);
+    // presenter mode folds the sections away so the matrices get the room; back out, they unfold
+    const bool refold = folded_for_ != int(s_.presenter);
+    folded_for_ = int(s_.presenter);
+    for (const auto& panel : side_panels_) {
+        if (refold) ImGui::SetNextItemOpen(!(s_.presenter && panel->folds_in_presenter_mode()), ImGuiCond_Always);
+        if (ImGui::CollapsingHeader(panel->title(), ImGuiTreeNodeFlags_DefaultOpen)) {
+            ImGui::PushID(panel->title());
+            panel->draw(s_);
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndChild();
+}
+
+void App::draw_view(ImVec2 size) {
+    const float timeline_h = s_.view == View::Performance ? 0.f : ImGui::GetFontSize() * 6.5f;
+    ImGui::BeginGroup();
+    const ImVec2 view_size(size.x, size.y - timeline_h);
+    ImGui::BeginChild("view", view_size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 inner = ImGui::GetContentRegionAvail();
+    switch (s_.view) {
+        case View::Emulation:
+        case View::Heatmap: draw_emulation(origin, inner); break;
+        case View::Source: draw_source_view(s_, inner); break;
+        case View::Performance: draw_performance_view(s_, inner); break;
+        case View::Compare: compare_.draw(s_, inner); break;
+    }
+    ImGui::EndChild();
+    if (timeline_h > 0) {
+        ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true);
+        draw_timeline_panel(s_, timeline_h);
+        ImGui::EndChild();
+    }
+    ImGui::EndGroup();
+}
+
+void App::draw_status_line() {
+    const Palette& pal = theme().pal;
+    if (!s_.message.empty()) {
+        ImGui::TextColored(ImColor(pal.text), "%s", s_.message.c_str());
+        return;
+    }
+    const bool emulation = s_.view == View::Emulation || s_.view == View::Heatmap || s_.view == View::Compare;
+    ImGui::TextColored(ImColor(pal.faint_text), "%s",
+                       emulation ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
+                                 : "Space plays  ·  ←/→ step  ·  F1 help");
+}
+
+void App::draw_overlays() { help_.draw(); }
+
+void App::draw_emulation(ImVec2 origin, ImVec2 size) {
+    const EmulationViewFlags flags =
+        (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) | (s_.scripted ? EmulationViewFlags_NoInput : 0);
+    const EmulationViewResult r = emulation_.draw(view_data(s_, s_.main), origin, size, flags);
+    if (r.clicked_group) select_group(s_, s_.main, *r.clicked_group);
+}
+
+std::vector<MatrixPlacement> App::placements() const {
+    return s_.view == View::Compare ? compare_.placements() : emulation_.placements();
+}
+
+void App::save_settings_on_exit() {
+    if (s_.scripted) return;
+    settings_.presenter = s_.presenter;
+    settings_.speed = s_.cursor.speed;
+    settings_.view = view_name(s_.view);
+    if (s_.main.config && !s_.main.config->kernel.custom) {
+        settings_.kernel = s_.main.config->kernel.name;
+        settings_.size = s_.main.config->size.label();
+        settings_.tile = s_.main.config->tile;
+    }
+    settings_.device = s_.device_sel;
+    settings_.sidebar_width = s_.sidebar_width;
+    save_settings(settings_);
+    ImGui::SaveIniSettingsToDisk(ImGui::GetIO().IniFilename);
+}
+
+}  // namespace tilescope::ui

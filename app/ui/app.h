@@ -1,0 +1,77 @@
+#pragma once
+// The GUI as one object: the shared state, the panels (each in its own file with its
+// own state as a member here), one emulation view per configuration, and the frame:
+// poll jobs, handle keys, lay out header / side panel / view / timeline, render through
+// the gfx back-end. gui_main only builds it and runs the loop.
+//
+// Adding a panel: a SidePanel (ui/side_panel.h) in its own file, added in App::App; a
+// view, drawn from draw_view(); or an overlay, drawn from draw_overlays().
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gfx/backend.h"
+#include "ui/app_state.h"
+#include "ui/compare_view.h"
+#include "ui/control_file.h"
+#include "ui/emulation_view.h"
+#include "ui/gui_options.h"
+#include "ui/help_overlay.h"
+#include "ui/settings.h"
+#include "ui/side_panel.h"
+#include "ui/worker.h"
+
+namespace tilescope::ui {
+
+class App {
+public:
+    App(gfx::Backend& backend, const GuiOptions& options, const Settings& settings);
+    ~App();
+
+    // Sleeps until input when nothing moves; then one frame. `now`: gfx::now_seconds().
+    void wait_for_input();
+    void frame(double now);
+    AppState& state() { return s_; }
+    const AppState& state() const { return s_; }
+    bool data_ready() const;  // no trace, measurement or device query in flight
+    std::vector<MatrixPlacement> placements() const;  // the matrices of the view on screen
+    void save_settings_on_exit();
+
+    // Scripted runs: after render, before present.
+    using AfterRender = std::function<void(gfx::Backend&)>;
+    void set_after_render(AfterRender f) { after_render_ = std::move(f); }
+
+private:
+    void poll_jobs();
+    void obey_control_file();
+    void handle_keys();
+    void draw_window();
+    void draw_header();
+    void draw_side_panel(float width, float height);
+    void draw_view(ImVec2 size);
+    void draw_emulation(ImVec2 origin, ImVec2 size);
+    void draw_status_line();
+    void draw_overlays();
+    void take_screenshot();
+    void set_presenter(bool on);
+
+    gfx::Backend& backend_;
+    Settings settings_;
+    Worker worker_;
+    AppState s_;
+    std::vector<std::unique_ptr<SidePanel>> side_panels_;
+    EmulationView emulation_;  // the main configuration's
+    ComparePanel compare_;     // compare mode: its own two views and its form
+    HelpOverlay help_;
+    bool panels_hidden_ = false;
+    int folded_for_ = -1;      // presenter state the side panel's sections were last folded for
+    double last_frame_ = -1;
+    std::string ini_path_;
+    AfterRender after_render_;
+    std::optional<ControlFile> control_;  // --control FILE
+    std::optional<std::string> control_screenshot_;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,30 @@
+#pragma once
+// `tilescope gui --control FILE`: a running GUI can be driven from outside (tests,
+// scripts, a lesson remote). Write FILE whole (write FILE.tmp, rename it) with one
+// command per line; the GUI reads it within a quarter second, deletes it, and obeys:
+//   screenshot PATH   once the traces in flight are in and the window has settled after
+//                     a resize, save it as PNG at PATH (PATH.tmp renamed) and print
+//                     "saved PATH" on stdout
+//   quit              close the window as the close button would
+// Unknown lines are reported on stderr and skipped.
+#include <string>
+#include <vector>
+
+namespace tilescope::ui {
+
+struct ControlCommand {
+    enum class Kind { Screenshot, Quit } kind;
+    std::string argument;
+};
+
+class ControlFile {
+public:
+    explicit ControlFile(std::string path) : path_(std::move(path)) {}
+    // The commands written since the last call (none when the file is absent).
+    std::vector<ControlCommand> take();
+
+private:
+    std::string path_;
+};
+
+}  // namespace tilescope::ui

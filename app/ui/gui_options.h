@@ -1,0 +1,46 @@
+#pragma once
+// `tilescope gui`'s command line, checked completely before a window opens: the set-up
+// to trace, where the cursor starts, and what a scripted run (--frames, --screenshot,
+// --layout, --frame-stats) should produce.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/launch_config.h"
+#include "ui/app_state.h"
+#include "ui/settings.h"
+
+namespace tilescope::ui {
+
+extern const char* const kGuiHelp;
+
+struct GuiOptions {
+    std::optional<LaunchConfig> config;    // from the command line or a scene; else the last session's
+    bool setup_given = false;              // the set-up came from the command line (not settings)
+    std::optional<LaunchConfig> compare;   // compare mode's second configuration
+    std::optional<GroupId> group;
+    std::optional<std::pair<int64_t, int64_t>> hover;
+    std::optional<int> phase;
+    std::optional<View> view;
+    std::string device;                    // --device as given ("" = not given)
+    std::string source_path;               // --source as given
+    bool play = false, presenter = false, frame_stats = false;
+    std::optional<std::string> screenshot, layout, control;
+    std::optional<int> frames;
+    int screenshot_width = 0;
+    int width = 1280, height = 800;        // the docs' width; llvmpipe's cost grows with pixels
+    bool help = false;
+
+    bool scripted() const { return frames || screenshot || frame_stats; }
+};
+
+// Compare mode's second configuration from `K[:T]` ("": the same kernel at twice the tile).
+LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec);
+
+// Throws InputError naming the option, the value and what is accepted. `last` (the
+// last session's settings) supplies the set-up of an interactive run whose command line
+// gives none; a stale one is ignored.
+GuiOptions parse_gui_options(const std::vector<std::string>& args, const Settings& last);
+
+}  // namespace tilescope::ui

@@ -1,0 +1,137 @@
+// The GUI's window under an Xvfb the test starts itself: a live window survives being
+// resized up and down (maximised included) with the partial repaint on, and after each
+// change shows exactly what a fresh start at that size shows.
+#include <fcntl.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "gui_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope::testing;
+
+namespace {
+
+const std::string kSetup = " --kernel tiled --size 32 --tile 8";
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("tilescope_window_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+std::string output_of(const std::string& cmd) {
+    std::string out;
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+        char buf[256];
+        while (fgets(buf, sizeof buf, p)) out += buf;
+        pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+}
+
+// The live GUI, started in the background with a control file.
+class LiveGui {
+public:
+    LiveGui(const fs::path& dir, const std::string& options) : dir_(dir) {
+        pid_ = fork();
+        if (pid_ == 0) {
+            const int fd = open((dir / "gui.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            const std::string cmd = std::string(TILESCOPE_BIN) + " gui" + options + " --control " + (dir / "control").string();
+            execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), (char*)nullptr);
+            _exit(127);
+        }
+    }
+    ~LiveGui() {
+        if (alive()) {
+            kill(pid_, SIGTERM);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    bool alive() {
+        if (exited_) return false;
+        int status = 0;
+        if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
+        return !exited_;
+    }
+    std::string log() const {
+        std::ifstream in(dir_ / "gui.log");
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    // Asks for a screenshot through the control file; true once the PNG is there.
+    bool screenshot(const fs::path& png, double timeout_s = 60) {
+        {
+            std::ofstream(dir_ / "control.tmp") << "screenshot " << png.string() << "\n";
+        }
+        fs::rename(dir_ / "control.tmp", dir_ / "control");
+        for (double t = 0; t < timeout_s && alive(); t += 0.1) {
+            if (fs::exists(png)) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
+    pid_t pid() const { return pid_; }
+
+private:
+    fs::path dir_;
+    pid_t pid_ = -1;
+    bool exited_ = false;
+};
+
+// Number of pixels that differ between two PNGs of the same size (-1: sizes differ).
+long differing_pixels(const Image& a, const Image& b) {
+    if (a.w != b.w || a.h != b.h || a.px.empty()) return -1;
+    long n = 0;
+    for (size_t i = 0; i < a.px.size(); i += 3)
+        if (a.px[i] != b.px[i] || a.px[i + 1] != b.px[i + 1] || a.px[i + 2] != b.px[i + 2]) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST(GuiWindow, ResizedLiveWindowStaysAliveAndMatchesAFreshStart) {
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "no Xvfb";
+    ASSERT_EQ(run("command -v xdotool >/dev/null"), 0) << "xdotool is missing (scripts/packages.txt)";
+    const fs::path dir = temp_dir("resize");
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);  // no settings from earlier sessions
+    unsetenv("TILESCOPE_FULL_REDRAW");                        // the partial repaint is what is under test
+    LiveGui gui(dir, kSetup + " --window 1280x800");
+    const std::string window = output_of("timeout 30 xdotool search --sync --name '^tilescope$' | head -1");
+    ASSERT_FALSE(window.empty()) << gui.log();
+    ASSERT_TRUE(gui.screenshot(dir / "first.png")) << gui.log();
+    // Up and down, the last two the whole screen (Xvfb has no window manager to maximise).
+    const std::pair<int, int> sizes[] = {{1400, 900}, {1920, 1080}, {900, 600}, {1600, 1000}, {800, 600}, {1281, 801},
+                                         {1024, 768}, {1920, 1080}, {700, 500}, {1280, 720}, {1920, 1080}};
+    int n = 0;
+    for (const auto& [w, h] : sizes) {
+        SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+        // the pointer where nothing reacts to it (the status line's corner, or off the window)
+        run("xdotool mousemove 1919 1079");
+        ASSERT_EQ(run("xdotool windowsize --sync " + window + " " + std::to_string(w) + " " + std::to_string(h)), 0);
+        const fs::path live = dir / ("live_" + std::to_string(n) + ".png");
+        const fs::path fresh = dir / ("fresh_" + std::to_string(n) + ".png");
+        ASSERT_TRUE(gui.screenshot(live)) << "the live GUI died or did not answer:\n" << gui.log();
+        ASSERT_EQ(run(std::string(TILESCOPE_BIN) + " gui" + kSetup + " --window " + std::to_string(w) + "x" + std::to_string(h) +
+                      " --frames 3 --screenshot " + fresh.string() + " 2>/dev/null"),
+                  0);
+        const Image a = load_png(live.string()), b = load_png(fresh.string());
+        EXPECT_EQ(a.w, w);
+        EXPECT_EQ(a.h, h);
+        EXPECT_EQ(differing_pixels(a, b), 0) << live << " differs from " << fresh;
+        ++n;
+    }
+    EXPECT_TRUE(gui.alive()) << gui.log();
+    EXPECT_EQ(gui.log().find("X Error"), std::string::npos) << gui.log();
+}
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);
+    return RUN_ALL_TESTS();
+}
