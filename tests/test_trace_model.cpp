@@ -112,7 +112,7 @@ ta::Result sample_result() {
     r.global = {256, 64, 64, 16};
     r.local = {32, 16, 8, 4};
     r.barriers = 8;
-    r.coalescing = {10, 25};
+    r.coalescing = {10, 25, 40};  // ideal: 4 sectors per request (floats)
     r.bank_conflicts = {4, 6, 3, 1};
     ta::BufferStats a;
     a.name = "A";
@@ -203,7 +203,7 @@ TEST(Analysis, RatiosAndSummaries) {
     EXPECT_DOUBLE_EQ(cs.total.sectors_per_request(), 2.5);
     ASSERT_EQ(cs.lines.size(), 2u);
     EXPECT_EQ(cs.lines[0].line, 11);  // 8.5 sectors per request: the worst first
-    EXPECT_EQ(cs.ideal_sectors, 4u);
+    EXPECT_DOUBLE_EQ(cs.ideal_sectors_per_request, 4.0);
     const BankConflictSummary bs = bank_conflict_summary(t);
     EXPECT_EQ(bs.total.max_degree, 3u);
     EXPECT_DOUBLE_EQ(bs.total.mean_degree(), 1.5);

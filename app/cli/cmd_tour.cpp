@@ -78,7 +78,7 @@ int cmd_tour(const std::vector<std::string>& args) {
         TraceOptions to;
         to.cancelled = interrupted;
         const Trace t = run_trace(LaunchConfig{k, small, kTraceTile}, to);
-        const auto expected = expected_traffic(k.name, small, kTraceTile);
+        const auto expected = expected_traffic(t);
         std::printf("  %-18s %14s %14s  %8.2f  %s\n", k.name.c_str(), thousands(t.totals.global_load_bytes / 4).c_str(),
                     expected ? thousands(expected->global_load_bytes / 4).c_str() : "-", compute_to_global_ratio(t),
                     expected ? expected->global_load_formula.c_str() : "");

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/expr.h"
+
 namespace tilescope {
 
 std::vector<SpaceTraffic> traffic_by_space(const Trace& t) {
@@ -16,72 +20,75 @@ double compute_to_global_ratio(const Trace& t) {
 }
 
 namespace {
-uint64_t ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+// The field of `e` that holds `quantity` (one of kClosedFormQuantities); null for others.
+template <class Expected> auto* quantity_field(Expected& e, std::string_view quantity) {
+    if (quantity == "global_load_bytes") return &e.global_load_bytes;
+    if (quantity == "global_store_bytes") return &e.global_store_bytes;
+    if (quantity == "local_load_bytes") return &e.local_load_bytes;
+    if (quantity == "local_store_bytes") return &e.local_store_bytes;
+    return quantity == "barriers" ? &e.barriers : nullptr;
+}
 }  // namespace
 
-std::optional<ExpectedTraffic> expected_traffic(std::string_view rung, const ProblemSize& size, int tile) {
-    if (size.M <= 0 || size.N <= 0 || size.K <= 0 || tile <= 0) return std::nullopt;
-    const uint64_t M = static_cast<uint64_t>(size.M), N = static_cast<uint64_t>(size.N),
-                   K = static_cast<uint64_t>(size.K), TS = static_cast<uint64_t>(tile);
-    const uint64_t f = 4;  // bytes per float
+uint64_t ExpectedTraffic::value(std::string_view quantity) const {
+    const uint64_t* v = quantity_field(*this, quantity);
+    return v ? *v : 0;
+}
+
+std::optional<ExpectedTraffic> expected_traffic(const KernelSpec& rung, const ProblemSize& size, int tile,
+                                                const std::map<std::string, int64_t>& params) {
+    if (rung.closed_forms.forms.empty() || size.M <= 0 || size.N <= 0 || size.K <= 0 || tile <= 0) return std::nullopt;
+    SizeVars vars{size.M, size.N, size.K, tile};
+    for (const TunableParam& p : rung.params) {
+        const auto given = params.find(p.name);
+        vars.params[p.name] = given == params.end() ? p.default_value : given->second;
+    }
     ExpectedTraffic e;
-    e.global_store_bytes = M * N * f;  // every rung writes each element of C once
-    if (rung == "naive" || rung == "row") {
-        // Every (i, j, k) reads A(i,k) and B(k,j).
-        e.global_load_bytes = 2 * M * N * K * f;
-        e.global_load_formula = "2*M*N*K floats";
-    } else if (rung == "row_private") {
-        // A's row once per work-item, B's column for every element of C.
-        e.global_load_bytes = (M * K + M * N * K) * f;
-        e.global_load_formula = "(M*K + M*N*K) floats";
-    } else if (rung == "row_private_local") {
-        // Each of the ceil(M/TS) groups fetches every column of B once.
-        const uint64_t groups = ceil_div(M, TS);
-        e.global_load_bytes = (M * K + groups * N * K) * f;
-        e.global_load_formula = "(M*K + ceil(M/TS)*N*K) floats";
-        e.local_store_bytes = groups * N * K * f;
-        e.local_load_bytes = M * N * K * f;
-        e.barriers = groups * N * 2;
-    } else if (rung == "tiled") {
-        // Group (gx, gy) loads the in-range part of A's row band and B's column band,
-        // once each; out-of-range elements are zero-filled without a load. Every
-        // work-item stores 2 and reads 2*TS local floats per phase, with 2 barriers.
-        const uint64_t gx = ceil_div(N, TS), gy = ceil_div(M, TS), phases = ceil_div(K, TS);
-        const uint64_t groups = gx * gy;
-        e.global_load_bytes = (gx * M * K + gy * K * N) * f;
-        e.global_load_formula = (N % TS == 0 && M % TS == 0) ? "2*M*N*K/TS floats"
-                                                             : "(ceil(N/TS)*M*K + ceil(M/TS)*K*N) floats";
-        e.local_store_bytes = groups * TS * TS * phases * 2 * f;
-        e.local_load_bytes = groups * TS * TS * phases * 2 * TS * f;
-        e.barriers = groups * phases * 2;
-    } else {
+    try {
+        for (const auto& [name, expr] : rung.closed_forms.terms) vars.params[name] = eval_expr(expr, vars);
+        for (const ClosedForm& f : rung.closed_forms.forms) {
+            const int64_t v = eval_expr(f.expr, vars);
+            if (v < 0) return std::nullopt;
+            if (uint64_t* field = quantity_field(e, f.quantity)) *field = static_cast<uint64_t>(v);
+        }
+    } catch (const InputError&) {  // e.g. a division by a parameter of 0
         return std::nullopt;
     }
+    e.forms = rung.closed_forms.forms;
+    if (const ClosedForm* g = rung.closed_forms.find("global_load_bytes")) e.global_load_formula = g->text;
     return e;
+}
+
+std::optional<ExpectedTraffic> expected_traffic(std::string_view rung, const ProblemSize& size, int tile) {
+    const KernelSpec* k = find_rung(rung);
+    return k ? expected_traffic(*k, size, tile) : std::nullopt;
+}
+
+std::optional<ExpectedTraffic> expected_traffic(const Trace& t) {
+    if (t.custom) return std::nullopt;
+    const KernelSpec* k = find_rung(t.kernel);
+    return k ? expected_traffic(*k, t.size, t.tile, t.params) : std::nullopt;
 }
 
 std::vector<ExpectedVsTraced> expected_vs_traced(const Trace& t) {
     std::vector<ExpectedVsTraced> rows;
-    if (t.custom) return rows;
-    const std::optional<ExpectedTraffic> e = expected_traffic(t.kernel, t.size, t.tile);
+    const std::optional<ExpectedTraffic> e = expected_traffic(t);
     if (!e) return rows;
-    rows.push_back({"global_load_bytes", e->global_load_bytes, t.totals.global_load_bytes, e->global_load_formula});
-    rows.push_back({"global_store_bytes", e->global_store_bytes, t.totals.global_store_bytes, "M*N floats"});
-    rows.push_back({"local_load_bytes", e->local_load_bytes, t.totals.local_load_bytes,
-                    t.kernel == "tiled" ? "groups*TS*TS*phases*2*TS floats"
-                                        : (t.kernel == "row_private_local" ? "M*N*K floats" : "none")});
-    rows.push_back({"local_store_bytes", e->local_store_bytes, t.totals.local_store_bytes,
-                    t.kernel == "tiled" ? "groups*TS*TS*phases*2 floats"
-                                        : (t.kernel == "row_private_local" ? "ceil(M/TS)*N*K floats" : "none")});
-    rows.push_back({"barriers", e->barriers, t.totals.barriers,
-                    t.kernel == "tiled" ? "groups*phases*2" : (t.kernel == "row_private_local" ? "ceil(M/TS)*N*2" : "none")});
+    const uint64_t traced[] = {t.totals.global_load_bytes, t.totals.global_store_bytes, t.totals.local_load_bytes,
+                               t.totals.local_store_bytes, t.totals.barriers};
+    for (size_t i = 0; i < std::size(kClosedFormQuantities); ++i) {
+        const std::string quantity(kClosedFormQuantities[i]);
+        const auto form = std::find_if(e->forms.begin(), e->forms.end(), [&](const ClosedForm& f) { return f.quantity == quantity; });
+        const bool known = form != e->forms.end();
+        rows.push_back({quantity, e->value(quantity), traced[i], known ? form->text : "", known ? form->expr : ""});
+    }
     return rows;
 }
 
 CoalescingSummary coalescing_summary(const Trace& t) {
     CoalescingSummary s;
     s.total = t.coalescing;
-    s.ideal_sectors = std::max<uint32_t>(1, t.geometry.warp * 4 / std::max<uint32_t>(1, t.geometry.sector_bytes));
+    s.ideal_sectors_per_request = t.coalescing.ideal_sectors_per_request();
     for (const LineTraffic& l : t.lines)
         if (!l.local && l.coalescing.requests > 0) s.lines.push_back({l.line, l.coalescing});
     std::stable_sort(s.lines.begin(), s.lines.end(), [](const LineCoalescing& a, const LineCoalescing& b) {

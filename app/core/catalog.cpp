@@ -49,6 +49,24 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
                     p.values.insert(p.values.begin(), p.default_value);
                 spec.params.push_back(std::move(p));
             }
+        // "closed_forms": {"terms": {"GX": E, ...}, QUANTITY: {"expr": E, "text": T}, ...}
+        if (r.contains("closed_forms")) {
+            const auto& cf = r.at("closed_forms");
+            for (const auto& [key, value] : cf.items()) {
+                if (key == "terms") {
+                    for (const auto& [tname, e] : value.items()) spec.closed_forms.terms.emplace_back(tname, e.get<std::string>());
+                    continue;
+                }
+                if (std::find(std::begin(kClosedFormQuantities), std::end(kClosedFormQuantities), key) ==
+                    std::end(kClosedFormQuantities))
+                    throw InputError("kernel '" + spec.name + "': closed_forms has unknown quantity '" + key + "'");
+            }
+            for (std::string_view view : kClosedFormQuantities) {
+                const std::string q(view);
+                if (cf.contains(q))
+                    spec.closed_forms.forms.push_back({q, cf.at(q).at("expr").get<std::string>(), cf.at(q).value("text", "")});
+            }
+        }
         spec.tiles = r.value("tiles", std::vector<int>{16});
         spec.default_tile = r.value("default_tile", 16);
         validate(spec);

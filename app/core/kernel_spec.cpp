@@ -1,5 +1,6 @@
 #include "core/kernel_spec.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -124,6 +125,12 @@ std::vector<std::string> KernelSpec::param_names() const {
     return names;
 }
 
+const ClosedForm* ClosedForms::find(std::string_view quantity) const {
+    for (const ClosedForm& f : forms)
+        if (f.quantity == quantity) return &f;
+    return nullptr;
+}
+
 void validate(const KernelSpec& spec) {
     const std::string who = "kernel '" + spec.name + "'";
     if (spec.entry.empty()) throw InputError(who + ": no entry point (--entry NAME)");
@@ -146,6 +153,26 @@ void validate(const KernelSpec& spec) {
     for (const auto& [name, e] : spec.defines) {
         if (!is_identifier(name)) throw InputError("--define '" + name + "=" + e + "': accepted: NAME=E");
         check_expr(e, pnames);
+    }
+    if (!spec.closed_forms.forms.empty()) {
+        std::vector<std::string> known = pnames;
+        for (const auto& [name, e] : spec.closed_forms.terms) {
+            if (!is_identifier(name) || name == "M" || name == "N" || name == "K" || name == "TS" ||
+                std::find(known.begin(), known.end(), name) != known.end())
+                throw InputError(who + ": closed-form term '" + name + "' must be a new identifier");
+            check_expr(e, known);
+            known.push_back(name);
+        }
+        const auto& forms = spec.closed_forms.forms;
+        if (forms.size() != std::size(kClosedFormQuantities))
+            throw InputError(who + ": closed_forms needs exactly global_load_bytes, global_store_bytes, "
+                                   "local_load_bytes, local_store_bytes and barriers");
+        for (size_t i = 0; i < forms.size(); ++i) {
+            if (forms[i].quantity != kClosedFormQuantities[i])
+                throw InputError(who + ": closed_forms: '" + forms[i].quantity + "' where '" +
+                                 std::string(kClosedFormQuantities[i]) + "' belongs");
+            check_expr(forms[i].expr, known);
+        }
     }
     std::set<std::string> names;
     for (const ArgSpec& a : spec.args)

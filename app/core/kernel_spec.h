@@ -43,6 +43,24 @@ struct TunableParam {
     std::vector<int64_t> values;  // candidates for tuning; contains the default
 };
 
+// What a rung must move at any M, N, K (partial tiles included), from kernels/ladder.json:
+// an integer expression (core/expr.h) over M, N, K, TS, the rung's params and its named
+// terms, and the formula as a person reads it. Compared with the trace wherever shown.
+struct ClosedForm {
+    std::string quantity;  // one of kClosedFormQuantities
+    std::string expr;
+    std::string text;      // "(ceil(N/TS)*M*K + ceil(M/TS)*K*N) floats"
+};
+inline constexpr std::string_view kClosedFormQuantities[] = {
+    "global_load_bytes", "global_store_bytes", "local_load_bytes", "local_store_bytes", "barriers"};
+
+struct ClosedForms {
+    // Named sub-expressions ("GX" = "(N+TS-1)/TS"), in order; each may use those before it.
+    std::vector<std::pair<std::string, std::string>> terms;
+    std::vector<ClosedForm> forms;  // every quantity of kClosedFormQuantities, in that order; empty: none
+    const ClosedForm* find(std::string_view quantity) const;
+};
+
 struct KernelSpec {
     std::string name;         // catalog name ("tiled") or the custom file's stem
     std::string title;        // short label for tables and plots
@@ -60,6 +78,7 @@ struct KernelSpec {
     int default_tile = 16;
     bool custom = false;      // from --source rather than the catalog
     std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
+    ClosedForms closed_forms; // catalog rungs; empty for custom kernels and library calls
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;

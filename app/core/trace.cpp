@@ -71,6 +71,7 @@ TraceContext trace_context(const LaunchConfig& config, const ResolvedLaunch& lau
     c.custom = config.kernel.custom;
     c.size = config.size;
     c.tile = config.tile;
+    c.params = launch.params;
     c.dims = launch.dims;
     c.flops = launch.flops;
     c.checks = checks;
@@ -119,7 +120,7 @@ std::vector<Rect> cover_rectangles(const TracedBuffer& buffer, const std::vector
 namespace {
 
 AccessTotals totals_of(const abi::AccessCounts& c) { return {c.load_bytes, c.store_bytes, c.loads, c.stores}; }
-CoalescingCounts coalescing_of(const abi::Coalescing& c) { return {c.requests, c.sectors}; }
+CoalescingCounts coalescing_of(const abi::Coalescing& c) { return {c.requests, c.sectors, c.ideal_sectors}; }
 BankConflictCounts bank_of(const abi::BankConflicts& b) {
     return {b.requests, b.degree_sum, b.conflicted_requests, b.max_degree};
 }
@@ -401,6 +402,7 @@ Trace build_trace(abi::Result&& raw, const TraceContext& context) {
     t.custom = context.custom;
     t.size = context.size;
     t.tile = context.tile;
+    t.params = context.params;
     t.dims = static_cast<int>(raw.work_dim ? raw.work_dim : context.dims);
     t.global = raw.global_size;
     t.local = raw.local_size;
@@ -460,7 +462,7 @@ Trace build_trace(abi::Result&& raw, const TraceContext& context) {
     }
     std::vector<TracedBuffer> local_shapes;
     for (const abi::LocalBufferInfo& l : raw.local_buffers) {
-        t.local_buffers.push_back({l.name, l.bytes});
+        t.local_buffers.push_back({l.name, l.bytes, std::max<uint64_t>(1, l.rows), l.cols});
         TracedBuffer shape;
         shape.name = l.name;
         shape.is_matrix = l.rows > 1;

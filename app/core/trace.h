@@ -7,6 +7,7 @@
 // as a TraceSnapshot.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,7 +39,11 @@ struct AccessTotals {
 
 struct CoalescingCounts {
     uint64_t requests = 0, sectors = 0;
+    // Summed over requests: the sectors a full sub-group would touch reading consecutive
+    // elements of that request's access width (4 for floats, 16 for float4; trace_abi.h).
+    uint64_t ideal_sectors = 0;
     double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0.0; }
+    double ideal_sectors_per_request() const { return requests ? double(ideal_sectors) / double(requests) : 0.0; }
 };
 
 struct BankConflictCounts {
@@ -78,9 +83,13 @@ struct TracedBuffer {
     uint32_t loads_at(int64_t row, int64_t col) const;  // heatmap in matrix coordinates
 };
 
+// A __local array or argument with its declared shape in 4-byte words: `T a[R][C]` is
+// R rows of C*sizeof(T)/4 words (float4 t[64][4] is 64 x 16); a 1D array or a
+// `__local float*` argument is one row.
 struct LocalBuffer {
     std::string name;
     uint64_t bytes = 0;
+    uint64_t rows = 1, cols = 0;
 };
 
 // Which elements of one buffer an interval touched, and by whom.
@@ -162,6 +171,7 @@ struct Trace {
     std::string device = "emulator";
     ProblemSize size;
     int tile = 0;
+    std::map<std::string, int64_t> params;  // every tunable parameter's value in effect (TSK, WPTM, ...)
     int dims = 1;
     std::array<uint64_t, 3> global{1, 1, 1}, local{1, 1, 1}, groups{1, 1, 1};
     TraceGeometry geometry;
@@ -198,6 +208,7 @@ struct TraceContext {
     bool custom = false;
     ProblemSize size;
     int tile = 0;
+    std::map<std::string, int64_t> params;
     int dims = 1;
     double flops = 0;
     bool checks = true;

@@ -23,7 +23,10 @@ json rects_json(const std::vector<Rect>& rects) {
 }
 
 json counts_json(const CoalescingCounts& c) {
-    return {{"requests", c.requests}, {"sectors", c.sectors}, {"sectors_per_request", c.sectors_per_request()}};
+    return {{"requests", c.requests},
+            {"sectors", c.sectors},
+            {"sectors_per_request", c.sectors_per_request()},
+            {"ideal_sectors_per_request", c.ideal_sectors_per_request()}};
 }
 
 json bank_json(const BankConflictCounts& b) {
@@ -93,6 +96,7 @@ json trace_to_json(const Trace& t) {
     j["N"] = t.size.N;
     j["K"] = t.size.K;
     j["tile"] = t.tile;
+    j["params"] = t.params;
     j["global"] = dims_json(t.global, t.dims);
     j["local"] = dims_json(t.local, t.dims);
     j["groups"] = t.total_groups();
@@ -124,13 +128,17 @@ json trace_to_json(const Trace& t) {
         buffers[b.name] = o;
     }
     j["buffers"] = buffers;
+    json local_arrays = json::array();
+    for (const LocalBuffer& l : t.local_buffers)
+        local_arrays.push_back({{"name", l.name}, {"rows", l.rows}, {"cols", l.cols}, {"bytes", l.bytes}});
+    j["local_arrays"] = local_arrays;
     j["coalescing"] = counts_json(t.coalescing);
     j["bank_conflicts"] = bank_json(t.bank_conflicts);
 
     json expected = json::array();
     for (const ExpectedVsTraced& e : expected_vs_traced(t))
         expected.push_back({{"quantity", e.quantity}, {"expected", e.expected}, {"traced", e.traced},
-                            {"formula", e.formula}, {"matches", e.matches()}});
+                            {"formula", e.formula}, {"expression", e.expression}, {"matches", e.matches()}});
     j["expected"] = expected;
 
     json lines = json::array();
@@ -226,8 +234,8 @@ std::string trace_summary(const Trace& t, const SummaryOptions& options) {
     const CoalescingSummary cs = coalescing_summary(t);
     o << "\ncoalescing: " << grouped(cs.total.requests) << " requests of " << t.geometry.warp << " lanes, "
       << grouped(cs.total.sectors) << " sectors of " << t.geometry.sector_bytes << " B, "
-      << fixed(cs.total.sectors_per_request()) << " sectors per request (" << cs.ideal_sectors
-      << " when the lanes read consecutive floats)\n";
+      << fixed(cs.total.sectors_per_request()) << " sectors per request (ideal " << fixed(cs.ideal_sectors_per_request)
+      << ": the lanes reading consecutive elements of each access's width)\n";
     for (size_t i = 0; i < cs.lines.size() && i < 4; ++i)
         o << "  line " << lpad(std::to_string(cs.lines[i].line), 4) << ": " << fixed(cs.lines[i].counts.sectors_per_request())
           << " sectors per request (" << grouped(cs.lines[i].counts.requests) << " requests)\n";

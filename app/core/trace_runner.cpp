@@ -142,7 +142,7 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     // flop (a multiply-add reading two operands), which is what untiled kernels do.
     const double M = double(config.size.M), N = double(config.size.N), K = double(config.size.K);
     double events = 0, private_events = 0;
-    if (const auto x = config.kernel.custom ? std::nullopt : expected_traffic(config.kernel.name, config.size, config.tile)) {
+    if (const auto x = expected_traffic(config.kernel, config.size, config.tile, config.params)) {
         events = double(x->global_load_bytes + x->global_store_bytes + x->local_load_bytes + x->local_store_bytes) / 4.0;
         if (config.kernel.name.find("private") != std::string::npos) private_events = M * N * K + M * K;
     } else {

@@ -88,13 +88,9 @@ GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, co
     for (const LocalBuffer& lb : trace.local_buffers) {
         LocalArrayView la;
         la.name = lb.name;
-        const int64_t words = int64_t(lb.bytes / 4);
-        if (words <= 0) continue;
-        const int64_t t = trace.tile;
-        int64_t cols = (t > 0 && words % t == 0 && words / t <= 4 * t) ? t : int64_t(std::ceil(std::sqrt(double(words))));
-        cols = std::max<int64_t>(1, cols);
-        la.cols = int(cols);
-        la.rows = int(ceil_div(words, cols));
+        if (lb.rows == 0 || lb.cols == 0) continue;
+        la.rows = int(lb.rows);  // as declared in the kernel (see LocalBuffer)
+        la.cols = int(lb.cols);
         la.writer.assign(size_t(la.rows) * la.cols, -1);
         la.read.assign(size_t(la.rows) * la.cols, 0);
         la.fresh.assign(size_t(la.rows) * la.cols, 0);

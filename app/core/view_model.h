@@ -19,7 +19,8 @@ struct MatrixRoles {
 // From a --check spec when given; else the first two matrices loaded and the first stored.
 MatrixRoles matrix_roles(const Trace& trace, const std::optional<CheckSpec>& check = std::nullopt);
 
-// A __local array drawn as a grid, and what the group has stored into it so far.
+// A __local array drawn as a rows x cols grid of words, as the kernel declares it
+// (LocalBuffer), and what the group has stored into it so far.
 struct LocalArrayView {
     std::string name;
     int rows = 0, cols = 0;

@@ -62,13 +62,20 @@ struct AccessCounts {
 
 // Coalescing on global memory: a request is one memory instruction executed by one
 // synthetic sub-group within one barrier interval; sectors are the distinct aligned
-// sector_bytes segments it touches.
+// sector_bytes segments it touches. Its ideal is what warp lanes reading consecutive
+// elements of its access width touch: ceil(warp * width / sector_bytes) (4 for floats,
+// 16 for float4 with 32 lanes and 32-byte sectors).
 struct Coalescing {
     uint64_t requests = 0, sectors = 0;
+    uint64_t ideal_sectors = 0;  // summed over requests
 };
 
 // Bank conflicts on local memory: same requests; the degree of one is the largest
-// number of distinct bank_bytes words falling into one bank (1 = none).
+// number of distinct bank_bytes words falling into one bank (1 = none). An access W
+// bytes wide (W > bank_bytes) is served in W / bank_bytes passes of warp * bank_bytes / W
+// lanes each, and its W-byte words are judged against banks * bank_bytes / W groups of
+// banks: 32 lanes reading consecutive float4 take 4 passes of 8 lanes in 8 groups,
+// degree 1.
 struct BankConflicts {
     uint64_t requests = 0, degree_sum = 0;
     uint32_t max_degree = 0;

@@ -80,6 +80,7 @@ void add(abi::BankConflicts& into, const abi::BankConflicts& from) {
 void add(abi::Coalescing& into, const abi::Coalescing& from) {
     into.requests += from.requests;
     into.sectors += from.sectors;
+    into.ideal_sectors += from.ideal_sectors;
 }
 
 uint32_t line_of(const llvm::Instruction* instruction) {
@@ -147,6 +148,10 @@ struct InstructionStats {
     const llvm::Instruction* instruction = nullptr;
     uint32_t line = 0;
     bool local = false;
+    uint32_t width = 0;  // bytes per access (16 for a float4); set by the first access
+    // Local accesses: log2 of the unit judged for bank conflicts (max(width, bank_bytes),
+    // a power of two), the passes a sub-group is served in, and lanes per pass.
+    uint32_t unit_shift = 2, passes = 1, lanes_per_pass = 32;
     abi::AccessCounts counts;
     abi::Coalescing coalescing;
     abi::BankConflicts bank_conflicts;
@@ -292,7 +297,7 @@ struct Run {
     uint32_t subgroups = 1;  // of the largest work-group
     unsigned offset_bits = 48;
     uint64_t offset_mask = 0;
-    uint32_t sector_shift = 5, word_shift = 2;
+    uint32_t sector_shift = 5;
     std::vector<int32_t> slot_of_buffer;  // Oclgrind global buffer id -> slot
     std::vector<Slot> slots;              // the last one gathers memory no parameter points at
     int32_t unbound_slot = 0;
@@ -372,19 +377,21 @@ struct Run {
             InstructionStats& s = ts.instructions[ii];
             Request& r = s.requests[ri];
             if (s.local) {
+                // Keys are unit * passes + pass; a unit falls in one of `groups` bank groups.
+                const uint64_t groups = std::max<uint64_t>(1, uint64_t(config.banks) * config.bank_bytes >> s.unit_shift);
+                auto slot = [&](uint64_t key) {
+                    const uint64_t unit = key / s.passes;
+                    return (key % s.passes) * groups + (unit & (offset_mask >> s.unit_shift)) % groups;
+                };
                 uint32_t degree = 0;
-                r.for_each([&](uint64_t word) {
-                    const uint32_t bank = static_cast<uint32_t>((word & (offset_mask >> word_shift)) % config.banks);
-                    degree = std::max(degree, ++ts.bank_histogram[bank]);
-                });
-                r.for_each([&](uint64_t word) {
-                    ts.bank_histogram[(word & (offset_mask >> word_shift)) % config.banks] = 0;
-                });
+                r.for_each([&](uint64_t key) { degree = std::max(degree, ++ts.bank_histogram[slot(key)]); });
+                r.for_each([&](uint64_t key) { ts.bank_histogram[slot(key)] = 0; });
                 abi::BankConflicts one{1, degree, degree, degree > 1 ? 1u : 0u};
                 add(s.bank_conflicts, one);
                 add(g.iv_bank, one);
             } else {
-                abi::Coalescing one{1, r.n};
+                const uint64_t ideal = (uint64_t(config.warp) * s.width + config.sector_bytes - 1) / config.sector_bytes;
+                abi::Coalescing one{1, r.n, std::max<uint64_t>(1, ideal)};
                 add(s.coalescing, one);
                 add(g.iv_coalescing, one);
             }
@@ -462,6 +469,15 @@ inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::Wor
     const uint32_t ii = run.instruction_index(ts, work_item->getCurrentInstruction(), local);
     InstructionStats& s = ts.instructions[ii];
     add(s.counts, size, store);
+    if (s.width == 0) {
+        s.width = static_cast<uint32_t>(size);
+        const uint32_t unit = std::bit_ceil(std::max<uint32_t>(s.width, run.config.bank_bytes));
+        s.unit_shift = static_cast<uint32_t>(std::countr_zero(unit));
+        s.passes = unit / run.config.bank_bytes;
+        s.lanes_per_pass = std::max<uint32_t>(1, run.config.warp / s.passes);
+        const uint64_t groups = std::max<uint64_t>(1, uint64_t(run.config.banks) * run.config.bank_bytes >> s.unit_shift);
+        if (s.passes * groups > ts.bank_histogram.size()) ts.bank_histogram.resize(s.passes * groups, 0);
+    }
 
     // The k-th execution of this instruction by this lane joins request (k, subgroup).
     const uint32_t k = g.executions[static_cast<size_t>(ii) * run.max_lanes + lane]++;
@@ -474,8 +490,10 @@ inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::Wor
 
     if (local) {
         add(g.iv_local, size, store);  // folded into the group's and thread's totals at the interval's end
-        const uint64_t first = address >> run.word_shift, last = (address + size - 1) >> run.word_shift;
-        for (uint64_t w = first; w <= last; ++w) r.add(w);
+        // Wide accesses are judged per pass: key = unit * passes + pass (see trace_abi.h).
+        const uint64_t pass = std::min<uint32_t>(s.passes - 1, lane % run.config.warp / s.lanes_per_pass);
+        const uint64_t first = address >> s.unit_shift, last = (address + size - 1) >> s.unit_shift;
+        for (uint64_t u = first; u <= last; ++u) r.add(u * s.passes + pass);
         if (g.detail >= 0 && !run.detail_truncated.load(std::memory_order_relaxed)) {
             add(g.by_lane[lane].local, size, store);
             g.by_lane[lane].work_item = lane;
@@ -584,7 +602,6 @@ void TracePlugin::kernelBegin(const oclgrind::KernelInvocation* invocation) {
     r.offset_mask = r.global_memory->extractOffset(~size_t(0));
     r.offset_bits = static_cast<unsigned>(std::popcount(r.offset_mask));
     r.sector_shift = static_cast<uint32_t>(std::countr_zero(r.config.sector_bytes));
-    r.word_shift = static_cast<uint32_t>(std::countr_zero(r.config.bank_bytes));
 
     // Global and constant pointer parameters, by name, with their element sizes.
     const llvm::Function* function = kernel->getFunction();
@@ -640,13 +657,22 @@ void TracePlugin::kernelBegin(const oclgrind::KernelInvocation* invocation) {
         if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
         r.local_index[it->first] = static_cast<int32_t>(r.local_buffers.size());
         abi::LocalBufferInfo info{name, it->second.size, 1, (it->second.size + 3) / 4};
-        if (const auto* var = llvm::dyn_cast<llvm::GlobalVariable>(it->first))
-            if (const auto* outer = llvm::dyn_cast<llvm::ArrayType>(var->getValueType()))
-                if (const auto* inner = llvm::dyn_cast<llvm::ArrayType>(outer->getElementType()))
-                    if (inner->getElementType()->getPrimitiveSizeInBits() == 32) {
-                        info.rows = outer->getNumElements();
-                        info.cols = inner->getNumElements();
-                    }
+        // An array declared [R][C] (or [D0][D1]..[C]) is R (the product of the outer
+        // extents) rows of words; the last extent times its element's width in words
+        // is a row, so float4 t[64][4] is 64 x 16. Parameters and 1D arrays are one row.
+        if (const auto* var = llvm::dyn_cast<llvm::GlobalVariable>(it->first)) {
+            const llvm::Type* t = var->getValueType();
+            uint64_t rows = 1;
+            while (const auto* outer = llvm::dyn_cast<llvm::ArrayType>(t)) {
+                if (!llvm::isa<llvm::ArrayType>(outer->getElementType())) break;
+                rows *= outer->getNumElements();
+                t = outer->getElementType();
+            }
+            if (rows > 1 && info.bytes % (rows * 4) == 0) {
+                info.rows = rows;
+                info.cols = info.bytes / (rows * 4);
+            }
+        }
         r.local_buffers.push_back(info);
     }
     r.started = std::chrono::steady_clock::now();

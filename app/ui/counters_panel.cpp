@@ -97,7 +97,7 @@ std::vector<CounterRow> ndrange_rows(const Trace& t) {
     rows.push_back({"loads per FLOP", fixed(ratio > 0 ? 1.0 / ratio : 0.0, 3), eg && expected_ratio > 0 ? fixed(1.0 / expected_ratio, 3) : "-", 0,
                     "Floats loaded from global memory per floating-point operation (the inverse of the row above). Traced."});
     const CoalescingSummary co = coalescing_summary(t);
-    rows.push_back({"sectors/request", fixed(t.coalescing.sectors_per_request(), 2), "ideal " + std::to_string(co.ideal_sectors), 0,
+    rows.push_back({"sectors/request", fixed(t.coalescing.sectors_per_request(), 2), "ideal " + fixed(co.ideal_sectors_per_request, 2), 0,
                     "Distinct 32-byte sectors one global memory instruction of a 32-lane sub-group touches, on average. Traced "
                     "(the emulator's accesses regrouped into sub-groups). Ideal: the sectors the same request needs when its lanes "
                     "read consecutive elements of the access's width."});
