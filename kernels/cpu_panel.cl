@@ -66,16 +66,20 @@ __kernel void mm_cpu_panel(const int M, const int N, const int K,
         return;
     }
 
-    // A block on the edge of C: the same arithmetic one float at a time, reading and
-    // writing only elements inside the matrices.
+    // A block on the edge of C: the same arithmetic one float at a time, reading each
+    // in-range float of A and B once per k (as the fast path does) and writing only inside C.
     float edge[WPTM][TS];
     for (int i = 0; i < WPTM; ++i)
         for (int j = 0; j < TS; ++j) edge[i][j] = 0.0f;
-    for (int k = 0; k < K; ++k)
-        for (int i = 0; i < WPTM && row0 + i < M; ++i) {
+    const int rows = min(WPTM, M - row0), cols = min(TS, N - col0);
+    for (int k = 0; k < K; ++k) {
+        float b[TS];
+        for (int j = 0; j < cols; ++j) b[j] = B[k * N + col0 + j];
+        for (int i = 0; i < rows; ++i) {
             const float a = A[(row0 + i) * K + k];
-            for (int j = 0; j < TS && col0 + j < N; ++j) edge[i][j] += a * B[k * N + col0 + j];
+            for (int j = 0; j < cols; ++j) edge[i][j] += a * b[j];
         }
-    for (int i = 0; i < WPTM && row0 + i < M; ++i)
-        for (int j = 0; j < TS && col0 + j < N; ++j) C[(row0 + i) * N + col0 + j] = edge[i][j];
+    }
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) C[(row0 + i) * N + col0 + j] = edge[i][j];
 }

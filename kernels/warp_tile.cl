@@ -153,7 +153,7 @@ void mm_warp_tile(const int M, const int N, const int K,
                     const float4 v = (float4)(acc[wm * TM + i][wn * TN + j], acc[wm * TM + i][wn * TN + j + 1],
                                               acc[wm * TM + i][wn * TN + j + 2], acc[wm * TM + i][wn * TN + j + 3]);
                     if (col + 4 <= N && (N & 3) == 0) {
-                        ((__global float4*)C)[(row * N + col) / 4] = v;
+                        vstore4(v, 0, C + row * N + col);
                     } else {
                         if (col < N) C[row * N + col] = v.x;
                         if (col + 1 < N) C[row * N + col + 1] = v.y;
