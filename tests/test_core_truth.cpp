@@ -160,12 +160,12 @@ class RungClosedForms : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RungClosedForms, MatchTheTrace) {
     const KernelSpec& k = *find_rung(GetParam());
-    ASSERT_EQ(k.closed_forms.forms.size(), std::size(kClosedFormQuantities)) << k.name;
+    ASSERT_EQ(k.closed_forms.forms.size(), std::size(kClosedFormQuantities)) << k.name << ": every quantity, the optional ones too";
     for (const char* size : {"64", "37x29x45"}) {
         const Trace t = trace_rung(k.name, size);
         ASSERT_TRUE(t.verification && t.verification->verified) << k.name << " at " << size;
         const std::vector<ExpectedVsTraced> rows = expected_vs_traced(t);
-        ASSERT_EQ(rows.size(), std::size(kClosedFormQuantities)) << k.name;
+        ASSERT_EQ(rows.size(), kRequiredClosedForms) << k.name;
         for (const ExpectedVsTraced& r : rows) {
             EXPECT_EQ(r.expected, r.traced) << k.name << " at " << size << ": " << r.quantity << " = " << r.expression;
             EXPECT_FALSE(r.formula.empty()) << k.name << ": " << r.quantity;
@@ -174,6 +174,13 @@ TEST_P(RungClosedForms, MatchTheTrace) {
         const json j = trace_to_json(t);
         ASSERT_EQ(j["expected"].size(), rows.size());
         for (const json& e : j["expected"]) EXPECT_TRUE(e["matches"].get<bool>()) << k.name << " at " << size << ": " << e.dump();
+        // The heatmap's sentence: every element of A and of B loaded as often as the forms say.
+        const MatrixRoles roles = matrix_roles(t);
+        for (const auto& [buffer, role] : {std::pair{roles.a, "A"}, std::pair{roles.b, "B"}}) {
+            const ReuseLine r = reuse_line(t, buffer, role);
+            EXPECT_TRUE(r.formula_matches) << k.name << " at " << size << ": " << r.formula << "; traced " << r.min_loads
+                                           << ".." << r.max_loads;
+        }
     }
 }
 

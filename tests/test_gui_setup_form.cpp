@@ -30,7 +30,7 @@ TEST(SetupForm, GoodInputImpliesTheLaunch) {
     ASSERT_GE(c.implied.size(), 3u);
     EXPECT_EQ(c.implied[0], "NDRange 32x32, work-group 8x8");
     EXPECT_EQ(c.implied[1], "16 work-groups of 64 work-items");
-    EXPECT_EQ(c.implied[2], "4 phases, 512 B local memory per group");
+    EXPECT_EQ(c.implied[2], "9 phases per work-group (8 barriers each)");  // 2 barriers per tile step, 4 steps
 }
 
 TEST(SetupForm, BadInputIsAMessageNeverAThrow) {
@@ -41,11 +41,13 @@ TEST(SetupForm, BadInputIsAMessageNeverAThrow) {
         std::string expect;  // a word the message must contain
     };
     const Bad cases[] = {
-        {"tiled", "0", 8, "size"},          {"tiled", "abc", 8, "size"},       {"tiled", "12x", 8, "size"},
-        {"tiled", "-4", 8, "size"},         {"tiled", "", 8, "size"},          {"tiled", "32", 0, "tile"},
-        {"tiled", "32", -3, "tile"},        {"tiled", "32", 5000, "tile"},     {"nope", "32", 8, "kernel"},
-        {"tiled", "32", 32, "work-group"},  // 32x32 = 1024 work-items > 256
-        {"tiled", "99999999999999999999", 8, "size"},
+        // the field as the form labels it, never a command-line flag
+        {"tiled", "0", 8, "Size"},          {"tiled", "abc", 8, "Size"},       {"tiled", "12x", 8, "Size"},
+        {"tiled", "-4", 8, "Size"},         {"tiled", "", 8, "Size"},          {"tiled", "32", 0, "Tile size"},
+        {"tiled", "32", -3, "Tile size"},   {"tiled", "32", 5000, "Tile size 5000 is too large"},
+        {"nope", "32", 8, "Kernel"},
+        {"tiled", "32", 32, "32x32 = 1024 work-items"},  // > 256
+        {"tiled", "99999999999999999999", 8, "Size"},
     };
     for (const Bad& b : cases) {
         SetupForm f;
@@ -57,7 +59,31 @@ TEST(SetupForm, BadInputIsAMessageNeverAThrow) {
         EXPECT_FALSE(c.ok()) << b.kernel << " " << b.size << " " << b.tile;
         EXPECT_NE(c.problem.find(b.expect), std::string::npos) << c.problem;
         EXPECT_EQ(c.problem.find('\n'), std::string::npos) << "one line: " << c.problem;
+        EXPECT_EQ(c.problem.find("--"), std::string::npos) << "no flags in the GUI: " << c.problem;
     }
+}
+
+// Traces run on the emulator: a tile it cannot run is flagged in the form, with its limit,
+// even where the measuring device could run it (then only measuring is allowed).
+TEST(SetupForm, TheEmulatorsLimitIsFlaggedBeforeTrace) {
+    DeviceInfo emulator = small_device();
+    emulator.is_emulator = true;
+    emulator.max_work_group = 1024;
+    DeviceInfo big = small_device();
+    big.max_work_group = 4096;
+    SetupForm f;
+    f.kernel = "tiled";
+    f.size = "64";
+    f.tile = 64;
+    const SetupCheck c = check_setup(f, &big, &emulator);
+    EXPECT_FALSE(c.ok());
+    EXPECT_NE(c.problem.find("Tile size 64 is too large"), std::string::npos) << c.problem;
+    EXPECT_NE(c.problem.find("64x64 = 4096"), std::string::npos) << c.problem;
+    EXPECT_NE(c.problem.find("emulator"), std::string::npos) << c.problem;
+    EXPECT_NE(c.problem.find("1024"), std::string::npos) << c.problem;
+    EXPECT_TRUE(c.device_problem.empty()) << c.device_problem;
+    f.tile = 32;
+    EXPECT_TRUE(check_setup(f, &big, &emulator).ok());
 }
 
 TEST(SetupForm, BadCustomKernelsAreMessages) {

@@ -134,6 +134,47 @@ TEST(HeatmapScale, SameCountSameColourAcrossRuns) {
     if (!HasFailure()) fs::remove_all(dir);
 }
 
+// Each __local array is drawn with the rows and columns it is declared with (as the
+// trace lists them), in a grid of that shape: reg2d's atile[TS][TSK] and a custom
+// kernel's padded btile_t[TS][TS+PAD] are not square, so a transposed or guessed shape fails.
+class LocalArrayShapes : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(LocalArrayShapes, DrawnAsDeclared) {
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "could not start Xvfb";
+    const fs::path dir = scratch("locals");
+    const std::string setup = GetParam().second;
+    ASSERT_EQ(run(std::string(TILESCOPE_BIN) + " trace " + setup + " --no-checks --json " + (dir / "t.json").string() + " >/dev/null"), 0) << setup;
+    const std::string cmd = std::string(TILESCOPE_BIN) + " gui " + setup + " --frames 3 --screenshot " + (dir / "g.png").string() +
+                            " --layout " + (dir / "g.json").string();
+    ASSERT_EQ(run(cmd), 0) << cmd;
+    const nlohmann::json trace = read_json(dir / "t.json"), lay = read_json(dir / "g.json");
+    ASSERT_TRUE(trace.contains("local_arrays")) << trace.dump().substr(0, 400);
+    int square = 0;
+    for (const auto& la : trace["local_arrays"]) {
+        const int rows = la["rows"], cols = la["cols"];
+        square += rows == cols;
+        const nlohmann::json* drawn = nullptr;
+        for (const auto& m : lay["matrices"])
+            if (m["role"] == "local" && m["name"] == la["name"]) drawn = &m;
+        ASSERT_NE(drawn, nullptr) << la["name"] << " is not drawn";
+        EXPECT_EQ((*drawn)["rows"], rows) << la["name"];
+        EXPECT_EQ((*drawn)["cols"], cols) << la["name"];
+        const float w = (*drawn)["x1"].get<float>() - (*drawn)["x0"].get<float>(), h = (*drawn)["y1"].get<float>() - (*drawn)["y0"].get<float>();
+        EXPECT_NEAR(w / h, float(cols) / float(rows), 0.02f) << la["name"] << " drawn " << w << "x" << h << " px";
+    }
+    EXPECT_LT(square, int(trace["local_arrays"].size())) << "no array whose shape a transposition would change";
+    fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, LocalArrayShapes,
+                         ::testing::Values(std::make_pair("reg2d", "--kernel reg2d --size 64"),
+                                           std::make_pair("custom_padded",
+                                                          "--source " TILESCOPE_TEST_KERNELS "/transposed_tile.cl --entry mm_transposed_tile "
+                                                          "--global '((N+TS-1)/TS)*TS,((M+TS-1)/TS)*TS' --local TS,TS --define TS=TS "
+                                                          "--define PAD=1 --arg M=int:M --arg N=int:N --arg K=int:K --arg A=matrix:MxK:in "
+                                                          "--arg B=matrix:KxN:in --arg C=matrix:MxN:out --check C=A*B --size 32 --tile 8")),
+                         [](const auto& info) { return std::string(info.param.first); });
+
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "gui_test_support.h"
 
 namespace fs = std::filesystem;
@@ -128,6 +130,60 @@ TEST(GuiWindow, ResizedLiveWindowStaysAliveAndMatchesAFreshStart) {
     }
     EXPECT_TRUE(gui.alive()) << gui.log();
     EXPECT_EQ(gui.log().find("X Error"), std::string::npos) << gui.log();
+}
+
+namespace {
+
+struct Layout {
+    nlohmann::json j;
+    const nlohmann::json* matrix(const std::string& role) const {
+        for (const auto& m : j["matrices"])
+            if (m["role"] == role) return &m;
+        return nullptr;
+    }
+};
+
+Layout layout_of(const std::string& options, const std::string& name) {
+    const fs::path dir = temp_dir(name);
+    const fs::path json = dir / "layout.json";
+    const int rc = run(std::string(TILESCOPE_BIN) + " gui" + kSetup + options + " --frames 3 --layout " + json.string() +
+                       " --screenshot " + (dir / "shot.png").string() + " 2>/dev/null");
+    EXPECT_EQ(rc, 0) << options;
+    std::ifstream in(json);
+    Layout l;
+    if (in) l.j = nlohmann::json::parse(in);
+    return l;
+}
+
+float width_of(const nlohmann::json* m) { return m ? float((*m)["x1"]) - float((*m)["x0"]) : 0.f; }
+
+}  // namespace
+
+// A projector at 1280x720: C takes most of the height, every matrix inside the window,
+// body text at least 28 px.
+TEST(GuiWindow, PresenterModeAt1280x720GivesTheMatricesTheWindow) {
+    const Layout l = layout_of(" --presenter --window 1280x720", "presenter720");
+    ASSERT_TRUE(l.j.contains("matrices")) << "no layout file";
+    const nlohmann::json* c = l.matrix("C");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(int((*c)["cols"]), 32);
+    EXPECT_GE(width_of(c), 300.f);
+    for (const auto& m : l.j["matrices"]) {
+        SCOPED_TRACE(std::string(m["name"]));
+        EXPECT_GE(float(m["x0"]), 0.f);
+        EXPECT_GE(float(m["y0"]), 0.f);
+        EXPECT_LE(float(m["x1"]), 1280.f);
+        EXPECT_LE(float(m["y1"]), 720.f);
+    }
+    EXPECT_GE(float(l.j["font_px"]), 28.f);
+}
+
+TEST(GuiWindow, PresenterMatricesAreLargerThanNormalAt1920x1080) {
+    const Layout presenter = layout_of(" --presenter --window 1920x1080", "presenter1080");
+    const Layout normal = layout_of(" --window 1920x1080", "normal1080");
+    const float p = width_of(presenter.matrix("C")), n = width_of(normal.matrix("C"));
+    EXPECT_GT(n, 0.f);
+    EXPECT_GT(p, n * 1.1f) << "presenter C " << p << " px, normal C " << n << " px";
 }
 
 int main(int argc, char** argv) {

@@ -35,6 +35,12 @@ uint64_t ExpectedTraffic::value(std::string_view quantity) const {
     return v ? *v : 0;
 }
 
+const ClosedForm* ExpectedTraffic::form(std::string_view quantity) const {
+    for (const ClosedForm& f : forms)
+        if (f.quantity == quantity) return &f;
+    return nullptr;
+}
+
 std::optional<ExpectedTraffic> expected_traffic(const KernelSpec& rung, const ProblemSize& size, int tile,
                                                 const std::map<std::string, int64_t>& params) {
     if (rung.closed_forms.forms.empty() || size.M <= 0 || size.N <= 0 || size.K <= 0 || tile <= 0) return std::nullopt;
@@ -50,6 +56,8 @@ std::optional<ExpectedTraffic> expected_traffic(const KernelSpec& rung, const Pr
             const int64_t v = eval_expr(f.expr, vars);
             if (v < 0) return std::nullopt;
             if (uint64_t* field = quantity_field(e, f.quantity)) *field = static_cast<uint64_t>(v);
+            if (f.quantity == "A_element_loads") e.a_element_loads = static_cast<uint64_t>(v);
+            if (f.quantity == "B_element_loads") e.b_element_loads = static_cast<uint64_t>(v);
         }
     } catch (const InputError&) {  // e.g. a division by a parameter of 0
         return std::nullopt;
@@ -76,11 +84,10 @@ std::vector<ExpectedVsTraced> expected_vs_traced(const Trace& t) {
     if (!e) return rows;
     const uint64_t traced[] = {t.totals.global_load_bytes, t.totals.global_store_bytes, t.totals.local_load_bytes,
                                t.totals.local_store_bytes, t.totals.barriers};
-    for (size_t i = 0; i < std::size(kClosedFormQuantities); ++i) {
+    for (size_t i = 0; i < kRequiredClosedForms; ++i) {
         const std::string quantity(kClosedFormQuantities[i]);
-        const auto form = std::find_if(e->forms.begin(), e->forms.end(), [&](const ClosedForm& f) { return f.quantity == quantity; });
-        const bool known = form != e->forms.end();
-        rows.push_back({quantity, e->value(quantity), traced[i], known ? form->text : "", known ? form->expr : ""});
+        const ClosedForm* form = e->form(quantity);
+        rows.push_back({quantity, e->value(quantity), traced[i], form ? form->text : "", form ? form->expr : ""});
     }
     return rows;
 }

@@ -32,8 +32,10 @@ struct ExpectedTraffic {
     uint64_t local_load_bytes = 0, local_store_bytes = 0;
     uint64_t barriers = 0;
     std::string global_load_formula;  // e.g. "2*M*N*K floats" (the text of its closed form)
+    std::optional<uint64_t> a_element_loads, b_element_loads;  // loads of each element of A, of B (optional forms)
     std::vector<ClosedForm> forms;    // every quantity's closed form, in kClosedFormQuantities order
     uint64_t value(std::string_view quantity) const;  // one of the fields above by its quantity name
+    const ClosedForm* form(std::string_view quantity) const;  // null when the rung gives none
 };
 // `params`: the tunable parameters in effect; a parameter not named takes its default.
 // nullopt for kernels without closed forms (custom kernels, library calls) and sizes

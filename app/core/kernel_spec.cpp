@@ -163,15 +163,18 @@ void validate(const KernelSpec& spec) {
             check_expr(e, known);
             known.push_back(name);
         }
-        const auto& forms = spec.closed_forms.forms;
-        if (forms.size() != std::size(kClosedFormQuantities))
-            throw InputError(who + ": closed_forms needs exactly global_load_bytes, global_store_bytes, "
-                                   "local_load_bytes, local_store_bytes and barriers");
-        for (size_t i = 0; i < forms.size(); ++i) {
-            if (forms[i].quantity != kClosedFormQuantities[i])
-                throw InputError(who + ": closed_forms: '" + forms[i].quantity + "' where '" +
-                                 std::string(kClosedFormQuantities[i]) + "' belongs");
-            check_expr(forms[i].expr, known);
+        for (size_t i = 0; i < kRequiredClosedForms; ++i)
+            if (!spec.closed_forms.find(kClosedFormQuantities[i]))
+                throw InputError(who + ": closed_forms needs global_load_bytes, global_store_bytes, "
+                                       "local_load_bytes, local_store_bytes and barriers; '" +
+                                 std::string(kClosedFormQuantities[i]) + "' is missing");
+        std::set<std::string> seen;
+        for (const ClosedForm& f : spec.closed_forms.forms) {
+            if (std::find(std::begin(kClosedFormQuantities), std::end(kClosedFormQuantities), f.quantity) ==
+                    std::end(kClosedFormQuantities) ||
+                !seen.insert(f.quantity).second)
+                throw InputError(who + ": closed_forms: '" + f.quantity + "' is unknown or given twice");
+            check_expr(f.expr, known);
         }
     }
     std::set<std::string> names;

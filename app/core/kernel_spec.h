@@ -51,13 +51,18 @@ struct ClosedForm {
     std::string expr;
     std::string text;      // "(ceil(N/TS)*M*K + ceil(M/TS)*K*N) floats"
 };
+// What a closed form may give. The first kRequiredClosedForms are required of every rung
+// with closed forms; the element loads (how many times each element of A, of B is loaded
+// from global memory: the heatmap's sentence) are optional.
 inline constexpr std::string_view kClosedFormQuantities[] = {
-    "global_load_bytes", "global_store_bytes", "local_load_bytes", "local_store_bytes", "barriers"};
+    "global_load_bytes", "global_store_bytes", "local_load_bytes", "local_store_bytes", "barriers",
+    "A_element_loads",   "B_element_loads"};
+inline constexpr size_t kRequiredClosedForms = 5;
 
 struct ClosedForms {
     // Named sub-expressions ("GX" = "(N+TS-1)/TS"), in order; each may use those before it.
     std::vector<std::pair<std::string, std::string>> terms;
-    std::vector<ClosedForm> forms;  // every quantity of kClosedFormQuantities, in that order; empty: none
+    std::vector<ClosedForm> forms;  // in kClosedFormQuantities order; empty: none
     const ClosedForm* find(std::string_view quantity) const;
 };
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/analysis.h"
+
 namespace tilescope {
 namespace {
 
@@ -27,8 +29,6 @@ const BufferIntervalAccess* find_global(const BarrierInterval& in, const std::st
         if (b.buffer == name) return &b;
     return nullptr;
 }
-
-int64_t ceil_div(int64_t a, int64_t b) { return b ? (a + b - 1) / b : 0; }
 
 }  // namespace
 
@@ -192,15 +192,18 @@ ReuseLine reuse_line(const Trace& trace, std::string_view buffer, std::string_vi
     double s = 0;
     for (uint32_t c : b->load_counts) s += c;
     r.mean_loads = s / double(b->load_counts.size());
-    const int64_t M = trace.size.M, N = trace.size.N, TS = trace.tile;
-    const std::string who = "each element of " + std::string(role);
+    // The rung's closed form (kernels/ladder.json), at the traced sizes and parameters.
+    const std::optional<ExpectedTraffic> e = expected_traffic(trace);
+    const std::optional<uint64_t> loads = !e ? std::nullopt : role == "A" ? e->a_element_loads : role == "B" ? e->b_element_loads : std::nullopt;
+    const ClosedForm* form = loads ? e->form(role == "A" ? "A_element_loads" : "B_element_loads") : nullptr;
     int64_t expected = -1;
-    if (!trace.custom && (trace.kernel == "naive" || trace.kernel == "row")) {
-        expected = role == "A" ? N : M;
-        r.formula = who + " is loaded " + (role == "A" ? "N = " : "M = ") + std::to_string(expected) + " times";
-    } else if (!trace.custom && trace.kernel == "tiled" && TS > 0) {
-        expected = role == "A" ? ceil_div(N, TS) : ceil_div(M, TS);
-        r.formula = who + " is loaded " + (role == "A" ? "ceil(N/TS) = " : "ceil(M/TS) = ") + std::to_string(expected) + " times";
+    if (form) {
+        expected = int64_t(*loads);
+        const std::string n = std::to_string(expected);
+        r.formula = "each element of ";
+        r.formula.append(role).append(" is loaded ").append(form->text);
+        if (form->text != n) r.formula.append(" = ").append(n);
+        r.formula.append(expected == 1 ? " time" : " times");
     }
     r.formula_matches = expected >= 0 && r.min_loads == uint32_t(expected) && r.max_loads == uint32_t(expected);
     return r;

@@ -97,7 +97,10 @@ Backend::~Backend() {
     glfwTerminate();
 }
 
-void Backend::mark_full_damage() { full_frames_ = 2; }
+void Backend::mark_full_damage() {
+    full_frames_ = 2;
+    frames_since_change_ = 0;
+}
 
 void Backend::begin_frame() {
     int w = 0, h = 0;
@@ -118,6 +121,7 @@ void Backend::render(uint32_t clear_rgba) {
     const bool full = full_frames_ > 0 || !partial_repaint();
     swap_this_frame_ = full_frames_ == 2 || !partial_repaint();
     if (full_frames_ > 0) --full_frames_;
+    ++frames_since_change_;
     if (full) renderer_->invalidate();
     const DamageRenderer::Region r = renderer_->render(dd, fb_w_, fb_h_, clear_rgba, !full);
     damage_x_ = r.x;

@@ -51,9 +51,10 @@ public:
     bool save_png(const std::string& path, std::string& error, int max_width = 0);
     void present();                     // shows the frame
 
-    // False for a few frames after a size, minimise or DPI change, until the back
-    // buffer has the window's size again: a screenshot then would be of the old one.
-    bool settled() const { return full_frames_ == 0; }
+    // False for a few frames after a size, minimise or DPI change: until the back buffer
+    // has the window's size again, and ImGui's layout (which sizes scrollbars and tables
+    // from the frame before) has caught up. A screenshot before then shows neither.
+    bool settled() const { return frames_since_change_ >= 4; }
     void framebuffer_size(int& w, int& h) const;
     void set_window_size(int w, int h);
     void set_fullscreen(bool on);
@@ -71,6 +72,7 @@ private:
     void* display_ = nullptr;
     unsigned long drawable_ = 0;
     int full_frames_ = 2;             // frames left that repaint and swap everything
+    int frames_since_change_ = 0;
     bool swap_this_frame_ = true;
     int damage_x_ = 0, damage_y_ = 0, damage_w_ = 0, damage_h_ = 0;
     int fb_w_ = 0, fb_h_ = 0;         // the size the last frame was rendered at

@@ -22,12 +22,13 @@ public:
     void invalidate() { full_ = true; }  // repaint everything next frame
     float last_damage_fraction() const { return damage_; }  // share of the window repainted
 
-private:
-    struct ListState {
+    struct ListState {  // what one ImGui draw list painted last frame
         std::string name;
         uint64_t hash = 0;
-        float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // bounding box of its vertices
+        float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // bounding box of its clip rectangles
     };
+
+private:
     int w_ = 0, h_ = 0;
     bool full_ = true;
     uint32_t clear_ = 0;

@@ -8,6 +8,7 @@
 
 #include "gfx/matrix_grid.h"
 #include "ui/panels.h"
+#include "ui/presenter_bar.h"
 #include "ui/setup_panel.h"
 #include "ui/theme.h"
 
@@ -56,6 +57,7 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     s_.hover_cell = o.hover;
     s_.custom_source_path = o.source_path;
     apply_theme(s_.presenter);
+    panels_hidden_ = s_.presenter;
 
     if (o.control) control_.emplace(*o.control);
     side_panels_.push_back(std::make_unique<SetupPanel>());
@@ -79,7 +81,8 @@ bool App::data_ready() const {
 }
 
 void App::wait_for_input() {
-    if (!s_.scripted && !s_.cursor.playing && !worker_.busy()) backend_.wait_events(0.25);
+    const bool waiting_for_screenshot = (s_.screenshot_request || control_screenshot_) && !backend_.settled();
+    if (!s_.scripted && !s_.cursor.playing && !worker_.busy() && !waiting_for_screenshot) backend_.wait_events(0.25);
     else backend_.poll_events();
 }
 
@@ -102,6 +105,7 @@ void App::obey_control_file() {
 
 void App::set_presenter(bool on) {
     s_.presenter = on;
+    panels_hidden_ = on;  // the side panel folds away for a projector; H brings it back
     apply_theme(on);
 }
 
@@ -156,14 +160,28 @@ void App::take_screenshot() {
     }
 }
 
+// Presenter mode on the emulation or heatmap view: the matrices take the whole window;
+// the controls sit in the free corner above A (PresenterBar).
+bool App::matrices_fill_window() const {
+    return s_.presenter && panels_hidden_ && (s_.view == View::Emulation || s_.view == View::Heatmap);
+}
+
 void App::draw_window() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const bool fill = matrices_fill_window();
     ImGui::SetNextWindowPos(vp->Pos);
     ImGui::SetNextWindowSize(vp->Size);
+    if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
     ImGui::Begin("tilescope", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
                      ImGuiWindowFlags_NoBackground);  // the back-end's clear paints it: one full-window fill less for llvmpipe
+    if (fill) {
+        ImGui::PopStyleVar();
+        draw_view(ImGui::GetContentRegionAvail(), true);
+        ImGui::End();
+        return;
+    }
     draw_header();
     const float status_h = ImGui::GetFrameHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -177,33 +195,39 @@ void App::draw_window() {
         if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
         ImGui::SameLine(0, 0);
     }
-    draw_view(ImVec2(ImGui::GetContentRegionAvail().x, body_h));
+    draw_view(ImVec2(ImGui::GetContentRegionAvail().x, body_h), false);
     draw_status_line();
     ImGui::End();
 }
+
+namespace {
+// Keeps the next item on this line when `width` more pixels fit, else starts a new line,
+// so the header wraps instead of running off a narrow window.
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2; }
+}  // namespace
 
 void App::draw_header() {
     ImGui::PushFont(theme().big);
     ImGui::TextUnformatted("tilescope");
     ImGui::PopFont();
     for (View v : kViews) {
-        ImGui::SameLine();
+        same_line_if_fits(button_width(view_title(v)));
         const bool on = s_.view == v;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(view_title(v))) s_.view = v;  // compare's panel picks its second configuration
         if (on) ImGui::PopStyleColor();
     }
-    ImGui::SameLine();
-    if (ImGui::Button(s_.presenter ? "Presenter: on (F5)" : "Presenter (F5)")) set_presenter(!s_.presenter);
-    ImGui::SameLine();
+    const char* presenter = s_.presenter ? "Presenter: on (F5)" : "Presenter (F5)";
+    same_line_if_fits(button_width(presenter));
+    if (ImGui::Button(presenter)) set_presenter(!s_.presenter);
+    same_line_if_fits(button_width("Save PNG (F12)"));
     if (ImGui::Button("Save PNG (F12)")) s_.screenshot_request = "";
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Help (F1)"));
     if (ImGui::Button("Help (F1)")) help_.toggle();
-    ImGui::SameLine();
-    if (s_.main.config) {
-        const std::string label = config_label(*s_.main.config) + (s_.main.trace ? "  |  traced on the emulator" : "");
-        ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", label.c_str());
-    }
 }
 
 void App::draw_side_panel(float width, float height) {
@@ -222,11 +246,13 @@ void App::draw_side_panel(float width, float height) {
     ImGui::EndChild();
 }
 
-void App::draw_view(ImVec2 size) {
-    const float timeline_h = s_.view == View::Performance ? 0.f : ImGui::GetFontSize() * 6.5f;
+void App::draw_view(ImVec2 size, bool fill) {
+    const float timeline_h = fill || s_.view == View::Performance ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
     ImGui::BeginGroup();
     const ImVec2 view_size(size.x, size.y - timeline_h);
-    ImGui::BeginChild("view", view_size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::BeginChild("view", view_size, !fill, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    if (fill) ImGui::PopStyleVar();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 inner = ImGui::GetContentRegionAvail();
     switch (s_.view) {
@@ -237,6 +263,7 @@ void App::draw_view(ImVec2 size) {
         case View::Compare: compare_.draw(s_, inner); break;
     }
     ImGui::EndChild();
+    if (fill) presenter_bar_.draw(s_, origin, emulation_.placements(), zoom_.transform().scale > 1.f);
     if (timeline_h > 0) {
         ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true);
         draw_timeline_panel(s_, timeline_h);
@@ -245,25 +272,47 @@ void App::draw_view(ImVec2 size) {
     ImGui::EndGroup();
 }
 
+namespace {
+// What the views and counters show, in words: the trace on screen, and whether a newer
+// one is on its way or failed (then the one on screen is the previous one).
+std::string on_screen_text(const TraceSlot& slot) {
+    const bool newer = slot.config && (!slot.shown || config_key(*slot.config) != config_key(*slot.shown));
+    std::string text;
+    if (slot.shown) text = (newer ? "Showing the previous trace: " : "Showing ") + config_label(*slot.shown) + ", traced on the emulator";
+    if (slot.busy() && slot.config)
+        text += (text.empty() ? "Tracing " : " · tracing ") + config_label(*slot.config) + " (" +
+                std::to_string(int(slot.job->fraction() * 100)) + "%)";
+    else if (newer && !slot.error.empty())
+        text += (text.empty() ? "The trace of " : " · the trace of ") + config_label(*slot.config) + " did not finish (see Set-up)";
+    return text;
+}
+}  // namespace
+
 void App::draw_status_line() {
     const Palette& pal = theme().pal;
-    if (!s_.message.empty()) {
-        ImGui::TextColored(ImColor(pal.text), "%s", s_.message.c_str());
-        return;
-    }
+    const std::string shown = on_screen_text(s_.main);
+    const bool newer = s_.main.busy() || (s_.main.config && s_.main.shown && config_key(*s_.main.config) != config_key(*s_.main.shown));
+    ImGui::TextColored(ImColor(newer ? pal.race : pal.text), "%s", shown.c_str());
     const bool emulation = s_.view == View::Emulation || s_.view == View::Heatmap || s_.view == View::Compare;
-    ImGui::TextColored(ImColor(pal.faint_text), "%s",
-                       emulation ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
-                                 : "Space plays  ·  ←/→ step  ·  F1 help");
+    const std::string hint = !s_.message.empty() ? s_.message
+                             : emulation        ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
+                                                : "Space plays  ·  ←/→ step  ·  F1 help";
+    same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x + ImGui::GetFontSize());
+    if (!shown.empty()) ImGui::TextColored(ImColor(pal.faint_text), "  ·  ");
+    ImGui::SameLine(0, 0);
+    ImGui::TextColored(ImColor(s_.message.empty() ? pal.faint_text : pal.text), "%s", hint.c_str());
 }
 
 void App::draw_overlays() { help_.draw(); }
 
 void App::draw_emulation(ImVec2 origin, ImVec2 size) {
-    const EmulationViewFlags flags =
-        (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) | (s_.scripted ? EmulationViewFlags_NoInput : 0);
-    const EmulationViewResult r = emulation_.draw(view_data(s_, s_.main), origin, size, flags);
-    if (r.clicked_group) select_group(s_, s_.main, *r.clicked_group);
+    // filling the window in presenter mode, the phase and controls are the presenter bar's
+    const EmulationViewFlags flags = (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) |
+                                     (s_.scripted ? EmulationViewFlags_NoInput : 0) |
+                                     (matrices_fill_window() ? EmulationViewFlags_Compact : 0);
+    const EmulationViewResult r = emulation_.draw(view_data(s_, s_.main), origin, size, flags, zoom_.transform());
+    if (!s_.scripted) zoom_.handle_input(origin, size);
+    if (auto g = zoom_.filter_click(r.clicked_group)) select_group(s_, s_.main, *g);
 }
 
 std::vector<MatrixPlacement> App::placements() const {

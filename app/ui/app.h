@@ -19,9 +19,11 @@
 #include "ui/emulation_view.h"
 #include "ui/gui_options.h"
 #include "ui/help_overlay.h"
+#include "ui/presenter_bar.h"
 #include "ui/settings.h"
 #include "ui/side_panel.h"
 #include "ui/worker.h"
+#include "ui/zoom_pan.h"
 
 namespace tilescope::ui {
 
@@ -50,7 +52,8 @@ private:
     void draw_window();
     void draw_header();
     void draw_side_panel(float width, float height);
-    void draw_view(ImVec2 size);
+    bool matrices_fill_window() const;
+    void draw_view(ImVec2 size, bool fill);
     void draw_emulation(ImVec2 origin, ImVec2 size);
     void draw_status_line();
     void draw_overlays();
@@ -65,6 +68,8 @@ private:
     EmulationView emulation_;  // the main configuration's
     ComparePanel compare_;     // compare mode: its own two views and its form
     HelpOverlay help_;
+    PresenterBar presenter_bar_;
+    ZoomPan zoom_;             // the emulation view's zoom and pan
     bool panels_hidden_ = false;
     int folded_for_ = -1;      // presenter state the side panel's sections were last folded for
     double last_frame_ = -1;

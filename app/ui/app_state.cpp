@@ -62,6 +62,7 @@ void TraceSlot::poll() {
     if (!job || !job->done) return;
     if (const auto* t = job->result<std::shared_ptr<const Trace>>()) {
         trace = *t;
+        shown = config;
         ++version;
         std::optional<CheckSpec> check;
         if (config) check = config->kernel.check;
@@ -80,6 +81,12 @@ const DeviceInfo* AppState::measuring_device() const {
         if (!fallback || (d.is_gpu && !fallback->is_gpu)) fallback = &d;
     }
     return fallback;
+}
+
+const DeviceInfo* AppState::emulator_device() const {
+    for (const DeviceInfo& d : devices)
+        if (d.is_emulator) return &d;
+    return nullptr;
 }
 
 std::string config_label(const LaunchConfig& c) {

@@ -24,7 +24,8 @@ std::optional<View> parse_view(std::string_view name);
 
 // One configuration and its trace on the emulator.
 struct TraceSlot {
-    std::optional<LaunchConfig> config;
+    std::optional<LaunchConfig> config;  // the latest asked for (being traced while busy())
+    std::optional<LaunchConfig> shown;   // the one `trace` was made from: what the screen describes
     TraceSnapshot trace;
     MatrixRoles roles;
     JobHandle job;          // a trace in flight
@@ -86,6 +87,7 @@ struct AppState {
     std::string custom_source_path;    // --source as given, for the set-up form
 
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements
+    const DeviceInfo* emulator_device() const;   // Oclgrind, which traces run on (null until devices are listed)
 };
 
 std::string config_key(const LaunchConfig& c);  // "tiled 256 TS=16"

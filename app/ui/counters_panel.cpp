@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/analysis.h"
+#include "ui/counters.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
@@ -23,12 +24,14 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
-// One row of a counter table: what it shows and what hovering it explains.
-struct CounterRow {
-    std::string what, traced, reference;
-    int verdict = 0;        // +1 matches the closed form, -1 differs, 0 nothing to compare
-    std::string tooltip;    // what it counts, and that the figure is traced
-};
+const char* kind_sentence(NumberKind k) {
+    switch (k) {
+        case NumberKind::Traced: return "Traced: the emulator counted it, access by access.";
+        case NumberKind::Modelled: return "Modelled: a model applied to the traced requests.";
+        case NumberKind::Measured: return "Measured: a real device timed a verified result.";
+    }
+    return "";
+}
 
 void draw_rows(const char* id, const char* reference_title, const std::vector<CounterRow>& rows) {
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
@@ -54,6 +57,7 @@ void draw_rows(const char* id, const char* reference_title, const std::vector<Co
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
             ImGui::TextUnformatted(r.tooltip.c_str());
+            ImGui::TextColored(ImColor(pal.faint_text), "%s", kind_sentence(r.kind));
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
@@ -73,13 +77,15 @@ std::string closed_form_note(const ExpectedVsTraced* e) {
            (e->matches() ? "matches the trace" : "differs from the trace") + ").";
 }
 
-std::vector<CounterRow> ndrange_rows(const Trace& t) {
+}  // namespace
+
+std::vector<CounterRow> ndrange_counter_rows(const Trace& t) {
     const auto evt = expected_vs_traced(t);
     std::vector<CounterRow> rows;
     auto traffic = [&](const char* what, const char* q, uint64_t traced, const char* counts) {
         const ExpectedVsTraced* e = find_expected(evt, q);
         rows.push_back({what, bytes_text(double(traced)), e ? bytes_text(double(e->expected)) : "-", e ? (e->matches() ? 1 : -1) : 0,
-                        std::string(counts) + " Traced: the emulator counted every access." + closed_form_note(e)});
+                        NumberKind::Traced, std::string(counts) + closed_form_note(e)});
     };
     traffic("global loads", "global_load_bytes", t.totals.global_load_bytes, "Bytes all work-items read from __global and __constant memory.");
     traffic("global stores", "global_store_bytes", t.totals.global_store_bytes, "Bytes all work-items wrote to __global memory.");
@@ -87,27 +93,30 @@ std::vector<CounterRow> ndrange_rows(const Trace& t) {
     traffic("local stores", "local_store_bytes", t.totals.local_store_bytes, "Bytes all work-items wrote to __local memory.");
     const ExpectedVsTraced* eb = find_expected(evt, "barriers");
     rows.push_back({"barriers", std::to_string(t.totals.barriers), eb ? std::to_string(eb->expected) : "-", eb ? (eb->matches() ? 1 : -1) : 0,
-                    "Barrier releases, summed over the work-groups. Traced." + closed_form_note(eb)});
+                    NumberKind::Traced, "Barrier releases, summed over the work-groups." + closed_form_note(eb)});
     const double ratio = compute_to_global_ratio(t);
     const ExpectedVsTraced* eg = find_expected(evt, "global_load_bytes");
     const double expected_ratio = eg && eg->expected ? t.totals.flops / (double(eg->expected) / 4.0) : 0;
     rows.push_back({"FLOP per load", fixed(ratio, 2), eg ? fixed(expected_ratio, 2) : "-", 0,
+                    NumberKind::Traced,
                     "Floating-point operations (2*M*N*K) per float loaded from global memory: the reuse the kernel gets. "
-                    "Traced loads; the closed form divides by the closed form of the loads."});
+                    "The closed form divides by the closed form of the loads."});
     rows.push_back({"loads per FLOP", fixed(ratio > 0 ? 1.0 / ratio : 0.0, 3), eg && expected_ratio > 0 ? fixed(1.0 / expected_ratio, 3) : "-", 0,
-                    "Floats loaded from global memory per floating-point operation (the inverse of the row above). Traced."});
+                    NumberKind::Traced, "Floats loaded from global memory per floating-point operation (the inverse of the row above)."});
     const CoalescingSummary co = coalescing_summary(t);
     rows.push_back({"sectors/request", fixed(t.coalescing.sectors_per_request(), 2), "ideal " + fixed(co.ideal_sectors_per_request, 2), 0,
-                    "Distinct 32-byte sectors one global memory instruction of a 32-lane sub-group touches, on average. Traced "
-                    "(the emulator's accesses regrouped into sub-groups). Ideal: the sectors the same request needs when its lanes "
-                    "read consecutive elements of the access's width."});
+                    NumberKind::Traced,
+                    "Distinct 32-byte sectors one global memory instruction of a 32-lane sub-group touches, on average (the "
+                    "emulator's accesses regrouped into sub-groups). Ideal: the sectors the same requests need when the lanes "
+                    "read consecutive elements of each access's width (4 for float, 16 for float4)."});
     rows.push_back({"bank conflict", "max " + std::to_string(t.bank_conflicts.max_degree), "1 = none", 0,
+                    NumberKind::Traced,
                     "Largest number of distinct words one local memory request of a sub-group puts into one of the 32 banks "
-                    "(1: no conflict; many lanes reading one word is a broadcast). Traced."});
+                    "(1: no conflict; many lanes reading one word is a broadcast)."});
     return rows;
 }
 
-std::vector<CounterRow> group_rows(const Trace& t, const GroupTrace& g, int phase) {
+std::vector<CounterRow> group_counter_rows(const Trace& t, const GroupTrace& g, int phase) {
     AccessTotals gl, lo;
     for (const BarrierInterval& in : g.intervals) {
         gl.load_bytes += in.global.load_bytes;
@@ -121,7 +130,7 @@ std::vector<CounterRow> group_rows(const Trace& t, const GroupTrace& g, int phas
     auto add = [&](const char* what, const char* q, uint64_t traced, const char* counts) {
         const ExpectedVsTraced* e = find_expected(evt, q);
         rows.push_back({what, bytes_text(double(traced)), e ? bytes_text(double(e->expected) / groups) : "-", 0,
-                        std::string(counts) + " Traced. Beside it: the NDRange's closed form shared evenly by the " +
+                        NumberKind::Traced, std::string(counts) + " Beside it: the NDRange's closed form shared evenly by the " +
                             std::to_string(t.total_groups()) + " work-groups (edge groups of sizes that are not multiples of TS do less)."});
     };
     add("global loads", "global_load_bytes", gl.load_bytes, "Bytes this work-group read from global memory.");
@@ -132,12 +141,10 @@ std::vector<CounterRow> group_rows(const Trace& t, const GroupTrace& g, int phas
         const BarrierInterval& in = g.intervals[size_t(phase)];
         rows.push_back({"phase " + std::to_string(phase), bytes_text(double(in.global.load_bytes)) + " global",
                         bytes_text(double(in.local.load_bytes)) + " local", 0,
-                        "Bytes this work-group loaded from global and from local memory in the phase on show. Traced."});
+                        NumberKind::Traced, "Bytes this work-group loaded from global and from local memory in the phase on show."});
     }
     return rows;
 }
-
-}  // namespace
 
 void draw_counters_panel(AppState& s, const TraceSlot& slot) {
     if (!slot.trace) {
@@ -146,7 +153,7 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
     }
     const Trace& t = *slot.trace;
     ImGui::Text("Whole NDRange (%llu work-groups)", (unsigned long long)t.total_groups());
-    draw_rows("ndrange", "closed form", ndrange_rows(t));
+    draw_rows("ndrange", "closed form", ndrange_counter_rows(t));
     const auto evt = expected_vs_traced(t);
     if (const ExpectedVsTraced* e = find_expected(evt, "global_load_bytes"); e && !e->formula.empty())
         ImGui::TextWrapped("global loads: %s", e->formula.c_str());
@@ -157,7 +164,7 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
         ImGui::TextDisabled("no detail for this group");
         return;
     }
-    draw_rows("group", "NDRange/groups", group_rows(t, *g, s.cursor.phase));
+    draw_rows("group", "NDRange/groups", group_counter_rows(t, *g, s.cursor.phase));
 }
 
 }  // namespace tilescope::ui

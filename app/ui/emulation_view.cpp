@@ -320,9 +320,8 @@ void EmulationView::paint_annotations(const Frame& f) {
     if (!f.heatmap && v.has_detail && !f.compact) {  // in the free corner above A, only where it fits
         const std::string text = phase_sentence(v, f.t.dims);
         const float wrap = f.pb.p0.x - f.pa.p0.x - f.gap, room = f.pa.p0.y - f.lh - (f.origin.y + f.lh);
-        const ImVec2 need = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
-        if (wrap > 60.f && need.y <= room)
-            dl->AddText(nullptr, 0.f, ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - room), pal.text, text.c_str(), nullptr, wrap);
+        const ImVec2 need = ImGui::CalcTextSize(text.c_str());  // unwrapped: a range broken over two lines misleads
+        if (need.x <= wrap && need.y <= room) dl->AddText(ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - room), pal.text, text.c_str());
     }
     if (!f.heatmap && v.has_detail) {
         for (const Rect& r : v.a_strip) outline(dl, f.pa, r, pal.outline, line);

@@ -17,6 +17,9 @@ void draw_counters_panel(AppState& state, const TraceSlot& slot);
 void draw_timeline_panel(AppState& state, float height);
 // Advances the cursor while playing (call once per frame with the frame's seconds).
 void advance_cursor(AppState& state, double dt);
+// Moves the phase cursor by `delta` phases (clamped); the phases of the selected group.
+void step_cursor(AppState& state, int delta);
+int cursor_phase_count(const AppState& state);
 // Space / arrows, when no text field has the keyboard.
 void handle_cursor_keys(AppState& state);
 

@@ -17,6 +17,108 @@
 namespace tilescope::ui {
 namespace {
 
+// Every rung at one size, horizontal bars so the names stay readable.
+void plot_rungs(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    double xmax = 1;
+    float name_w = 0;
+    for (const Measurement& m : perf.rungs) {
+        xmax = std::max(xmax, m.gflops);
+        name_w = std::max(name_w, ImGui::CalcTextSize(m.kernel.c_str()).x);
+    }
+    const double n = double(std::max<size_t>(1, perf.rungs.size()));
+    PlotFrame f(dl, p0, p1, "every rung, " + std::to_string(perf.size) + "\u00b3",
+                "GFLOP/s (measured)", "", 0, xmax * 1.15, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
+    f.x_ticks_auto();
+    const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
+    for (size_t i = 0; i < perf.rungs.size(); ++i) {
+        const Measurement& m = perf.rungs[i];
+        f.hbar(double(i), hh, m.gflops, pal.series[i % 6], m.kernel, short_number(m.gflops));
+    }
+}
+
+// GFLOP/s against size, naive and tiled.
+void plot_sizes(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+    const Palette& pal = theme().pal;
+    double ymax = 1;
+    std::vector<std::string> names;
+    for (const Measurement& m : perf.sweep_sizes) {
+        ymax = std::max(ymax, m.gflops);
+        if (std::find(names.begin(), names.end(), m.kernel) == names.end()) names.push_back(m.kernel);
+    }
+    PlotFrame f(dl, p0, p1, "GFLOP/s against size", "M = N = K (log scale)", "GFLOP/s (measured)",
+                48, 700, 0, ymax * 1.2, true, false);
+    f.y_ticks_auto();
+    f.x_ticks({64, 128, 256, 512}, {"64", "128", "256", "512"});
+    std::vector<std::pair<std::string, ImU32>> legend;
+    for (size_t n = 0; n < names.size(); ++n) {
+        std::vector<double> xs, ys;
+        for (const Measurement& m : perf.sweep_sizes)
+            if (m.kernel == names[n]) {
+                xs.push_back(double(m.size.M));
+                ys.push_back(m.gflops);
+            }
+        const ImU32 c = pal.series[(n * 3) % 6];
+        f.line(xs, ys, c, theme().line);
+        legend.push_back({names[n], c});
+    }
+    f.legend(legend);
+}
+
+// The tile sweep: tiled at one size over TS.
+void plot_tiles(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+    const Palette& pal = theme().pal;
+    double ymax = 1;
+    for (const Measurement& m : perf.sweep_tiles) ymax = std::max(ymax, m.gflops);
+    PlotFrame f(dl, p0, p1, "tile sweep: tiled at " + std::to_string(perf.size) + "\u00b3",
+                "TS (work-group TS x TS)", "GFLOP/s (measured)", -0.5, double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
+    f.y_ticks_auto();
+    std::vector<double> at;
+    std::vector<std::string> labels;
+    const double hw = (f.plot_max().x - f.plot_min().x) / double(std::max<size_t>(1, perf.sweep_tiles.size())) * 0.3;
+    for (size_t i = 0; i < perf.sweep_tiles.size(); ++i) {
+        f.bar(double(i), hw, perf.sweep_tiles[i].gflops, pal.series[2], short_number(perf.sweep_tiles[i].gflops));
+        at.push_back(double(i));
+        labels.push_back("TS=" + std::to_string(perf.sweep_tiles[i].tile));
+    }
+    f.x_ticks(at, labels);
+}
+
+// The roofline: measured ceilings, rungs at their traced arithmetic intensity.
+void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    const double peak = std::max(perf.peak_gflops, 1e-3), bw = std::max(perf.bandwidth_gbs, 1e-3);
+    double ymin = peak, ymax = peak * 3;
+    for (const Measurement& m : perf.rungs)
+        if (m.gflops > 0) ymin = std::min(ymin, m.gflops);
+    ymin = std::pow(10, std::floor(std::log10(std::min(ymin, bw * 0.05) * 0.7)));
+    PlotFrame f(dl, p0, p1, "roofline", "arithmetic intensity, FLOP per global byte (traced)",
+                "GFLOP/s", 0.05, 100, ymin, ymax, true, true);
+    f.y_ticks_auto();
+    f.x_ticks_auto();
+    std::vector<double> xs, ys;
+    for (double x = 0.05; x <= 100.01; x *= 1.2) {
+        xs.push_back(x);
+        ys.push_back(std::min(peak, x * bw));
+    }
+    f.line(xs, ys, pal.outline, theme().line, false);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s (measured)", peak);
+    f.text(ImVec2(f.map(30, peak).x - ImGui::CalcTextSize(buf).x, f.map(30, peak).y - fh * 1.2f), pal.text, buf);
+    std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
+    const ImVec2 q = f.map(0.06, 0.06 * bw);
+    f.text(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
+    std::vector<LabelledPoint> points;
+    for (size_t i = 0; i < perf.intensity.size(); ++i) {
+        const auto& ai = perf.intensity[i];
+        for (const Measurement& m : perf.rungs)
+            if (m.kernel == ai.kernel && m.gflops > 0) points.push_back({ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel});
+    }
+    f.points(points);
+}
+
 }  // namespace
 
 void start_performance(AppState& state) {
@@ -128,101 +230,10 @@ void draw_performance_view(AppState& state, ImVec2 size) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = fh * 0.6f, w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
 
-    // 1. bars: every rung at one size, horizontal so the names stay readable
-    {
-        double xmax = 1;
-        float name_w = 0;
-        for (const Measurement& m : perf.rungs) {
-            xmax = std::max(xmax, m.gflops);
-            name_w = std::max(name_w, ImGui::CalcTextSize(m.kernel.c_str()).x);
-        }
-        const double n = double(std::max<size_t>(1, perf.rungs.size()));
-        PlotFrame f(dl, o, ImVec2(o.x + w, o.y + h), "every rung, " + std::to_string(perf.size) + "\u00b3",
-                    "GFLOP/s", "", 0, xmax * 1.15, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
-        f.x_ticks_auto();
-        const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
-        for (size_t i = 0; i < perf.rungs.size(); ++i) {
-            const Measurement& m = perf.rungs[i];
-            f.hbar(double(i), hh, m.gflops, pal.series[i % 6], m.kernel, short_number(m.gflops));
-        }
-    }
-    // 2. lines: GFLOP/s against size
-    {
-        double ymax = 1;
-        std::vector<std::string> names;
-        for (const Measurement& m : perf.sweep_sizes) {
-            ymax = std::max(ymax, m.gflops);
-            if (std::find(names.begin(), names.end(), m.kernel) == names.end()) names.push_back(m.kernel);
-        }
-        const ImVec2 p0(o.x + w + gap, o.y);
-        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "GFLOP/s against size", "M = N = K (log scale)", "GFLOP/s",
-                    48, 700, 0, ymax * 1.2, true, false);
-        f.y_ticks_auto();
-        f.x_ticks({64, 128, 256, 512}, {"64", "128", "256", "512"});
-        std::vector<std::pair<std::string, ImU32>> legend;
-        for (size_t n = 0; n < names.size(); ++n) {
-            std::vector<double> xs, ys;
-            for (const Measurement& m : perf.sweep_sizes)
-                if (m.kernel == names[n]) {
-                    xs.push_back(double(m.size.M));
-                    ys.push_back(m.gflops);
-                }
-            const ImU32 c = pal.series[(n * 3) % 6];
-            f.line(xs, ys, c, theme().line);
-            legend.push_back({names[n], c});
-        }
-        f.legend(legend);
-    }
-    // 3. tile sweep
-    {
-        double ymax = 1;
-        for (const Measurement& m : perf.sweep_tiles) ymax = std::max(ymax, m.gflops);
-        const ImVec2 p0(o.x, o.y + h + gap);
-        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "tile sweep: tiled at " + std::to_string(perf.size) + "\u00b3",
-                    "TS (work-group TS x TS)", "GFLOP/s", -0.5, double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
-        f.y_ticks_auto();
-        std::vector<double> at;
-        std::vector<std::string> labels;
-        const double hw = (f.plot_max().x - f.plot_min().x) / double(std::max<size_t>(1, perf.sweep_tiles.size())) * 0.3;
-        for (size_t i = 0; i < perf.sweep_tiles.size(); ++i) {
-            f.bar(double(i), hw, perf.sweep_tiles[i].gflops, pal.series[2], short_number(perf.sweep_tiles[i].gflops));
-            at.push_back(double(i));
-            labels.push_back("TS=" + std::to_string(perf.sweep_tiles[i].tile));
-        }
-        f.x_ticks(at, labels);
-    }
-    // 4. roofline
-    {
-        const ImVec2 p0(o.x + w + gap, o.y + h + gap);
-        const double peak = std::max(perf.peak_gflops, 1e-3), bw = std::max(perf.bandwidth_gbs, 1e-3);
-        double ymin = peak, ymax = peak * 3;
-        for (const Measurement& m : perf.rungs)
-            if (m.gflops > 0) ymin = std::min(ymin, m.gflops);
-        ymin = std::pow(10, std::floor(std::log10(std::min(ymin, bw * 0.05) * 0.7)));
-        PlotFrame f(dl, p0, ImVec2(p0.x + w, p0.y + h), "roofline", "arithmetic intensity, FLOP per global byte (traced)",
-                    "GFLOP/s", 0.05, 100, ymin, ymax, true, true);
-        f.y_ticks_auto();
-        f.x_ticks_auto();
-        std::vector<double> xs, ys;
-        for (double x = 0.05; x <= 100.01; x *= 1.2) {
-            xs.push_back(x);
-            ys.push_back(std::min(peak, x * bw));
-        }
-        f.line(xs, ys, pal.outline, theme().line, false);
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s (measured)", peak);
-        f.text(ImVec2(f.map(30, peak).x - ImGui::CalcTextSize(buf).x, f.map(30, peak).y - fh * 1.2f), pal.text, buf);
-        std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
-        const ImVec2 q = f.map(0.06, 0.06 * bw);
-        f.text(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
-        std::vector<LabelledPoint> points;
-        for (size_t i = 0; i < perf.intensity.size(); ++i) {
-            const auto& ai = perf.intensity[i];
-            for (const Measurement& m : perf.rungs)
-                if (m.kernel == ai.kernel && m.gflops > 0) points.push_back({ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel});
-        }
-        f.points(points);
-    }
+    plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + h));
+    plot_sizes(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + h));
+    plot_tiles(dl, perf, ImVec2(o.x, o.y + h + gap), ImVec2(o.x + w, o.y + 2 * h + gap));
+    plot_roofline(dl, perf, ImVec2(o.x + w + gap, o.y + h + gap), ImVec2(o.x + 2 * w + gap, o.y + 2 * h + gap));
 }
 
 }  // namespace tilescope::ui

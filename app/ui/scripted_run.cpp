@@ -27,6 +27,7 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
     j["phase"] = s.cursor.phase;
     j["view"] = view_name(s.view);
     j["presenter"] = s.presenter;
+    j["font_px"] = theme().font ? theme().font->FontSize : ImGui::GetFontSize();  // body text height
     const Palette& p = theme().pal;
     auto rgb = [](ImU32 c) { return nlohmann::json::array({int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)}); };
     j["colours"] = {{"a_loaded", rgb(p.a_loaded)}, {"b_loaded", rgb(p.b_loaded)}, {"a_strip", rgb(p.a_strip)},

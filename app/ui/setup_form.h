@@ -23,12 +23,15 @@ struct SetupForm {
 struct SetupCheck {
     std::optional<LaunchConfig> config;  // set when the form names a launch
     std::vector<std::string> implied;    // "NDRange 32x32, work-group 8x8", ...
-    std::string problem;                 // empty when it can run
+    std::string problem;                 // why it cannot be traced (bad field, the emulator's limits); empty: it can
+    std::string device_problem;          // why the measuring device cannot run it; empty: it can
     bool ok() const { return config && problem.empty(); }
 };
 
-// Never throws: every failure becomes `problem`. `device` (may be null) supplies limits.
-SetupCheck check_setup(const SetupForm& form, const DeviceInfo* device);
+// Never throws: every failure becomes one sentence naming the field as the form labels
+// it ("Tile size", not "--tile") and what is accepted. `emulator` and `device` (either
+// may be null) supply the limits for tracing and for measuring.
+SetupCheck check_setup(const SetupForm& form, const DeviceInfo* device, const DeviceInfo* emulator = nullptr);
 
 // Rungs then exercises, as the kernel menu lists them.
 const std::vector<KernelSpec>& kernel_menu();

@@ -92,24 +92,20 @@ void SetupPanel::draw_kernel_fields() {
         if (ImGui::Selectable("custom .cl file", form_.kernel == int(rungs.size()))) form_.kernel = int(rungs.size());
         ImGui::EndCombo();
     }
-    if (form_.kernel < int(rungs.size())) {
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", rungs[size_t(form_.kernel)].lesson.c_str());
-        ImGui::PopTextWrapPos();
-    } else {
-        ImGui::InputText("file", form_.source, sizeof form_.source);
-        ImGui::InputText("entry", form_.entry, sizeof form_.entry);
-        ImGui::InputText("global", form_.global, sizeof form_.global);
-        ImGui::InputText("local", form_.local, sizeof form_.local);
-        ImGui::InputText("args", form_.args, sizeof form_.args);
-        ImGui::InputText("defines", form_.defines, sizeof form_.defines);
-        ImGui::InputText("check", form_.check, sizeof form_.check);
+    if (form_.kernel >= int(rungs.size())) {
+        ImGui::InputText("File", form_.source, sizeof form_.source);
+        ImGui::InputText("Entry", form_.entry, sizeof form_.entry);
+        ImGui::InputText("Global", form_.global, sizeof form_.global);
+        ImGui::InputText("Local", form_.local, sizeof form_.local);
+        ImGui::InputText("Args", form_.args, sizeof form_.args);
+        ImGui::InputText("Defines", form_.defines, sizeof form_.defines);
+        ImGui::InputText("Check", form_.check, sizeof form_.check);
         ImGui::TextColored(ImColor(theme().pal.faint_text), "args: A=matrix:MxK:in B=... (space separated)");
     }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::InputText("size (S or MxNxK)", form_.size, sizeof form_.size);
+    ImGui::InputText("Size (S or MxNxK)", form_.size, sizeof form_.size);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::InputInt("tile TS", &form_.tile, 0);
+    ImGui::InputInt("Tile size TS", &form_.tile, 0);
     ImGui::SameLine();
     for (int ts : {4, 8, 16, 32}) {
         ImGui::SameLine();
@@ -119,20 +115,44 @@ void SetupPanel::draw_kernel_fields() {
     }
 }
 
+void SetupPanel::draw_lesson() {
+    const auto& rungs = kernel_menu();
+    if (form_.kernel >= int(rungs.size())) return;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", rungs[size_t(form_.kernel)].lesson.c_str());
+    ImGui::PopTextWrapPos();
+}
+
 void SetupPanel::draw_buttons(AppState& s, const SetupCheck& check) {
-    const bool ok = check.ok();
-    if (!ok) ImGui::BeginDisabled();
+    const bool can_trace = check.ok();
+    if (!can_trace) ImGui::BeginDisabled();
     if (ImGui::Button("Trace on emulator")) {
         s.main.start(*s.worker, *check.config);
         s.cursor.phase = 0;
     }
+    if (!can_trace) ImGui::EndDisabled();
     ImGui::SameLine();
+    const bool can_measure = check.config && check.device_problem.empty() && s.measuring_device();
+    if (!can_measure) ImGui::BeginDisabled();
     if (ImGui::Button("Measure GFLOP/s")) {
         s.main.config = check.config;
         start_performance(s);
         s.view = View::Performance;
     }
-    if (!ok) ImGui::EndDisabled();
+    if (!can_measure) ImGui::EndDisabled();
+}
+
+void SetupPanel::draw_check(const SetupCheck& check) {
+    const Palette& pal = theme().pal;
+    for (const std::string& line : check.implied) ImGui::TextUnformatted(line.c_str());
+    const std::optional<LaunchConfig>& config = check.config;
+    if (config && (config->size.M > 512 || config->size.N > 512 || config->size.K > 512))
+        ImGui::TextColored(ImColor(pal.race), "Large for the emulator: the trace may be refused or slow");
+    ImGui::PushTextWrapPos(0);
+    if (!check.problem.empty()) ImGui::TextColored(ImColor(pal.race), "%s", check.problem.c_str());
+    if (!check.device_problem.empty() && check.device_problem != check.problem)
+        ImGui::TextColored(ImColor(pal.race), "Measuring: %s", check.device_problem.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 void SetupPanel::draw_jobs(AppState& s) {
@@ -155,28 +175,24 @@ void SetupPanel::draw_jobs(AppState& s) {
         }
 }
 
+// Buttons right under the fields they act on, above everything whose length varies, so
+// they stay put while the text below them changes.
 void SetupPanel::draw(AppState& s) {
-    const Palette& pal = theme().pal;
     if (!initialised_) {
         if (s.main.config) sync_from(*s.main.config, s.custom_source_path);
         initialised_ = true;
     }
-    const DeviceInfo* dev = s.measuring_device();  // the emulator is always used for traces
-    draw_device(s, dev);
+    const DeviceInfo* dev = s.measuring_device();
     draw_kernel_fields();
-    // What the form implies, checked before anything runs.
-    const SetupCheck check = check_setup(form_of(form_), dev);
-    for (const std::string& line : check.implied) ImGui::TextUnformatted(line.c_str());
-    const std::optional<LaunchConfig>& config = check.config;
-    if (config && (config->size.M > 512 || config->size.N > 512 || config->size.K > 512))
-        ImGui::TextColored(ImColor(pal.race), "large for the emulator: the trace may be refused or slow");
-    if (!check.problem.empty()) {
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(ImColor(pal.race), "%s", check.problem.c_str());
-        ImGui::PopTextWrapPos();
-    }
+    const SetupCheck check = check_setup(form_of(form_), dev, s.emulator_device());  // checked before anything runs
+    // an error is about the set-up that failed: once the form says something else, it goes
+    if (!s.main.busy() && !s.main.error.empty() && (!check.config || !s.main.config || config_key(*check.config) != config_key(*s.main.config)))
+        s.main.error.clear();
     draw_buttons(s, check);
+    draw_check(check);
     draw_jobs(s);
+    draw_lesson();
+    draw_device(s, dev);
 }
 
 }  // namespace tilescope::ui

@@ -25,6 +25,8 @@ private:
     void draw_device(AppState& state, const DeviceInfo* device);
     void draw_kernel_fields();
     void draw_buttons(AppState& state, const SetupCheck& check);
+    void draw_check(const SetupCheck& check);
+    void draw_lesson();
     void draw_jobs(AppState& state);
 
     FormText form_;

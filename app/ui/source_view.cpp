@@ -10,11 +10,13 @@ namespace tilescope::ui {
 
 void draw_source_view(AppState& s, ImVec2 size) {
     const Palette& pal = theme().pal;
-    if (!s.main.config) {
+    // the source of the trace on screen (a trace in flight has not replaced it yet)
+    const std::optional<LaunchConfig>& shown = s.main.shown ? s.main.shown : s.main.config;
+    if (!shown) {
         ImGui::TextDisabled("No kernel chosen.");
         return;
     }
-    const std::string& src = s.main.config->kernel.source;
+    const std::string& src = shown->kernel.source;
     const Trace* t = s.main.trace.get();
     int current_line = -1;
     if (t)

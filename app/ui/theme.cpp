@@ -87,7 +87,7 @@ void load_fonts(float base_px) {
     // Latin-1 (·, ×) plus the arrows the hints and key help use
     static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2190, 0x2193, 0};
     for (int p = 0; p < 2; ++p) {
-        const float px = base_px * (p ? 1.55f : 1.f);
+        const float px = p ? std::max(28.f, base_px * 1.55f) : base_px;  // a projector: text at least 28 px high
         if (have) {
             g_fonts[p][0] = io.Fonts->AddFontFromFileTTF(sans.c_str(), px, nullptr, ranges);
             g_fonts[p][1] = io.Fonts->AddFontFromFileTTF(bold.c_str(), px * 1.25f, nullptr, ranges);

@@ -6,24 +6,21 @@
 #include "ui/theme.h"
 
 namespace tilescope::ui {
-namespace {
 
-int phases_of(const AppState& s) {
+int cursor_phase_count(const AppState& s) {
     return s.main.trace ? phase_count(*s.main.trace, s.cursor.group) : 0;
 }
 
-void step(AppState& s, int delta) {
-    const int n = phases_of(s);
+void step_cursor(AppState& s, int delta) {
+    const int n = cursor_phase_count(s);
     if (n == 0) return;
     s.cursor.phase = std::clamp(s.cursor.phase + delta, 0, n - 1);
     s.cursor.progress = 1.0;
 }
 
-}  // namespace
-
 void advance_cursor(AppState& s, double dt) {
     Cursor& c = s.cursor;
-    const int n = phases_of(s);
+    const int n = cursor_phase_count(s);
     if (!c.playing || n == 0) return;
     // progress runs 0 -> 1 through an interval (work-items storing into local memory),
     // then holds briefly at 1 before the next interval
@@ -37,23 +34,22 @@ void advance_cursor(AppState& s, double dt) {
 void handle_cursor_keys(AppState& s) {
     if (ImGui::GetIO().WantTextInput) return;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) s.cursor.playing = !s.cursor.playing;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) step(s, +1);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step(s, -1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) step_cursor(s, +1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step_cursor(s, -1);
 }
 
-void draw_timeline_panel(AppState& s, float height) {
-    const Palette& pal = theme().pal;
-    Cursor& c = s.cursor;
-    const int n = phases_of(s);
-    const GroupTrace* g = s.main.trace ? s.main.trace->find_group(c.group) : nullptr;
+namespace {
 
-    if (ImGui::Button("|<")) step(s, -1000000);
+// |< Back Play Step >, speed, the phase slider and the group's phase count.
+void draw_controls(AppState& s, int n, const GroupTrace* g) {
+    Cursor& c = s.cursor;
+    if (ImGui::Button("|<")) step_cursor(s, -1000000);
     ImGui::SameLine();
-    if (ImGui::Button("< Back")) step(s, -1);
+    if (ImGui::Button("< Back")) step_cursor(s, -1);
     ImGui::SameLine();
     if (ImGui::Button(c.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0))) c.playing = !c.playing;
     ImGui::SameLine();
-    if (ImGui::Button("Step >")) step(s, +1);
+    if (ImGui::Button("Step >")) step_cursor(s, +1);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f phase/s", ImGuiSliderFlags_Logarithmic);
@@ -70,6 +66,16 @@ void draw_timeline_panel(AppState& s, float height) {
     } else {
         ImGui::TextDisabled("no group detail");
     }
+}
+
+}  // namespace
+
+void draw_timeline_panel(AppState& s, float height) {
+    const Palette& pal = theme().pal;
+    Cursor& c = s.cursor;
+    const int n = cursor_phase_count(s);
+    const GroupTrace* g = s.main.trace ? s.main.trace->find_group(c.group) : nullptr;
+    draw_controls(s, n, g);
 
     // Segments: one per interval, equal widths; bars inside show its traffic.
     ImDrawList* dl = ImGui::GetWindowDrawList();
