@@ -1,5 +1,5 @@
 #pragma once
-// bench's output formats (DESIGN.md's contract): a JSON list of records, CSV, and the
+// bench's output formats (docs/architecture.md, "Output contracts"): a JSON list of records, CSV, and the
 // terminal table.
 #include <string>
 #include <vector>

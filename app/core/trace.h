@@ -24,7 +24,7 @@ namespace tilescope {
 using GroupId = std::array<uint32_t, 3>;
 using WorkItemId = std::array<uint32_t, 3>;
 
-// Sizes that define coalescing and bank conflicts (DESIGN.md, "Command-line contract").
+// Sizes that define coalescing and bank conflicts (docs/architecture.md, "Output contracts").
 struct TraceGeometry {
     uint32_t warp = 32;        // lanes of a synthetic sub-group (--warp)
     uint32_t sector_bytes = 32;  // coalescing granule (--sector)

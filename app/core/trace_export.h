@@ -1,6 +1,7 @@
 #pragma once
-// trace's output formats: the JSON object of DESIGN.md's contract, and the readable
-// terminal summary (totals, expected-vs-traced, one work-group's phases, diagnostics).
+// trace's output formats: the JSON object of docs/architecture.md ("Output contracts"),
+// and the readable terminal summary (totals, expected-vs-traced, one work-group's
+// phases, diagnostics).
 #include <optional>
 #include <string>
 

@@ -258,7 +258,7 @@ void App::draw_view(ImVec2 size, bool fill) {
     switch (s_.view) {
         case View::Emulation:
         case View::Heatmap: draw_emulation(origin, inner); break;
-        case View::Source: draw_source_view(s_, inner); break;
+        case View::Source: source_.draw(s_, inner); break;
         case View::Performance: draw_performance_view(s_, inner); break;
         case View::Compare: compare_.draw(s_, inner); break;
     }

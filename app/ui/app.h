@@ -22,6 +22,7 @@
 #include "ui/presenter_bar.h"
 #include "ui/settings.h"
 #include "ui/side_panel.h"
+#include "ui/source_view.h"
 #include "ui/worker.h"
 #include "ui/zoom_pan.h"
 
@@ -67,6 +68,7 @@ private:
     std::vector<std::unique_ptr<SidePanel>> side_panels_;
     EmulationView emulation_;  // the main configuration's
     ComparePanel compare_;     // compare mode: its own two views and its form
+    SourceView source_;
     HelpOverlay help_;
     PresenterBar presenter_bar_;
     ZoomPan zoom_;             // the emulation view's zoom and pan

@@ -23,10 +23,6 @@ int cursor_phase_count(const AppState& state);
 // Space / arrows, when no text field has the keyboard.
 void handle_cursor_keys(AppState& state);
 
-// The kernel source, barrier lines marked, the current interval's closing barrier
-// highlighted; diagnostics with their lines.
-void draw_source_view(AppState& state, ImVec2 size);
-
 // GFLOP/s bars of every rung, GFLOP/s against size, tile sweep, roofline.
 void draw_performance_view(AppState& state, ImVec2 size);
 // Starts the measurements the performance view shows (on the worker).

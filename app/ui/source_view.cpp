@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <sstream>
 
-#include "ui/panels.h"
+#include "ui/source_view.h"
 #include "ui/theme.h"
 
 namespace tilescope::ui {
 
-void draw_source_view(AppState& s, ImVec2 size) {
+void SourceView::draw(AppState& s, ImVec2 size) {
     const Palette& pal = theme().pal;
     // the source of the trace on screen (a trace in flight has not replaced it yet)
     const std::optional<LaunchConfig>& shown = s.main.shown ? s.main.shown : s.main.config;
@@ -23,7 +23,8 @@ void draw_source_view(AppState& s, ImVec2 size) {
         if (const GroupTrace* g = t->find_group(s.cursor.group); g && s.cursor.phase < int(g->intervals.size()))
             current_line = g->intervals[size_t(s.cursor.phase)].end_line;
     const float diag_h = t && !t->diagnostics.empty() ? std::min(size.y * 0.35f, ImGui::GetFontSize() * 10) : ImGui::GetFontSize() * 3;
-    ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true);
+    // long lines scroll sideways rather than being cut off (28 px text on a projector)
+    ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(theme().mono);
     std::istringstream in(src);
     std::string text;
@@ -39,10 +40,9 @@ void draw_source_view(AppState& s, ImVec2 size) {
         const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeightWithSpacing();
         if (line == current_line) {
             dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
-            static int scrolled_to = -1;  // keep the current barrier in view when it moves
-            if (scrolled_to != current_line) {
+            if (scrolled_to_ != current_line) {  // keep the current barrier in view when it moves
                 ImGui::SetScrollHereY(0.5f);
-                scrolled_to = current_line;
+                scrolled_to_ = current_line;
             }
         }
         else if (barrier) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(225, 235, 250, 255));
@@ -55,7 +55,12 @@ void draw_source_view(AppState& s, ImVec2 size) {
     }
     ImGui::PopFont();
     ImGui::EndChild();
-    if (!t) return;
+    if (t) draw_diagnostics(s, *t);
+}
+
+void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
+    const Palette& pal = theme().pal;
+    const Trace* t = &trace;
     ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes phase %d", s.cursor.phase);
     if (t->diagnostics.empty()) {
         ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");
