@@ -17,7 +17,7 @@ tiled=(--kernel tiled --size 32 --tile 8)
 race=(--kernel tiled_missing_barrier --size 32 --tile 8)
 shot emulation "${tiled[@]}" --group 1,2 --phase 0
 shot hover "${tiled[@]}" --group 1,2 --phase 4 --hover 17,9
-shot heatmap "${tiled[@]}" --view heatmap
+shot heatmap "${tiled[@]}" --view heatmap --window 1600x1000  # room for the heat scale below the matrices
 shot source "${race[@]}" --view source --phase 1
 shot race "${race[@]}" --group 1,1 --phase 1
 shot compare "${tiled[@]}" --view compare --compare tiled:16 --group 1,2 --phase 2

@@ -134,7 +134,12 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
             const std::vector<uint32_t> ticks = heat_ticks();
             const float tick_w = ImGui::CalcTextSize("4096+").x * 1.25f, ramp_w = tick_w * float(ticks.size());
             if (dl) {
-                const ImVec2 p(at.x + fh * 0.5f, at.y + y);
+                const ImVec2 p(at.x + fh * 0.5f, at.y + y + fh * 0.5f);  // room above for the marks
+                for (uint32_t m : e.marks) {  // this run's counts, as a notch above the ramp
+                    const float mx = p.x + ramp_w * std::max(0.f, heat_position(m));
+                    dl->AddTriangleFilled(ImVec2(mx - fh * 0.35f, p.y - fh * 0.5f), ImVec2(mx + fh * 0.35f, p.y - fh * 0.5f),
+                                          ImVec2(mx, p.y + 1), pal.outline);
+                }
                 for (int i = 0; i < 64; ++i) {
                     const float x0 = p.x + ramp_w * float(i) / 64.f, x1 = p.x + ramp_w * float(i + 1) / 64.f;
                     dl->AddRectFilled(ImVec2(x0, p.y + 2), ImVec2(x1 + 0.5f, p.y + fh + 2), heat(float(i) / 63.f));
@@ -146,10 +151,11 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
                     dl->AddLine(ImVec2(tx, p.y + fh + 2), ImVec2(tx, p.y + fh + 6), pal.outline);
                     dl->AddText(ImVec2(tx - ImGui::CalcTextSize(s.c_str()).x * 0.5f, p.y + fh + 5), pal.text, s.c_str());
                 }
-                dl->AddText(nullptr, 0.f, ImVec2(p.x + ramp_w + fh, p.y), pal.text, e.text.c_str(), nullptr,
+                dl->AddText(nullptr, 0.f, ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f), pal.text, e.text.c_str(), nullptr,
                             std::max(fh * 4, width - ramp_w - fh * 2));
             }
-            y += fh * 2.8f;
+            const float caption_w = std::max(fh * 4, width - ramp_w - fh * 2);
+            y += std::max(fh * 3.3f, fh * 0.5f + ImGui::CalcTextSize(e.text.c_str(), nullptr, false, caption_w).y + fh * 0.3f);
         }
     }
     if (x > 0) y += row_h;
@@ -199,14 +205,15 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     f.races = has_race_marks(t);
     f.show_locals = !f.heatmap && !f.v.locals.empty();
     f.local_w = f.show_locals ? std::min(size.x * (f.compact ? 0.16f : 0.22f), 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
-    if (!f.compact) {  // at most a sixth of the view: short texts, else none (the matrices come first)
+    if (!f.compact) {  // a sixth of the view at most: short texts, else none (the matrices come first)
         f.legend = legend_of(f);
         f.legend_h = lay_out_legend(f.legend, size.x - f.gap * 2) + f.fh * 0.5f;
-        if (f.legend_h > size.y / 6) {
+        const float most = f.heatmap ? size.y / 3 : size.y / 6;  // the heatmap's scale is what makes its colours readable
+        if (f.legend_h > most) {
             f.short_legend = true;
             f.legend_h = lay_out_legend(f.legend, size.x - f.gap * 2, nullptr, {}, true) + f.fh * 0.5f;
         }
-        if (f.legend_h > size.y / 6) {
+        if (f.legend_h > most) {
             f.legend.clear();
             f.legend_h = 0;
         }
@@ -233,7 +240,10 @@ Legend EmulationView::legend_of(const Frame& f) {
         char a_short[64], b_short[64];
         std::snprintf(a_short, sizeof a_short, "M (A): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
         std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
-        return {{K::HeatScale, 0, "global loads per element, on one scale for every run (white: never loaded; traced)", "loads per element"},
+        std::vector<uint32_t> marks = {ra.min_loads, ra.max_loads, rb.min_loads, rb.max_loads};
+        marks.erase(std::remove(marks.begin(), marks.end(), 0u), marks.end());
+        return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
+                 "loads per element", marks},
                 {K::Line, 0, reuse_sentence(ra, "M (A)"), a_short},
                 {K::Line, 0, reuse_sentence(rb, "N (B)"), b_short}};
     }

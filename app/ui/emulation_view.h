@@ -79,6 +79,7 @@ struct LegendEntry {
     ImU32 colour = 0;
     std::string text;
     std::string short_text;  // where room is short (a projector); empty: `text`
+    std::vector<uint32_t> marks;  // HeatScale: counts marked above the ramp (this run's)
 };
 using Legend = std::vector<LegendEntry>;
 // Lays `legend` out in `width` pixels; paints it at `at` when `dl` is given. Returns the height.
