@@ -13,7 +13,7 @@ void Options::parse(const std::vector<std::string>& args) {
     for (size_t i = 0; i < args.size(); ++i) {
         std::string a = args[i], value;
         bool inline_value = false;
-        if (a.rfind("--", 0) != 0) throw InputError("'" + command_ + "': unexpected argument '" + a + "'; see tilescope " + command_ + " --help");
+        if (a.rfind("--", 0) != 0) throw InputError("'" + command_ + "': unexpected argument '" + shown(a) + "'; see tilescope " + command_ + " --help");
         if (const size_t eq = a.find('='); eq != std::string::npos) {
             value = a.substr(eq + 1);
             a = a.substr(0, eq);
@@ -21,7 +21,7 @@ void Options::parse(const std::vector<std::string>& args) {
         }
         const std::string name = a.substr(2);
         if (flags_.count(name)) {
-            if (inline_value) throw InputError("--" + name + " takes no value");
+            if (inline_value) throw InputError("--" + shown(name, 40) + " takes no value");
             values_[name].push_back("");
         } else if (valued_.count(name)) {
             if (!inline_value) {
@@ -33,7 +33,7 @@ void Options::parse(const std::vector<std::string>& args) {
             std::string accepted;
             for (auto& v : valued_) accepted += " --" + v;
             for (auto& f : flags_) accepted += " --" + f;
-            throw InputError("'" + command_ + "': unknown option '" + a + "'; accepted:" + accepted);
+            throw InputError("'" + command_ + "': unknown option '" + shown(a, 40) + "'; accepted:" + accepted);
         }
     }
 }
@@ -61,7 +61,7 @@ int Options::get_int(const std::string& name, int fallback, int min_value, const
     int out = 0;
     const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
     if (v->empty() || ec != std::errc() || end != v->data() + v->size() || out < min_value)
-        throw InputError("--" + name + " '" + *v + "': accepted: " + accepted);
+        throw InputError("--" + name + " '" + shown(*v) + "': accepted: " + accepted);
     return out;
 }
 
@@ -72,7 +72,7 @@ std::vector<std::string> Options::list(const std::string& name) const {
         for (;;) {
             const size_t c = v.find(',', start);
             const std::string item = v.substr(start, c == std::string::npos ? std::string::npos : c - start);
-            if (item.empty()) throw InputError("--" + name + " '" + v + "': empty item in the list");
+            if (item.empty()) throw InputError("--" + name + " '" + shown(v) + "': empty item in the list");
             out.push_back(item);
             if (c == std::string::npos) break;
             start = c + 1;

@@ -34,7 +34,7 @@ std::vector<KernelSpec> kernels_from(const Options& o, const std::string& defaul
         }
         const KernelSpec* k = find_kernel(n);
         if (!k)
-            throw InputError("--kernel '" + n + "': unknown kernel; accepted: " + rung_names() + (allow_many ? ", all" : "") +
+            throw InputError("--kernel '" + shown(n, 40) + "': unknown kernel; accepted: " + rung_names() + (allow_many ? ", all" : "") +
                              "; exercises: " + exercise_names());
         out.push_back(*k);
     }
@@ -62,7 +62,7 @@ std::vector<int> tiles_from(const Options& o, const KernelSpec& k, bool allow_ma
         } catch (...) {
             v = 0;
         }
-        if (v <= 0 || v > 1024) throw InputError("--tile '" + t + "': accepted: a positive integer such as 4, 8, 16, 32");
+        if (v <= 0 || v > 1024) throw InputError("--tile '" + shown(t, 40) + "': accepted: a positive integer such as 4, 8, 16, 32");
         out.push_back(v);
     }
     if (!allow_many && out.size() != 1) throw InputError("--tile: this command takes one tile size");

@@ -56,14 +56,6 @@ std::string params_string(const std::map<std::string, int64_t>& p) {
     return s;
 }
 
-std::string read_existing(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 }  // namespace
 
 int cmd_tune(const std::vector<std::string>& args) {
@@ -220,7 +212,10 @@ int cmd_tune(const std::vector<std::string>& args) {
     for (const std::string& a : o.all("tile")) command += " --tile " + a;
     for (const std::string& a : o.all("param")) command += " --param " + a;
     if (quick) command += " --quick";
-    write_file_atomically(out_path, merge_tuning(read_existing(out_path), device.label(), kernel.name, size, results, command));
+    // Locked read-merge-write: a second `tune` on the same file keeps this run's results.
+    update_file_locked(out_path, [&](const std::string& current) {
+        return merge_tuning(current, device.label(), kernel.name, size, results, command);
+    });
     const TuneResult& b = results[best];
     std::printf("best: %s TS=%d %s  %.2f GFLOP/s (median of %d; %zu points in %.0f s) -> %s\n", kernel.name.c_str(),
                 b.tile, params_string(b.params).c_str(), b.gflops, reps, results.size(), took, out_path.c_str());

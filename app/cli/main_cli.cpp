@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "core/errors.h"
+#include "core/watchdog.h"
 
 namespace tilescope::cli {
 namespace {
@@ -11,6 +12,7 @@ namespace {
 volatile std::sig_atomic_t g_interrupts = 0;
 
 void on_interrupt(int) {
+    watchdog::request_cancel();  // ends the process if the work does not notice in time
     if (++g_interrupts > 1) std::_Exit(130);
 }
 
@@ -42,6 +44,12 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             std::cout << kUsage;
             return 0;
         }
+        if (!cmd.empty() && cmd != "gui") {
+            // From the start, so Ctrl-C during device set-up or a build is ours to handle
+            // (LLVM's own handlers, installed by the drivers' compilers, pass it on to it).
+            watchdog::enable("tilescope " + shown(cmd, 40));
+            install_interrupt_handler();
+        }
         if (cmd == "devices") return cmd_devices(args);
         if (cmd == "bench") return cmd_bench(args);
         if (cmd == "trace") return cmd_trace(args);
@@ -55,16 +63,17 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << cmd << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings (see --help)\n";
         return 2;
     } catch (const InputError& e) {
-        std::cerr << "tilescope " << cmd << ": " << e.what() << "\n";
+        // One line whatever the input held: control characters in quoted values are escaped.
+        std::cerr << "tilescope " << shown(cmd, 40) << ": " << shown(e.what(), std::string::npos) << "\n";
         return 2;
     } catch (const Cancelled&) {
         std::cerr << "tilescope " << cmd << ": cancelled; nothing was written\n";
         return 130;
     } catch (const std::exception& e) {
-        std::cerr << "tilescope " << cmd << ": internal error: " << e.what() << "\n";
+        std::cerr << "tilescope " << shown(cmd, 40) << ": internal error: " << shown(e.what(), std::string::npos) << "\n";
         return 3;
     }
 }

@@ -1,12 +1,22 @@
 #pragma once
-// Output files are written whole or not at all: the text goes to a temporary file in
-// the same directory, which is renamed over the target only once complete.
+// Output and state files are written whole or not at all: the text goes to a temporary
+// file in the same directory, flushed to disk, then renamed over the target. A process
+// killed at any moment (kill -9 included) leaves either the previous file or the new one.
+// Every writer of a file the user keeps (results, tuning files, settings, saved traces)
+// goes through here.
+#include <functional>
 #include <string>
 
 namespace tilescope {
 
 // PATH "-" writes to standard output. Throws InputError when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// Read-merge-write under an exclusive lock (flock on the file's directory), so two
+// processes updating one file (two `tune` runs) each keep the other's results:
+// `merge` receives the file's current text (empty when there is none) and returns the
+// new text, which is written atomically before the lock is released. Waits for the lock.
+void update_file_locked(const std::string& path, const std::function<std::string(const std::string& current)>& merge);
 
 // Fails early (InputError) if `path` could not be written later: its directory is missing
 // or not writable. Call before long work so a typo does not cost a whole benchmark.

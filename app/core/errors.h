@@ -2,6 +2,7 @@
 // The two kinds of failure the CLI and GUI tell apart.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tilescope {
 
@@ -16,5 +17,24 @@ struct InputError : std::runtime_error {
 struct Cancelled : std::runtime_error {
     Cancelled() : std::runtime_error("cancelled") {}
 };
+
+// User text quoted in a message: control characters escaped and anything past
+// `max_chars` elided, so a hostile value still gives one readable line.
+inline std::string shown(std::string_view text, size_t max_chars = 80) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (size_t i = 0; i < text.size() && i < max_chars; ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f) {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    if (text.size() > max_chars) out += "... (" + std::to_string(text.size()) + " characters)";
+    return out;
+}
 
 }  // namespace tilescope

@@ -10,21 +10,27 @@ namespace tilescope {
 namespace {
 
 // Recursive descent: sum := product (('+'|'-') product)*; product := unary (('*'|'/') unary)*;
-// unary := '-' unary | atom; atom := number | name | '(' sum ')'.
+// unary := '-' unary | atom; atom := number | name | '(' sum ')'. Recursion is bounded by
+// kMaxExprDepth, so no input can exhaust the stack.
 class Parser {
 public:
-    Parser(std::string_view text, const SizeVars& vars) : text_(text), vars_(vars) {}
+    // `syntax_only`: names are known but their values are not, so arithmetic errors are
+    // not errors of the text (check_expr).
+    Parser(std::string_view text, const SizeVars& vars, std::string_view option, bool syntax_only)
+        : text_(text), vars_(vars), option_(option), syntax_only_(syntax_only) {}
 
     int64_t parse() {
+        if (text_.size() > kMaxExprChars)
+            fail("longer than " + std::to_string(kMaxExprChars) + " characters");
         const int64_t v = sum();
         skip_space();
-        if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+        if (pos_ != text_.size()) fail("unexpected '" + shown(text_.substr(pos_, 1)) + "'");
         return v;
     }
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw InputError("bad expression '" + std::string(text_) + "': " + what +
+        throw InputError(std::string(option_) + " '" + shown(text_) + "': " + what +
                          " (accepted: integers, M, N, K, TS, the kernel's parameters, + - * / and parentheses)");
     }
     void skip_space() {
@@ -35,38 +41,57 @@ private:
         if (pos_ < text_.size() && text_[pos_] == c) { ++pos_; return true; }
         return false;
     }
-    static int64_t checked(__int128 v, const Parser& p) {
-        if (v > std::numeric_limits<int64_t>::max() || v < std::numeric_limits<int64_t>::min())
-            p.fail("value overflows 64 bits");
+    int64_t checked(__int128 v) const {
+        constexpr int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+        if (v > hi || v < lo) {
+            if (!syntax_only_) fail("the value overflows 64-bit integers");
+            return v > hi ? hi : lo;
+        }
         return static_cast<int64_t>(v);
     }
+    int64_t divide(int64_t v, int64_t d) const {
+        if (d == 0) {
+            if (!syntax_only_) fail("division by zero");
+            return 0;
+        }
+        return checked(static_cast<__int128>(v) / d);  // INT64_MIN / -1 overflows
+    }
+    // Guards every recursive step: parentheses and unary minus nest.
+    struct Depth {
+        explicit Depth(Parser& p) : p_(p) {
+            if (++p_.depth_ > kMaxExprDepth) p_.fail("nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
+        }
+        ~Depth() { --p_.depth_; }
+        Parser& p_;
+    };
     int64_t sum() {
         int64_t v = product();
         for (;;) {
-            if (eat('+')) v = checked(static_cast<__int128>(v) + product(), *this);
-            else if (eat('-')) v = checked(static_cast<__int128>(v) - product(), *this);
+            if (eat('+')) v = checked(static_cast<__int128>(v) + product());
+            else if (eat('-')) v = checked(static_cast<__int128>(v) - product());
             else return v;
         }
     }
     int64_t product() {
         int64_t v = unary();
         for (;;) {
-            if (eat('*')) v = checked(static_cast<__int128>(v) * unary(), *this);
-            else if (eat('/')) {
-                const int64_t d = unary();
-                if (d == 0) fail("division by zero");
-                v /= d;
-            } else return v;
+            if (eat('*')) v = checked(static_cast<__int128>(v) * unary());
+            else if (eat('/')) v = divide(v, unary());
+            else return v;
         }
     }
     int64_t unary() {
-        if (eat('-')) return checked(-static_cast<__int128>(unary()), *this);
+        if (eat('-')) {
+            Depth guard(*this);
+            return checked(-static_cast<__int128>(unary()));
+        }
         return atom();
     }
     int64_t atom() {
         skip_space();
         if (pos_ >= text_.size()) fail("ends too early");
         if (eat('(')) {
+            Depth guard(*this);
             const int64_t v = sum();
             if (!eat(')')) fail("missing ')'");
             return v;
@@ -76,7 +101,7 @@ private:
             __int128 v = 0;
             while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
                 v = v * 10 + (text_[pos_++] - '0');
-                checked(v, *this);
+                if (v > std::numeric_limits<int64_t>::max()) fail("a number does not fit 64-bit integers");
             }
             return static_cast<int64_t>(v);
         }
@@ -91,24 +116,29 @@ private:
             if (name == "K") return vars_.K;
             if (name == "TS") return vars_.TS;
             if (const auto it = vars_.params.find(name); it != vars_.params.end()) return it->second;
-            fail("unknown name '" + std::string(name) + "'");
+            fail("unknown name '" + shown(name, 40) + "'");
         }
-        fail("unexpected '" + std::string(1, c) + "'");
+        fail("unexpected '" + shown(text_.substr(pos_, 1)) + "'");
     }
 
     std::string_view text_;
     const SizeVars& vars_;
+    std::string_view option_;
+    bool syntax_only_ = false;
     size_t pos_ = 0;
+    int depth_ = 0;
 };
 
 }  // namespace
 
-int64_t eval_expr(std::string_view expr, const SizeVars& vars) { return Parser(expr, vars).parse(); }
+int64_t eval_expr(std::string_view expr, const SizeVars& vars, std::string_view option) {
+    return Parser(expr, vars, option, false).parse();
+}
 
-void check_expr(std::string_view expr, const std::vector<std::string>& params) {
+void check_expr(std::string_view expr, const std::vector<std::string>& params, std::string_view option) {
     SizeVars vars{1, 1, 1, 1};
     for (const std::string& p : params) vars.params[p] = 1;
-    eval_expr(expr, vars);
+    Parser(expr, vars, option, true).parse();
 }
 
 }  // namespace tilescope

@@ -38,21 +38,22 @@ bool is_identifier(std::string_view s) {
 ArgSpec parse_arg_spec(std::string_view spec) {
     const std::string text(spec);
     auto bad = [&](const std::string& why) -> InputError {
-        return InputError("--arg '" + text + "': " + why + "; " + kArgSyntax);
+        return InputError("--arg '" + shown(text) + "': " + why + "; " + kArgSyntax);
     };
     const size_t eq = text.find('=');
     if (eq == std::string::npos) throw bad("missing '='");
     ArgSpec arg;
     arg.name = text.substr(0, eq);
-    if (!is_identifier(arg.name)) throw bad("'" + arg.name + "' is not a parameter name");
+    if (!is_identifier(arg.name)) throw bad("'" + shown(arg.name, 40) + "' is not a parameter name");
     const std::vector<std::string> parts = split(std::string_view(text).substr(eq + 1), ':');
     const std::string& kind = parts[0];
+    const std::string option = "--arg " + shown(arg.name, 40);
     try {
         if (kind == "int" || kind == "local") {
             if (parts.size() != 2 || parts[1].empty()) throw bad(kind + " takes one expression");
             arg.kind = kind == "int" ? ArgSpec::Kind::Int : ArgSpec::Kind::Local;
             arg.value = parts[1];
-            check_expr(arg.value);
+            check_expr(arg.value, {}, option);
         } else if (kind == "matrix") {
             if (parts.size() < 2 || parts.size() > 4) throw bad("matrix takes a shape and up to two flags");
             const std::vector<std::string> shape = split(parts[1], 'x');
@@ -61,17 +62,17 @@ ArgSpec parse_arg_spec(std::string_view spec) {
             arg.kind = ArgSpec::Kind::Matrix;
             arg.rows = shape[0];
             arg.cols = shape[1];
-            check_expr(arg.rows);
-            check_expr(arg.cols);
+            check_expr(arg.rows, {}, option);
+            check_expr(arg.cols, {}, option);
             for (size_t i = 2; i < parts.size(); ++i) {
                 if (parts[i] == "rowmajor") arg.layout = Layout::RowMajor;
                 else if (parts[i] == "colmajor") arg.layout = Layout::ColMajor;
                 else if (parts[i] == "in") arg.access = Access::In;
                 else if (parts[i] == "out") arg.access = Access::Out;
-                else throw bad("unknown flag '" + parts[i] + "'");
+                else throw bad("unknown flag '" + shown(parts[i], 40) + "'");
             }
         } else {
-            throw bad("unknown kind '" + kind + "'");
+            throw bad("unknown kind '" + shown(kind, 40) + "'");
         }
     } catch (const InputError& e) {
         const std::string what = e.what();
@@ -103,7 +104,7 @@ CheckSpec parse_check_spec(std::string_view spec) {
         check.b = text.substr(star + 1);
     }
     if (!is_identifier(check.c) || !is_identifier(check.a) || !is_identifier(check.b))
-        throw InputError("--check '" + text + "': accepted: C=A*B with three matrix argument names");
+        throw InputError("--check '" + shown(text) + "': accepted: C=A*B with three matrix argument names");
     return check;
 }
 
@@ -148,11 +149,11 @@ void validate(const KernelSpec& spec) {
         if (p.default_value < 0) throw InputError(who + ": parameter '" + p.name + "' needs a default of at least 0");
     }
     const std::vector<std::string> pnames = spec.param_names();
-    for (const auto& e : spec.global) check_expr(e, pnames);
-    for (const auto& e : spec.local) check_expr(e, pnames);
+    for (const auto& e : spec.global) check_expr(e, pnames, "--global");
+    for (const auto& e : spec.local) check_expr(e, pnames, "--local");
     for (const auto& [name, e] : spec.defines) {
-        if (!is_identifier(name)) throw InputError("--define '" + name + "=" + e + "': accepted: NAME=E");
-        check_expr(e, pnames);
+        if (!is_identifier(name)) throw InputError("--define '" + shown(name + "=" + e) + "': accepted: NAME=E");
+        check_expr(e, pnames, "--define " + shown(name, 40));
     }
     if (!spec.closed_forms.forms.empty()) {
         std::vector<std::string> known = pnames;
@@ -179,12 +180,12 @@ void validate(const KernelSpec& spec) {
     }
     std::set<std::string> names;
     for (const ArgSpec& a : spec.args)
-        if (!names.insert(a.name).second) throw InputError(who + ": argument '" + a.name + "' given twice");
+        if (!names.insert(a.name).second) throw InputError(who + ": argument '" + shown(a.name, 40) + "' given twice");
     if (spec.check) {
         for (const std::string* n : {&spec.check->c, &spec.check->a, &spec.check->b}) {
             const ArgSpec* a = spec.find_arg(*n);
             if (!a || a->kind != ArgSpec::Kind::Matrix)
-                throw InputError("--check names '" + *n + "', which is not a matrix --arg");
+                throw InputError("--check names '" + shown(*n, 40) + "', which is not a matrix --arg");
         }
     }
 }
@@ -194,11 +195,16 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     KernelSpec spec;
     std::error_code ec;
     if (!fs::is_regular_file(o.source_path, ec))
-        throw InputError("--source '" + o.source_path + "': no such file");
+        throw InputError("--source '" + shown(o.source_path) + "': no such file");
+    // Refused before reading: a compiler given a huge source can take gigabytes and hours.
+    if (const auto bytes = fs::file_size(o.source_path, ec); !ec && bytes > kMaxSourceBytes)
+        throw InputError("--source '" + shown(o.source_path) + "': " + std::to_string(bytes) +
+                         " bytes; accepted: a kernel source of at most " + std::to_string(kMaxSourceBytes) +
+                         " bytes (1 MiB)");
     std::ifstream in(o.source_path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    if (!in.good() && !in.eof()) throw InputError("--source '" + o.source_path + "': cannot be read");
+    if (!in.good() && !in.eof()) throw InputError("--source '" + shown(o.source_path) + "': cannot be read");
     spec.source = text.str();
     spec.source_name = fs::path(o.source_path).filename().string();
     spec.name = fs::path(o.source_path).stem().string();
@@ -215,7 +221,7 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     for (const auto& d : o.defines) {
         const size_t eq = d.find('=');
         if (eq == std::string::npos || eq == 0)
-            throw InputError("--define '" + d + "': accepted: NAME=E");
+            throw InputError("--define '" + shown(d) + "': accepted: NAME=E");
         spec.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
     }
     if (o.args.empty()) throw InputError("--source needs one --arg SPEC per kernel parameter; " +

@@ -92,6 +92,10 @@ struct KernelSpec {
 
 // Reads a kernel from a file and command-line pieces (the --source family of options).
 // Validates everything that does not need sizes; throws InputError.
+// The largest kernel source accepted: far beyond any hand-written kernel, small enough
+// that no build of it can exhaust the machine.
+inline constexpr uint64_t kMaxSourceBytes = 1u << 20;
+
 struct CustomKernelOptions {
     std::string source_path, entry;
     std::vector<std::string> global, local, defines, args;

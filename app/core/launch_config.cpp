@@ -1,6 +1,7 @@
 #include "core/launch_config.h"
 
 #include <charconv>
+#include <limits>
 
 #include "core/errors.h"
 
@@ -13,7 +14,7 @@ std::string ProblemSize::label() const {
 
 ProblemSize parse_size(std::string_view text, std::string_view option) {
     auto bad = [&](const std::string& why) {
-        return InputError(std::string(option) + " '" + std::string(text) + "': " + why +
+        return InputError(std::string(option) + " '" + shown(text) + "': " + why +
                           "; accepted: S or MxNxK with positive integers up to 65536");
     };
     std::vector<int64_t> values;
@@ -73,7 +74,7 @@ std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::strin
     const std::string accepted = kernel.params.empty()
                                      ? "kernel '" + kernel.name + "' has no tunable parameters"
                                      : "accepted: NAME=V with NAME one of " + params_text(kernel, {}) + " (defaults shown)";
-    auto bad = [&] { return InputError(std::string(option) + " '" + std::string(text) + "': " + accepted); };
+    auto bad = [&] { return InputError(std::string(option) + " '" + shown(text) + "': " + accepted); };
     if (eq == std::string_view::npos || !kernel.find_param(name)) throw bad();
     const std::string value(text.substr(eq + 1));
     int64_t v = 0;
@@ -81,6 +82,12 @@ std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::strin
     if (value.empty() || ec != std::errc() || end != value.data() + value.size() || v < 0) throw bad();
     return {name, v};
 }
+
+// Bounds that keep every size, product and byte count of a launch inside 64 bits; the
+// real limits (the device's memory, the host's RAM) are checked against exact figures
+// later (Runner::check_limits, the trace estimate).
+constexpr int64_t kMaxElements = int64_t(1) << 46;    // per matrix or local:E argument
+constexpr uint64_t kMaxWorkItems = uint64_t(1) << 40; // whole NDRange
 
 ResolvedLaunch resolve(const LaunchConfig& config) {
     const KernelSpec& k = config.kernel;
@@ -100,8 +107,9 @@ ResolvedLaunch resolve(const LaunchConfig& config) {
     ResolvedLaunch r;
     for (const auto& [name, value] : vars.params) r.params[name] = value;
     r.dims = static_cast<int>(k.global.size());
+    uint64_t work_items = 1;
     for (int d = 0; d < r.dims; ++d) {
-        const int64_t g = eval_expr(k.global[d], vars), l = eval_expr(k.local[d], vars);
+        const int64_t g = eval_expr(k.global[d], vars, "--global"), l = eval_expr(k.local[d], vars, "--local");
         if (g <= 0 || l <= 0)
             throw InputError("kernel '" + k.name + "': dimension " + std::to_string(d) + " has global " +
                              std::to_string(g) + " and local " + std::to_string(l) + "; both must be positive");
@@ -109,28 +117,40 @@ ResolvedLaunch resolve(const LaunchConfig& config) {
             throw InputError("kernel '" + k.name + "': global size " + std::to_string(g) + " in dimension " +
                              std::to_string(d) + " is not a multiple of the local size " + std::to_string(l) +
                              "; round it up, e.g. ((N+TS-1)/TS)*TS");
+        if (__builtin_mul_overflow(work_items, static_cast<uint64_t>(g), &work_items) || work_items > kMaxWorkItems)
+            throw InputError("--global " + shown(k.global[d]) + ": kernel '" + k.name + "' would launch more than " +
+                             std::to_string(kMaxWorkItems) + " work-items; accepted: at most 2^40 in all");
         r.global[d] = static_cast<size_t>(g);
         r.local[d] = static_cast<size_t>(l);
         r.groups[d] = static_cast<size_t>(g / l);
     }
-    for (const auto& [name, e] : k.defines) r.build_options += "-D " + name + "=" + std::to_string(eval_expr(e, vars)) + " ";
+    for (const auto& [name, e] : k.defines)
+        r.build_options += "-D " + name + "=" + std::to_string(eval_expr(e, vars, "--define " + shown(name, 40))) + " ";
     for (const ArgSpec& a : k.args) {
         ResolvedArg ra;
         ra.spec = a;
         if (a.kind == ArgSpec::Kind::Matrix) {
-            ra.rows = eval_expr(a.rows, vars);
-            ra.cols = eval_expr(a.cols, vars);
+            ra.rows = eval_expr(a.rows, vars, "--arg " + shown(a.name, 40));
+            ra.cols = eval_expr(a.cols, vars, "--arg " + shown(a.name, 40));
             if (ra.rows <= 0 || ra.cols <= 0)
-                throw InputError("--arg " + to_string(a) + ": the matrix would be " + std::to_string(ra.rows) +
+                throw InputError("--arg " + shown(to_string(a)) + ": the matrix would be " + std::to_string(ra.rows) +
                                  "x" + std::to_string(ra.cols) + "; both must be positive");
-            r.buffer_bytes += ra.bytes();
+            int64_t elements = 0;
+            if (__builtin_mul_overflow(ra.rows, ra.cols, &elements) || elements > kMaxElements)
+                throw InputError("--arg " + shown(to_string(a)) + ": the matrix would be " + std::to_string(ra.rows) +
+                                 "x" + std::to_string(ra.cols) + " floats; accepted: at most 2^46 elements");
+            r.buffer_bytes += ra.bytes();  // at most 2^48 per argument: no sum of them wraps
         } else {
-            ra.value = eval_expr(a.value, vars);
+            ra.value = eval_expr(a.value, vars, "--arg " + shown(a.name, 40));
             if (a.kind == ArgSpec::Kind::Local) {
-                if (ra.value <= 0)
-                    throw InputError("--arg " + to_string(a) + ": local size must be positive, got " +
-                                     std::to_string(ra.value));
+                if (ra.value <= 0 || ra.value > kMaxElements)
+                    throw InputError("--arg " + shown(to_string(a)) + ": local size is " + std::to_string(ra.value) +
+                                     " floats; accepted: 1 to 2^46 (the device's local memory is checked later)");
                 r.local_arg_bytes += ra.bytes();
+            } else if (ra.value < std::numeric_limits<int32_t>::min() || ra.value > std::numeric_limits<int32_t>::max()) {
+                // The kernel receives an OpenCL int: a wider value would arrive truncated.
+                throw InputError("--arg " + shown(to_string(a)) + ": the value " + std::to_string(ra.value) +
+                                 " does not fit a 32-bit int; accepted: -2147483648 to 2147483647");
             }
         }
         r.args.push_back(ra);

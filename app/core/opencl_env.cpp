@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/errors.h"
+#include "core/watchdog.h"
 
 namespace tilescope {
 namespace fs = std::filesystem;
@@ -38,6 +39,7 @@ std::string trim(std::string s) {
 void register_icds_and_enumerate() {
     char templ[] = "/tmp/tilescope-icd-XXXXXX";
     const char* dir = mkdtemp(templ);
+    const watchdog::TempPath remove_if_killed(dir ? dir : "");
     std::vector<std::string> entries;
     const char* user_dir = std::getenv("OCL_ICD_VENDORS");
     std::error_code ec;

@@ -9,6 +9,7 @@
 
 #include "core/cl.h"
 #include "core/errors.h"
+#include "core/watchdog.h"
 
 namespace tilescope {
 namespace {
@@ -64,13 +65,14 @@ private:
     int saved_ = -1;
 };
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
-}
-
 }  // namespace
+
+TimeSummary summarize_times(std::vector<double> times_s) {
+    if (times_s.empty()) return {};
+    std::sort(times_s.begin(), times_s.end());
+    const size_t n = times_s.size();
+    return {n % 2 ? times_s[n / 2] : 0.5 * (times_s[n / 2 - 1] + times_s[n / 2]), times_s.front()};
+}
 
 std::map<std::string, HostMatrix> make_matrices(const ResolvedLaunch& launch) {
     std::map<std::string, HostMatrix> m;
@@ -104,6 +106,10 @@ struct Runner::Impl {
         cl::Program program(context, spec.source);
         try {
             QuietStderr quiet;
+            // A build cannot be interrupted: the watchdog bounds it (and Ctrl-C still works).
+            const watchdog::Deadline limit("building kernel '" + spec.name + "' on " + info.label(),
+                                           watchdog::build_limit_seconds(),
+                                           "accepted: a kernel that builds within the limit (TILESCOPE_BUILD_TIMEOUT_S)");
             program.build({device}, options.c_str());
         } catch (const cl::Error&) {
             std::string log;
@@ -151,7 +157,7 @@ struct Runner::Impl {
             if (!arg)
                 throw InputError("kernel '" + spec.entry + "' parameter '" + pname + "' has no --arg; give e.g. --arg " +
                                  pname + "=int:N or " + pname + "=matrix:MxK");
-            const std::string spec_text = to_string(arg->spec);
+            const std::string spec_text = shown(to_string(arg->spec));
             switch (arg->spec.kind) {
             case ArgSpec::Kind::Int:
                 if (aq != CL_KERNEL_ARG_ADDRESS_PRIVATE)
@@ -181,7 +187,7 @@ struct Runner::Impl {
             if (std::find(params.begin(), params.end(), a.spec.name) == params.end()) {
                 std::string list;
                 for (auto& n : params) list += (list.empty() ? "" : ", ") + n;
-                throw InputError("--arg " + to_string(a.spec) + ": kernel '" + spec.entry + "' has no parameter '" +
+                throw InputError("--arg " + shown(to_string(a.spec)) + ": kernel '" + spec.entry + "' has no parameter '" +
                                  a.spec.name + "'; its parameters: " + list);
             }
         // Limits known only once built: registers and static __local arrays.
@@ -344,8 +350,9 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
         throw InputError("kernel '" + config.kernel.name + "' failed on " + device_.label() + ": " + e.what() + " " +
                          cl_error_name(e.err()));
     }
-    m.median_s = median_of(m.times_s);
-    m.min_s = *std::min_element(m.times_s.begin(), m.times_s.end());
+    const TimeSummary times = summarize_times(m.times_s);
+    m.median_s = times.median_s;
+    m.min_s = times.min_s;
     if (config.kernel.check) {
         if (options.progress) options.progress("verifying against the CPU reference");
         const CheckSpec& c = *config.kernel.check;

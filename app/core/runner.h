@@ -74,6 +74,12 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// Median and fastest of the timed launches; both 0 when there are none.
+struct TimeSummary {
+    double median_s = 0, min_s = 0;
+};
+TimeSummary summarize_times(std::vector<double> times_s);
+
 // Fresh inputs (seeded random) and zeroed outputs for every matrix argument.
 std::map<std::string, HostMatrix> make_matrices(const ResolvedLaunch& launch);
 

@@ -17,6 +17,7 @@
 #include "core/errors.h"
 #include "core/opencl_env.h"
 #include "core/runner.h"
+#include "core/watchdog.h"
 
 namespace tilescope {
 namespace fs = std::filesystem;
@@ -220,6 +221,7 @@ void use_emulator_only() {
     std::error_code ec;
     const fs::path dir = fs::temp_directory_path(ec) / ("tilescope-no-icds-" + std::to_string(getpid()));
     fs::create_directories(dir, ec);
+    const watchdog::TempPath remove_if_killed(dir.string());
     {
         ScopedEnv env;
         env.set("OCL_ICD_VENDORS", dir.string());
@@ -246,7 +248,7 @@ std::string find_trace_plugin() {
 
 std::vector<GroupId> parse_groups(std::string_view text) {
     auto bad = [&](const std::string& why) {
-        return InputError("--groups '" + std::string(text) + "': " + why +
+        return InputError("--groups '" + shown(text) + "': " + why +
                           "; accepted: X,Y[,Z] work-group ids separated by ';', e.g. 0,0;1,0");
     };
     std::vector<GroupId> out;
@@ -263,7 +265,7 @@ std::vector<GroupId> parse_groups(std::string_view text) {
                 const std::string_view num = part.substr(p, comma == std::string_view::npos ? part.npos : comma - p);
                 if (d >= 3) throw bad("at most three coordinates per group");
                 if (num.empty() || num.find_first_not_of("0123456789") != std::string_view::npos || num.size() > 9)
-                    throw bad("'" + std::string(num) + "' is not a group index");
+                    throw bad("'" + shown(num, 20) + "' is not a group index");
                 g[d++] = static_cast<uint32_t>(std::stoul(std::string(num)));
                 if (comma == std::string_view::npos) break;
                 p = comma + 1;

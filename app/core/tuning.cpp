@@ -53,6 +53,31 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+// The sweep results stored for `kernel` at `size` in a tuning document; none when the
+// entry is missing, for another size, or unreadable.
+std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::string& kernel, const ProblemSize& size) {
+    std::vector<TuneResult> out;
+    try {
+        const ordered_json& e = doc.at("kernels").at(kernel);
+        if (e.at("size").get<std::string>() != size.label()) return {};
+        for (const ordered_json& j : e.at("results")) {
+            TuneResult r;
+            r.tile = j.at("tile").get<int>();
+            for (const auto& [name, v] : j.at("params").items()) r.params[name] = v.get<int64_t>();
+            r.status = j.at("status").get<std::string>();
+            r.gflops = j.at("gflops").is_number() ? j.at("gflops").get<double>() : 0.0;
+            r.median_s = j.at("median_s").is_number() ? j.at("median_s").get<double>() : 0.0;
+            r.global = j.value("global", "");
+            r.local = j.value("local", "");
+            r.message = j.value("message", "");
+            out.push_back(std::move(r));
+        }
+    } catch (const nlohmann::json::exception&) {
+        return {};
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string device_slug(std::string_view label) {
@@ -293,11 +318,18 @@ int best_result(const std::vector<TuneResult>& results) {
 }
 
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
-                         const ProblemSize& size, const std::vector<TuneResult>& results, const std::string& command) {
-    const int best = best_result(results);
-    if (best < 0) throw InputError("no verified result to store for kernel '" + kernel + "'");
+                         const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command) {
+    if (best_result(new_results) < 0) throw InputError("no verified result to store for kernel '" + kernel + "'");
     ordered_json doc = existing.empty() ? ordered_json::object() : ordered_json::parse(existing, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) doc = ordered_json::object();
+    // Another sweep of this kernel at this size (an earlier run, or one running beside
+    // this one) keeps the points this one did not rerun; the best is chosen over both.
+    std::vector<TuneResult> results = new_results;
+    for (const TuneResult& old : earlier_results(doc, kernel, size))
+        if (std::none_of(results.begin(), results.end(),
+                         [&](const TuneResult& r) { return r.tile == old.tile && r.params == old.params; }))
+            results.push_back(old);
+    const int best = best_result(results);
     doc["comment"] = "Tuned parameters for one device, written by `tilescope tune`; bench and the GUI use each "
                      "kernel's tile and params here. 'results' keeps every point of the sweep.";
     doc["device"] = device_label;

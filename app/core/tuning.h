@@ -98,9 +98,10 @@ std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view ke
 // Returns whether it applied one.
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device);
 
-// The tuning file's text with `kernel`'s entry replaced: the best verified result of
-// `results` (which must have one) and all of `results`. `existing` is the file's current
-// text (empty when new); entries of other kernels are kept.
+// The tuning file's text with `kernel`'s entry replaced: the best verified result and
+// all of `results` (which must have a verified one), plus the earlier results of that
+// kernel at the same size for points `results` did not rerun. `existing` is the file's
+// current text (empty when new); entries of other kernels are kept.
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
                          const ProblemSize& size, const std::vector<TuneResult>& results, const std::string& command);
 

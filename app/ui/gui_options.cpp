@@ -50,7 +50,7 @@ int parse_int(const std::string& opt, const std::string& v, int lo, int hi, cons
         if (used == v.size() && x >= lo && x <= hi) return x;
     } catch (...) {
     }
-    throw InputError("--" + opt + " '" + v + "': accepted: " + accepted);
+    throw InputError("--" + opt + " '" + shown(v) + "': accepted: " + accepted);
 }
 
 GroupId parse_group(const std::string& v) {
@@ -63,7 +63,7 @@ GroupId parse_group(const std::string& v) {
         if (c == std::string::npos) return g;
         start = c + 1;
     }
-    throw InputError("--group '" + v + "': accepted: X,Y or X,Y,Z");
+    throw InputError("--group '" + shown(v) + "': accepted: X,Y or X,Y,Z");
 }
 
 }  // namespace
@@ -77,7 +77,7 @@ LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec) {
     const size_t colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const KernelSpec* k = find_kernel(name);
-    if (!k) throw InputError("--compare '" + spec + "': unknown kernel; accepted: K[:T] with K one of " + rung_names());
+    if (!k) throw InputError("--compare '" + shown(spec, 40) + "': unknown kernel; accepted: K[:T] with K one of " + rung_names());
     c.kernel = *k;
     if (colon != std::string::npos) c.tile = parse_int("compare", spec.substr(colon + 1), 1, 1024, "K[:T], e.g. tiled:16");
     return c;
@@ -88,14 +88,14 @@ namespace {
 // --scene values become options unless the command line gives them.
 std::vector<std::string> with_scene(const std::vector<std::string>& args, const std::string& path) {
     std::ifstream in(path);
-    if (!in) throw InputError("--scene '" + path + "': cannot read the file");
+    if (!in) throw InputError("--scene '" + shown(path) + "': cannot read the file");
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(in);
     } catch (const std::exception& e) {
-        throw InputError("--scene '" + path + "': not JSON (" + std::string(e.what()) + ")");
+        throw InputError("--scene '" + shown(path) + "': not JSON (" + shown(e.what(), 200) + ")");
     }
-    if (!j.is_object()) throw InputError("--scene '" + path + "': accepted: a JSON object {kernel, size, tile, group, phase, view, ...}");
+    if (!j.is_object()) throw InputError("--scene '" + shown(path) + "': accepted: a JSON object {kernel, size, tile, group, phase, view, ...}");
     auto given = [&](const std::string& name) {
         for (const std::string& a : args)
             if (a == "--" + name || a.rfind("--" + name + "=", 0) == 0) return true;
@@ -106,7 +106,7 @@ std::vector<std::string> with_scene(const std::vector<std::string>& args, const 
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& k = it.key();
         if (std::find(std::begin(known), std::end(known), k) == std::end(known))
-            throw InputError("--scene '" + path + "': unknown key '" + k + "'; accepted: kernel, size, tile, group, phase, view, play, presenter, compare, device");
+            throw InputError("--scene '" + shown(path) + "': unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, view, play, presenter, compare, device");
         if (given(k)) continue;
         const nlohmann::json& v = it.value();
         if (k == "play" || k == "presenter") {
@@ -119,7 +119,7 @@ std::vector<std::string> with_scene(const std::vector<std::string>& args, const 
         else if (v.is_array()) {
             for (const auto& e : v) text += (text.empty() ? "" : ",") + (e.is_number_integer() ? std::to_string(e.get<long long>()) : std::string("?"));
         } else
-            throw InputError("--scene '" + path + "': key '" + k + "' has a value of the wrong type");
+            throw InputError("--scene '" + shown(path) + "': key '" + shown(k, 40) + "' has a value of the wrong type");
         out.push_back("--" + k);
         out.push_back(text);
     }
@@ -138,7 +138,7 @@ std::set<std::string> valued_options() {
 
 void parse_window(const std::string& w, GuiOptions& g) {
     const size_t x = w.find('x');
-    if (x == std::string::npos) throw InputError("--window '" + w + "': accepted: WxH, e.g. 1280x800");
+    if (x == std::string::npos) throw InputError("--window '" + shown(w) + "': accepted: WxH, e.g. 1280x800");
     g.width = parse_int("window", w.substr(0, x), 320, 8192, "WxH, e.g. 1280x800");
     g.height = parse_int("window", w.substr(x + 1), 240, 8192, "WxH, e.g. 1280x800");
 }
@@ -153,7 +153,7 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
     if (o.has("view")) {
         g.view = parse_view(*o.get("view"));
-        if (!g.view) throw InputError("--view '" + *o.get("view") + "': accepted: emulation, heatmap, source, performance, compare");
+        if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: emulation, heatmap, source, performance, compare");
     }
     if (o.has("frames")) g.frames = parse_int("frames", *o.get("frames"), 1, 1000000, "a number of frames >= 1");
     if (o.has("window")) parse_window(*o.get("window"), g);

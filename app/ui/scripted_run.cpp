@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "ui/app.h"
 #include "ui/theme.h"
 
@@ -38,7 +39,7 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
         ms.push_back({{"name", m.name}, {"role", m.role}, {"x0", m.p0.x}, {"y0", m.p0.y}, {"x1", m.p1.x}, {"y1", m.p1.y},
                       {"rows", m.rows}, {"cols", m.cols}});
     j["matrices"] = ms;
-    std::ofstream(path) << j.dump(2) << "\n";
+    write_file_atomically(path, j.dump(2) + "\n");
 }
 
 }  // namespace

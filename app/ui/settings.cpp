@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
+#include "core/errors.h"
+
 namespace tilescope::ui {
 
 std::string config_dir() {
@@ -61,16 +64,12 @@ Settings load_settings() {
 void save_settings(const Settings& s) {
     nlohmann::json j = {{"presenter", s.presenter}, {"speed", s.speed}, {"view", s.view}, {"kernel", s.kernel},
                         {"size", s.size}, {"tile", s.tile}, {"device", s.device}, {"sidebar_width", s.sidebar_width}};
-    const std::string path = config_dir() + "/settings.json";
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        if (!out) return;
-        out << j.dump(2) << "\n";
-        if (!out) return;
+    try {
+        // Atomic: two windows saving at once, or one killed mid-write, never leave half a file.
+        write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
+    } catch (const InputError&) {
+        // Settings are a convenience: an unwritable config directory must not stop the GUI.
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
 }
 
 }  // namespace tilescope::ui

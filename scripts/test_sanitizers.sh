@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# CI, second command (.ci/run calls it after scripts/test.sh): builds tilescope with
+# AddressSanitizer + UndefinedBehaviorSanitizer into build-sanitize/ (no GUI) and runs the
+# core, CLI, trace-model and hardening tests under them. Any finding fails the run.
+# Extra arguments go to ctest (e.g. -R expr).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${TILESCOPE_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+jobs="${TILESCOPE_JOBS:-$(nproc)}"
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+mkdir -p "$build"
+if [ ! -f "$build/build.ninja" ]; then
+  echo "sanitize: configuring in $build"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_SANITIZE=ON -DTILESCOPE_GUI=OFF \
+    "${launcher[@]}" >"$build/configure.log" 2>&1 || {
+    echo "sanitize: error: CMake configuration failed; see $build/configure.log" >&2
+    tail -n 20 "$build/configure.log" >&2; exit 1; }
+fi
+# The GUI's tests need app/ui, which this build leaves out; the kernel, rung and view-model
+# trace tests exercise the emulator (Oclgrind, uninstrumented) far more than our code, and
+# take several times longer under ASan: the normal run covers them.
+targets=(tilescope tilescope_trace core_tests cli_tests trace_model_tests hardening_tests hardening_cli_tests tilescope_fuzz)
+echo "sanitize: compiling ${targets[*]} with $jobs job(s)"
+if ! cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build/build.log" 2>&1; then
+  echo "sanitize: error: compilation failed; the first errors from $build/build.log:" >&2
+  grep -m 20 -E 'error|Error' "$build/build.log" >&2 || tail -n 20 "$build/build.log" >&2
+  exit 1
+fi
+# detect_leaks=0: tilescope and the test mains leave with _Exit (Debian's CLBlast aborts in
+# its static destructors once PoCL is loaded, see app/main.cpp), so LeakSanitizer's exit
+# check never runs in them; in the few processes where it would, it reports the OpenCL
+# drivers' (PoCL, Oclgrind, LLVM) one-time allocations, not ours.
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+echo "sanitize: running the core, CLI, trace-model and hardening tests under ASan+UBSan"
+cd "$build"
+# Test executables not built here register as *_NOT_BUILT; the rest is what was built above.
+ctest --output-on-failure -j "$jobs" -E '_NOT_BUILT$' "$@"

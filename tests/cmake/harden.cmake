@@ -1,0 +1,31 @@
+# ---- Hardening (issue 13): checked arithmetic, bounds, atomic state files, fuzzing ----
+add_executable(hardening_tests
+  hardening/test_bounds.cpp
+  test_main.cpp
+)
+target_link_libraries(hardening_tests PRIVATE tilescope_core GTest::gtest)
+gtest_discover_tests(hardening_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
+
+# The deterministic fuzzer of every user-input parser (tests/hardening/fuzz_parsers.cpp).
+# The short run is a test: 20,000 inputs per parser (160,000 in all with the GUI's scenes) from a fixed seed,
+# at least 10,000 of them refused per parser; scripts/fuzz.sh runs it long.
+add_executable(tilescope_fuzz hardening/fuzz_parsers.cpp)
+target_link_libraries(tilescope_fuzz PRIVATE tilescope_core)
+if(TARGET tilescope_ui)
+  target_link_libraries(tilescope_fuzz PRIVATE tilescope_ui)
+  target_compile_definitions(tilescope_fuzz PRIVATE TILESCOPE_FUZZ_SCENES=1)
+endif()
+add_test(NAME fuzz_parsers_short
+  COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --runs 20000 --seed 1
+          --min-refused 10000)
+set_tests_properties(fuzz_parsers_short PROPERTIES TIMEOUT 600)
+
+# The real binary: hostile values, Ctrl-C during endless kernels, 50 MB sources, tuning
+# files under two writers and kill -9.
+add_executable(hardening_cli_tests hardening/test_cli_hostile.cpp)
+target_link_libraries(hardening_cli_tests PRIVATE tilescope_core GTest::gtest_main nlohmann_json::nlohmann_json)
+target_compile_definitions(hardening_cli_tests PRIVATE
+  TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+  TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data")
+add_dependencies(hardening_cli_tests tilescope)
+gtest_discover_tests(hardening_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)

@@ -1,0 +1,270 @@
+// A deterministic fuzzer for every parser of user input: expressions, --arg specs, the
+// --check spec, sizes, --param, --groups, tuning files and GUI scene files. Inputs are mutations of a seed
+// corpus (tests/hardening/corpus/<target>.txt, one seed per line) plus generated bombs
+// (deep nesting, long runs, extreme numbers, control bytes), drawn from a fixed seed so a
+// failure is reproduced by rerunning the same command.
+//
+// The promise checked for every input: the parser returns, or throws InputError with a
+// one-line message of at most 2,000 characters; nothing else escapes, nothing takes longer
+// than 2 seconds (a hang). --min-refused R also asks that each command-line parser refused at least
+// R of its inputs (so the run really was hostile). A signal
+// (stack overflow, SIGFPE) ends this process, which the caller reports as the failure.
+//
+// With the GUI built, `gui --scene FILE` is fuzzed too (target "scene").
+//
+//   tilescope_fuzz --corpus DIR [--target NAME|all] [--runs N] [--seed S] [--min-refused R]
+// prints one line per target: inputs, accepted, refused, failures, slowest input.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/expr.h"
+#include "core/kernel_spec.h"
+#include "core/launch_config.h"
+#include "core/trace_runner.h"
+#include "core/tuning.h"
+#ifdef TILESCOPE_FUZZ_SCENES
+#include <filesystem>
+#include <unistd.h>
+
+#include "ui/gui_options.h"
+#endif
+
+using namespace tilescope;
+
+namespace {
+
+using Rng = std::mt19937_64;
+
+// Far beyond any option value or tuning file a person writes; larger inputs only make the
+// run slower, not more thorough.
+constexpr size_t kMaxInput = 64 * 1024;
+constexpr double kHangSeconds = 2.0;
+
+// Pieces the mutator inserts: the grammar's own tokens and the values that break
+// arithmetic and parsers.
+const std::vector<std::string> kTokens = {
+    "(", ")", "+", "-", "*", "/", "M", "N", "K", "TS", "TSK", "WPTM", " ", "x", ":", "=", ",", ";",
+    "0", "1", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "3037000500",
+    "2147483648", "4611686018427387904", "65536", "local", "int", "matrix", "rowmajor", "colmajor", "in", "out",
+    "\n", "\t", "\x1b[2J", "\x7f", "\xff", "\xc3\xa9", "{", "}", "[", "]", "\"", "null", "true", "1e999", "-0",
+    "\"kernels\"", "\"tile\"", "\"params\"", "\"results\"", "\"size\"", "\\u0000"};
+
+std::string pick(Rng& rng, const std::vector<std::string>& v) { return v[rng() % v.size()]; }
+
+std::string mutate(Rng& rng, std::string s, const std::vector<std::string>& seeds) {
+    const int steps = 1 + static_cast<int>(rng() % 6);
+    for (int i = 0; i < steps; ++i) {
+        const size_t at = s.empty() ? 0 : rng() % (s.size() + 1);
+        switch (rng() % 9) {
+        case 0: s.insert(at, pick(rng, kTokens)); break;
+        case 1: if (!s.empty()) s.erase(at == s.size() ? at - 1 : at, 1 + rng() % 4); break;
+        case 2: s.insert(at, 1, static_cast<char>(rng() % 256)); break;
+        case 3: {  // repeat a span: runs of operators, nesting bombs
+            if (s.empty()) break;
+            const size_t from = rng() % s.size(), len = 1 + rng() % std::min<size_t>(8, s.size() - from);
+            const std::string span = s.substr(from, len);
+            const size_t times = rng() % 4 == 0 ? 1000 + rng() % 40000 : 1 + rng() % 300;
+            std::string rep;
+            for (size_t t = 0; t < times && rep.size() < kMaxInput; ++t) rep += span;
+            s.insert(from, rep);
+            break;
+        }
+        case 4: {  // wrap in parentheses many times
+            const size_t depth = rng() % 3 == 0 ? 200 + rng() % 400 : 1 + rng() % 20;
+            s = std::string(depth, '(') + s + std::string(depth, ')');
+            break;
+        }
+        case 5: s += pick(rng, seeds); break;  // splice
+        case 6: if (!s.empty()) s[rng() % s.size()] = pick(rng, kTokens)[0]; break;
+        case 7: s = s.substr(0, at); break;
+        default: s.insert(at, pick(rng, kTokens) + pick(rng, kTokens)); break;
+        }
+        if (s.size() > kMaxInput) s.resize(kMaxInput);
+    }
+    return s;
+}
+
+struct Counts {
+    uint64_t inputs = 0, accepted = 0, refused = 0, failures = 0;
+    double slowest_s = 0;
+    std::string slowest_input;
+};
+
+std::string printable(const std::string& s) { return shown(s, 120); }
+
+// Runs one input through `parse`; records how it ended.
+void run_one(const std::string& target, const std::string& input, const std::function<void(const std::string&)>& parse,
+             Counts& c) {
+    ++c.inputs;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        parse(input);
+        ++c.accepted;
+    } catch (const InputError& e) {
+        ++c.refused;
+        const std::string m = e.what();
+        if (m.find('\n') != std::string::npos || m.find('\r') != std::string::npos || m.empty() || m.size() > 2000) {
+            ++c.failures;
+            std::fprintf(stderr, "FAIL %s: message not one short line (%zu chars) for input '%s': %s\n", target.c_str(),
+                         m.size(), printable(input).c_str(), printable(m).c_str());
+        }
+    } catch (const std::exception& e) {
+        ++c.failures;
+        std::fprintf(stderr, "FAIL %s: %s escaped for input '%s'\n", target.c_str(), e.what(), printable(input).c_str());
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s > c.slowest_s) {
+        c.slowest_s = s;
+        c.slowest_input = printable(input);
+    }
+    if (s > kHangSeconds) {
+        ++c.failures;
+        std::fprintf(stderr, "FAIL %s: %.2f s (a hang) for input '%s'\n", target.c_str(), s, printable(input).c_str());
+    }
+}
+
+SizeVars random_vars(Rng& rng) {
+    static const int64_t extremes[] = {1, 2, 3, 16, 64, 65536, 0, -1, INT64_MAX, INT64_MIN};
+    auto v = [&] { return rng() % 4 == 0 ? extremes[rng() % 10] : static_cast<int64_t>(1 + rng() % 1024); };
+    SizeVars s{v(), v(), v(), v()};
+    s.params["TSK"] = v();
+    s.params["WPTM"] = v();
+    return s;
+}
+
+const KernelSpec& rung_with_params() {
+    for (const KernelSpec& k : ladder())
+        if (!k.params.empty() && k.library.empty()) return k;
+    return ladder().front();
+}
+
+// The parsers, each given one input.
+std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
+    std::map<std::string, std::function<void(const std::string&, Rng&)>> t;
+    t["expr"] = [](const std::string& in, Rng& rng) {
+        check_expr(in, {"TSK", "WPTM"}, "--global");
+        eval_expr(in, random_vars(rng), "--global");
+    };
+    t["argspec"] = [](const std::string& in, Rng& rng) {
+        // Parsed, then resolved at sizes: the byte counts of what it describes are checked too.
+        KernelSpec k;
+        k.name = k.entry = "fuzz";
+        k.custom = true;
+        k.global = {"N"};
+        k.local = {"1"};
+        k.args.push_back(parse_arg_spec(in));
+        validate(k);
+        static const int64_t sizes[] = {1, 7, 64, 65536};
+        resolve(LaunchConfig{k, ProblemSize{sizes[rng() % 4], sizes[rng() % 4], sizes[rng() % 4]},
+                             static_cast<int>(1 + rng() % 1024)});
+    };
+    t["check"] = [](const std::string& in, Rng&) { parse_check_spec(in); };
+    t["size"] = [](const std::string& in, Rng&) { parse_size(in); };
+    t["param"] = [](const std::string& in, Rng&) {
+        const KernelSpec& k = rung_with_params();
+        LaunchConfig c{k, parse_size("64"), k.default_tile};
+        const auto [name, value] = parse_param(k, in);
+        c.params[name] = value;
+        resolve(c);
+    };
+    t["groups"] = [](const std::string& in, Rng&) { parse_groups(in); };
+    t["tuning"] = [](const std::string& in, Rng& rng) {
+        // A tuning file brought from elsewhere: looked up, and merged into by `tune`.
+        tuned_choice_in(in, "tiled");
+        TuneResult r;
+        r.tile = 16;
+        r.status = "ok";
+        r.gflops = 1;
+        merge_tuning(in, "fuzz / device", rng() % 2 ? "tiled" : "reg2d", ProblemSize{64, 64, 64}, {r}, "fuzz");
+    };
+#ifdef TILESCOPE_FUZZ_SCENES
+    t["scene"] = [](const std::string& in, Rng&) {
+        // `gui --scene FILE`: the file becomes options, checked before any window opens.
+        static const std::string path = (std::filesystem::temp_directory_path() /
+                                         ("tilescope-fuzz-scene-" + std::to_string(getpid()) + ".json")).string();
+        // A new file each time: truncating one in place makes ext4 flush it, 100x slower.
+        std::filesystem::remove(path);
+        std::ofstream(path, std::ios::binary) << in;
+        ui::parse_gui_options({"--scene", path}, ui::Settings{});
+    };
+#endif
+    return t;
+}
+
+std::vector<std::string> read_seeds(const std::string& path) {
+    std::vector<std::string> seeds;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] != '#') seeds.push_back(line);
+    if (seeds.empty()) seeds.push_back("");
+    return seeds;
+}
+
+int usage(const char* why) {
+    std::fprintf(stderr, "tilescope_fuzz: %s; usage: tilescope_fuzz --corpus DIR [--target NAME|all] [--runs N] "
+                         "[--seed S] [--min-refused R]\n", why);
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string corpus, only = "all";
+    uint64_t runs = 20000, seed = 1, min_refused = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string opt = argv[i], val = argv[i + 1];
+        char* end = nullptr;
+        if (opt == "--corpus") corpus = val;
+        else if (opt == "--target") only = val;
+        else if (opt == "--runs") runs = std::strtoull(val.c_str(), &end, 10);
+        else if (opt == "--seed") seed = std::strtoull(val.c_str(), &end, 10);
+        else if (opt == "--min-refused") min_refused = std::strtoull(val.c_str(), &end, 10);
+        else return usage(("unknown option " + opt).c_str());
+        if (end && *end) return usage(("bad number for " + opt).c_str());
+    }
+    if (argc % 2 == 0) return usage("options come in pairs");
+    if (corpus.empty()) return usage("--corpus DIR is required");
+    const auto all = targets();
+    if (only != "all" && !all.count(only)) return usage(("unknown target " + only).c_str());
+
+    bool ok = true;
+    uint64_t total = 0, crashes = 0;
+    for (const auto& [name, parse] : all) {
+        if (only != "all" && only != name) continue;
+        const std::vector<std::string> seeds = read_seeds(corpus + "/" + name + ".txt");
+        Rng rng(seed ^ std::hash<std::string>{}(name));
+        Counts c;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto call = [&](const std::string& in) { parse(in, rng); };
+        for (const std::string& s : seeds) run_one(name, s, call, c);  // the corpus itself first
+        while (c.inputs < runs) run_one(name, mutate(rng, pick(rng, seeds), seeds), call, c);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("%-8s inputs=%llu accepted=%llu refused=%llu failures=%llu seconds=%.1f slowest_s=%.4f\n",
+                    name.c_str(), (unsigned long long)c.inputs, (unsigned long long)c.accepted,
+                    (unsigned long long)c.refused, (unsigned long long)c.failures, secs, c.slowest_s);
+        std::fflush(stdout);
+        total += c.inputs;
+        crashes += c.failures;
+        if (c.failures) ok = false;
+        // Tuning files are read leniently (a bad file is ignored, never an error), so only
+        // the command-line parsers must refuse.
+        if (name != "tuning" && c.refused < min_refused) {
+            std::fprintf(stderr, "FAIL %s: only %llu inputs refused, fewer than --min-refused %llu\n", name.c_str(),
+                         (unsigned long long)c.refused, (unsigned long long)min_refused);
+            ok = false;
+        }
+    }
+    std::printf("total inputs=%llu failures=%llu seed=%llu\n", (unsigned long long)total, (unsigned long long)crashes,
+                (unsigned long long)seed);
+    return ok ? 0 : 1;
+}

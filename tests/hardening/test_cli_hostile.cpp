@@ -1,0 +1,388 @@
+// The real binary under hostile input and hostile circumstances: the issue's exact
+// inputs, a sample of generated hostile values for every option that takes one, Ctrl-C
+// during an endless kernel (PoCL and the emulator), a 50 MB source, and tuning files
+// under concurrent writers and kill -9.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/expr.h"
+#include "core/kernel_spec.h"
+#include "core/launch_config.h"
+#include "core/trace_runner.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const std::string kBin = TILESCOPE_BIN;
+const std::string kData = TILESCOPE_HARDENING_DATA;
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+fs::path scratch_dir(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("tilescope-harden-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+// One run of the binary with argv as given (no shell: hostile bytes arrive unchanged).
+class Proc {
+public:
+    Proc(const std::vector<std::string>& args, const fs::path& dir, const std::vector<std::string>& env = {})
+        : out_(dir / "stdout"), err_(dir / "stderr") {
+        pid_ = fork();
+        if (pid_ == 0) {
+            const int o = open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            const int e = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(o, 1);
+            dup2(e, 2);
+            for (const std::string& kv : env) putenv(const_cast<char*>(kv.c_str()));
+            std::vector<char*> argv{const_cast<char*>(kBin.c_str())};
+            for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            execv(kBin.c_str(), argv.data());
+            _exit(127);
+        }
+    }
+    // Waits at most `seconds`; returns the raw wait status, or -1 when still running.
+    int wait(double seconds = 120) {
+        const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+        for (;;) {
+            if (status_ != -1) return status_;
+            int status = 0;
+            const pid_t got = waitpid(pid_, &status, WNOHANG);
+            if (got == pid_) return status_ = status;
+            if (got < 0) return status_ = 127 << 8;  // not our child any more: report "exit 127"
+            if (Clock::now() > end) return -1;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    // True once the process has installed its SIGINT handler (bit 2 of SigCgt).
+    bool catches_sigint() const {
+        std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (SIGINT - 1)) & 1;
+        return false;
+    }
+    void signal(int sig) const { ::kill(pid_, sig); }
+    ~Proc() {
+        if (wait(0) == -1) {
+            ::kill(pid_, SIGKILL);
+            wait(10);
+        }
+    }
+    std::string out() const { return slurp(out_); }
+    std::string err() const { return slurp(err_); }
+
+private:
+    pid_t pid_ = -1;
+    int status_ = -1;  // once reaped
+    fs::path out_, err_;
+};
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+// Runs and expects the bad-input contract: exit 2, one line on stderr mentioning `what`.
+void expect_refused(const std::vector<std::string>& args, const std::string& what, const std::string& label) {
+    const fs::path dir = scratch_dir("refused");
+    Proc p(args, dir);
+    const int status = p.wait();
+    ASSERT_NE(status, -1) << label << ": still running after 120 s";
+    EXPECT_FALSE(WIFSIGNALED(status)) << label << ": killed by signal " << WTERMSIG(status);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << label << ": status " << status << ": " << p.err();
+    EXPECT_EQ(lines(p.err()), 1) << label << ": " << shown(p.err(), 400);
+    EXPECT_NE(p.err().find(what), std::string::npos) << label << ": " << shown(p.err(), 400);
+    fs::remove_all(dir);
+}
+
+std::vector<std::string> cab(const std::string& command, const std::string& global) {
+    return {command, "--size", "32", "--source", kData + "/../../data/custom_cab.cl", "--entry", "matmul_cab",
+            "--global", global, "--local", "16,16", "--arg", "C=matrix:MxN:out", "--arg", "A=matrix:MxK",
+            "--arg", "B=matrix:KxN", "--arg", "wA=int:K", "--arg", "wB=int:N", "--arg", "hA=int:M"};
+}
+
+}  // namespace
+
+TEST(HostileCli, TheIssuesExpressionsExitTwoWithOneLine) {
+    for (const std::string& cmd : {"bench", "trace"}) {
+        expect_refused(cab(cmd, "(-9223372036854775807-1)/-1,16"), "--global", cmd + " INT64_MIN/-1");
+        expect_refused(cab(cmd, "3037000500*3037000500,16"), "overflows", cmd + " overflow");
+        expect_refused(cab(cmd, std::string(30000, '(') + "16" + std::string(30000, ')') + ",16"), "4096",
+                       cmd + " 30,000 parentheses");
+        expect_refused(cab(cmd, std::string(300, '(') + "16" + std::string(300, ')') + ",16"), "256",
+                       cmd + " 300 levels");
+    }
+    // The local:E whose byte count wrapped to 0: trace accepted it (exit 0).
+    for (const std::string& cmd : {"bench", "trace"})
+        expect_refused({cmd, "--size", "16", "--source", kData + "/local_arg.cl", "--entry", "with_local", "--global",
+                        "16", "--local", "16", "--arg", "C=matrix:1xN:out", "--arg", "t=local:4611686018427387904"},
+                       "--arg t=local", cmd + " wrapping local:E");
+}
+
+TEST(HostileCli, AFiftyMegabyteSourceIsRefusedWithinASecond) {
+    const fs::path dir = scratch_dir("large");
+    const fs::path src = dir / "large.cl";
+    {
+        std::ofstream out(src);
+        const std::string line = "// " + std::string(76, 'x') + "\n";
+        for (int i = 0; i < (50 << 20) / 80; ++i) out << line;
+    }
+    auto seconds = [](const std::function<void()>& f) {
+        const auto t0 = Clock::now();
+        f();
+        return std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+    for (const std::string& cmd : {"bench", "trace"}) {
+        // Against the same refusal of a missing file: on a loaded machine starting the
+        // process alone can take a second; the source may add at most one more.
+        const double baseline = seconds([&] {
+            expect_refused({cmd, "--source", (dir / "missing.cl").string(), "--entry", "k", "--global", "N", "--local",
+                            "1", "--arg", "n=int:N"},
+                           "no such file", cmd + " missing source");
+        });
+        const double large = seconds([&] {
+            expect_refused({cmd, "--source", src.string(), "--entry", "k", "--global", "N", "--local", "1", "--arg",
+                            "n=int:N", "--json", (dir / "out.json").string()},
+                           "1048576 bytes", cmd + " 50 MB source");
+        });
+        EXPECT_LT(large, baseline + 1.0) << cmd << ": the refusal of a missing file took " << baseline << " s";
+        EXPECT_FALSE(fs::exists(dir / "out.json"));
+    }
+    fs::remove_all(dir);
+}
+
+// Generated hostile values for each option, kept only when the parser API refuses them
+// (so the binary must refuse them too), each run through the binary.
+TEST(HostileCli, GeneratedHostileValuesExitTwoWithOneLine) {
+    std::mt19937_64 rng(13);
+    const std::vector<std::string> pieces = {"(", ")", "+", "-", "*", "/", "M", "N", "TS", "x", ":", "=", ",", ";",
+                                             "9223372036854775807", "-1", "0", "3037000500", "\n", "\x1b", "\xff", " "};
+    auto hostile = [&](const std::string& seed) {
+        std::string s = seed;
+        for (int i = 0, n = 1 + static_cast<int>(rng() % 5); i < n; ++i) {
+            const size_t at = rng() % (s.size() + 1);
+            if (rng() % 5 == 0) s.insert(at, std::string(rng() % 2 ? 300 : 5000, "(-"[rng() % 2]));
+            else s.insert(at, pieces[rng() % pieces.size()]);
+        }
+        return s;
+    };
+    auto refused = [](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const InputError&) {
+            return true;
+        }
+        return false;
+    };
+    struct Case {
+        std::string option, seed;
+        std::function<void(const std::string&)> api;
+        std::function<std::vector<std::string>(const std::string&)> argv;
+    };
+    const std::string cab_file = kData + "/../../data/custom_cab.cl";
+    auto custom = [&](const std::string& opt, const std::string& v) {
+        std::vector<std::string> a = {"bench", "--source", cab_file, "--entry", "matmul_cab", "--global", "N,M",
+                                      "--local", "1,1", "--arg", "C=matrix:MxN:out"};
+        if (opt == "--global" || opt == "--local") {
+            a[opt == "--global" ? 6 : 8] = v;
+        } else {
+            a.push_back(opt);
+            a.push_back(v);
+        }
+        return a;
+    };
+    const std::vector<Case> cases = {
+        {"--global", "((N+15)/16)*16", [](const std::string& v) { check_expr(v, {}, "--global"); },
+         [&](const std::string& v) { return custom("--global", v); }},
+        {"--arg", "A=matrix:MxK", [](const std::string& v) { parse_arg_spec(v); },
+         [&](const std::string& v) { return custom("--arg", v); }},
+        {"--check", "C=A*B", [](const std::string& v) { parse_check_spec(v); },
+         [&](const std::string& v) { return custom("--check", v); }},
+        {"--define", "BLOCK=16",
+         [](const std::string& v) {
+             const size_t eq = v.find('=');
+             if (eq == std::string::npos || eq == 0) throw InputError("no =");
+             KernelSpec k;
+             k.name = k.entry = "k";
+             k.global = k.local = {"1"};
+             k.defines.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+             validate(k);
+         },
+         [&](const std::string& v) { return custom("--define", v); }},
+        {"--size", "37x29x45", [](const std::string& v) { parse_size(v); },
+         [](const std::string& v) { return std::vector<std::string>{"bench", "--size", v}; }},
+        {"--param", "TSK=16",
+         [](const std::string& v) {
+             for (const KernelSpec& k : ladder())
+                 if (k.name == "reg2d") parse_param(k, v);
+         },
+         [](const std::string& v) { return std::vector<std::string>{"bench", "--kernel", "reg2d", "--param", v}; }},
+        {"--groups", "0,0;1,0", [](const std::string& v) { parse_groups(v); },
+         [](const std::string& v) { return std::vector<std::string>{"trace", "--size", "16", "--groups", v}; }},
+    };
+    int ran = 0;
+    for (const Case& c : cases) {
+        int sampled = 0;
+        for (int tries = 0; sampled < 25 && tries < 2000; ++tries) {
+            std::string v = hostile(c.seed);
+            v.erase(std::remove(v.begin(), v.end(), '\0'), v.end());
+            if (!refused([&] { c.api(v); })) continue;
+            ++sampled;
+            ++ran;
+            expect_refused(c.argv(v), c.option.substr(0, 4), c.option + " '" + shown(v, 60) + "'");
+            if (HasFailure()) return;
+        }
+        EXPECT_EQ(sampled, 25) << c.option;
+    }
+    EXPECT_EQ(ran, 25 * static_cast<int>(cases.size()));
+}
+
+namespace {
+
+// Starts `args`, waits until it catches SIGINT and `settle_s` more, sends Ctrl-C, and
+// expects it gone within 2 s with status 130, one line, and no output file.
+void expect_cancelled_quickly(std::vector<std::string> args, double settle_s, const std::string& label) {
+    const fs::path dir = scratch_dir("cancel");
+    const fs::path json = dir / "out.json";
+    args.push_back("--json");
+    args.push_back(json.string());
+    Proc p(args, dir);
+    const auto t0 = Clock::now();
+    while (!p.catches_sigint()) {
+        ASSERT_EQ(p.wait(0), -1) << label << ": ended before it could be cancelled: " << p.err();
+        ASSERT_LT(Clock::now() - t0, std::chrono::seconds(120)) << label;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(settle_s));
+    ASSERT_EQ(p.wait(0), -1) << label << ": an endless kernel ended by itself: " << p.err();
+    const auto sent = Clock::now();
+    p.signal(SIGINT);
+    const int status = p.wait(10);
+    const double took = std::chrono::duration<double>(Clock::now() - sent).count();
+    ASSERT_NE(status, -1) << label << ": still running 10 s after Ctrl-C";
+    EXPECT_LT(took, 2.0) << label;
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << label << ": status " << status << ": " << p.err();
+    EXPECT_EQ(lines(p.err()), 1) << label << ": " << p.err();
+    EXPECT_NE(p.err().find("cancelled"), std::string::npos) << label << ": " << p.err();
+    EXPECT_FALSE(fs::exists(json)) << label;
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_TRUE(e.path().filename() == "stdout" || e.path().filename() == "stderr") << label << ": left " << e.path();
+    fs::remove_all(dir);
+}
+
+std::vector<std::string> endless(const std::string& command) {
+    std::vector<std::string> a = {command, "--size", "16", "--source", kData + "/endless.cl", "--entry", "endless",
+                                  "--global", "1", "--local", "1", "--arg", "C=matrix:1x2:out", "--arg", "n=int:1"};
+    if (command == "bench") a.insert(a.end(), {"--device", "pocl", "--reps", "1", "--warmup", "0"});
+    else a.push_back("--no-checks");
+    return a;
+}
+
+}  // namespace
+
+TEST(HostileCli, CtrlCEndsAnEndlessKernelOnPoclWithinTwoSeconds) {
+    // The handler is installed first: 0.3 s later PoCL is starting or building, 5 s later
+    // the kernel runs. Neither can be interrupted inside the driver.
+    expect_cancelled_quickly(endless("bench"), 0.3, "bench on PoCL, during set-up");
+    expect_cancelled_quickly(endless("bench"), 5.0, "bench on PoCL, during the run");
+}
+
+TEST(HostileCli, CtrlCEndsAnEndlessKernelOnTheEmulatorWithinTwoSeconds) {
+    // 0.2 s after start the emulator is starting or building; 4 s later the kernel runs.
+    expect_cancelled_quickly(endless("trace"), 0.2, "trace, during the build");
+    expect_cancelled_quickly(endless("trace"), 4.0, "trace, during the run");
+}
+
+namespace {
+
+std::vector<std::string> tune(const fs::path& out_dir, int tile) {
+    return {"tune", "--device", "pocl", "--kernel", "tiled", "--size", "32", "--tile", std::to_string(tile),
+            "--reps", "1", "--warmup", "0", "--out", out_dir.string()};
+}
+
+fs::path only_json(const fs::path& dir) {
+    fs::path found;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".json") found = e.path();
+    return found;
+}
+
+std::set<int> tiles_in(const fs::path& file) {
+    std::set<int> tiles;
+    const auto doc = nlohmann::json::parse(slurp(file));
+    for (const auto& r : doc.at("kernels").at("tiled").at("results")) tiles.insert(r.at("tile").get<int>());
+    return tiles;
+}
+
+}  // namespace
+
+TEST(TuningFile, TwoTuneRunsAtOnceKeepBothResults) {
+    const fs::path dir = scratch_dir("tune-both");
+    // Each holds its finished file a second before renaming: without the lock the later
+    // rename would drop the other's results.
+    const std::vector<std::string> slow = {"TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS=1000"};
+    fs::create_directories(dir / "a");
+    fs::create_directories(dir / "b");
+    Proc a(tune(dir, 4), dir / "a", slow), b(tune(dir, 8), dir / "b", slow);
+    ASSERT_EQ(a.wait(), 0) << a.err();
+    ASSERT_EQ(b.wait(), 0) << b.err();
+    EXPECT_EQ(tiles_in(only_json(dir)), (std::set<int>{4, 8}));
+    fs::remove_all(dir);
+}
+
+TEST(TuningFile, KillNineMidWriteLeavesTheEarlierResults) {
+    const fs::path dir = scratch_dir("tune-kill");
+    {
+        Proc first(tune(dir, 4), dir);
+        ASSERT_EQ(first.wait(), 0) << first.err();
+    }
+    const fs::path file = only_json(dir);
+    ASSERT_FALSE(file.empty());
+    const std::string before = slurp(file);
+    // The second run pauses with its new file complete but not yet renamed: kill it there.
+    Proc second(tune(dir, 8), dir, {"TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS=30000"});
+    const auto t0 = Clock::now();
+    auto temporary_exists = [&] {
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().filename().string().find(".tmp-") != std::string::npos) return true;
+        return false;
+    };
+    while (!temporary_exists()) {
+        ASSERT_EQ(second.wait(0), -1) << "tune ended before writing: " << second.err();
+        ASSERT_LT(Clock::now() - t0, std::chrono::seconds(120));
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    second.signal(SIGKILL);
+    const int status = second.wait(10);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    EXPECT_EQ(slurp(file), before) << "the tuning file changed";
+    EXPECT_EQ(tiles_in(file), std::set<int>{4});
+    // A later run still works and keeps the earlier result.
+    Proc third(tune(dir, 8), dir);
+    ASSERT_EQ(third.wait(), 0) << third.err();
+    EXPECT_EQ(tiles_in(file), (std::set<int>{4, 8}));
+    fs::remove_all(dir);
+}
