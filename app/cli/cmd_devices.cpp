@@ -4,9 +4,33 @@
 
 #include "cli/cli.h"
 #include "args/options.h"
+#include "core/cache_trace.h"
 #include "core/opencl_env.h"
 
 namespace tilescope::cli {
+namespace {
+
+// "global memory cache 1024 KiB, 64-B lines (reported by OpenCL); cache profile cpu: ..."
+std::string cache_line_text(const DeviceInfo& d) {
+    const auto rc = reported_cache(d);
+    const std::string name = cache_profile_for(d);
+    if (!rc && name.empty()) return "";
+    char buf[320] = "     ";
+    if (rc)
+        std::snprintf(buf, sizeof buf, "     global memory cache %llu KiB, %u-B lines (reported by OpenCL)",
+                      static_cast<unsigned long long>(rc->bytes / 1024), rc->line_bytes);
+    std::string out = buf;
+    if (!name.empty()) {
+        const CacheProfile p = load_cache_profile(name);
+        std::snprintf(buf, sizeof buf, "%scache model profile %s: L1 %llu KiB x %u, L2 %llu KiB, %u-B lines",
+                      rc ? "; " : "", name.c_str(), static_cast<unsigned long long>(p.params.l1_bytes / 1024),
+                      p.params.cus, static_cast<unsigned long long>(p.params.l2_bytes / 1024), p.params.line_bytes);
+        out += buf;
+    }
+    return out + "\n";
+}
+
+}  // namespace
 
 int cmd_devices(const std::vector<std::string>& args) {
     Options o("devices", {}, {"json", "help"});
@@ -39,6 +63,12 @@ int cmd_devices(const std::vector<std::string>& args) {
                             {"version", d.version},
                             {"opencl_c_version", d.opencl_c_version},
                             {"driver", d.driver}});
+            // The device's own word on its cache, beside the cache model's profile for it.
+            if (const auto rc = reported_cache(d)) {
+                list.back()["global_mem_cache_bytes"] = rc->bytes;
+                list.back()["global_mem_cacheline_bytes"] = rc->line_bytes;
+            }
+            if (const std::string profile = cache_profile_for(d); !profile.empty()) list.back()["cache_profile"] = profile;
         }
         std::cout << list.dump(2) << "\n";
         return 0;
@@ -57,6 +87,7 @@ int cmd_devices(const std::vector<std::string>& args) {
         for (size_t s : d.max_work_item_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(s);
         std::printf("     work-groups up to %zu work-items (per dimension %s); %s\n", d.max_work_group, sizes.c_str(),
                     d.opencl_c_version.c_str());
+        std::cout << cache_line_text(d);
     }
     return 0;
 }

@@ -3,11 +3,13 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cli/cli.h"
 #include "args/options.h"
 #include "args/setup.h"
 #include "core/atomic_file.h"
+#include "core/cache_trace.h"
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/trace_export.h"
@@ -34,6 +36,9 @@ const char* kHelp =
     "  --group   the work-group whose phases the terminal summary tables\n"
     "  --warp W  lanes per synthetic sub-group (32); --sector B  bytes per sector (32);\n"
     "  --banks N local-memory banks of 4 bytes (32)\n"
+    "  --caches [PROFILE]  model L1/L2/DRAM traffic of the traced requests (default profile h200;\n"
+    "            also --cache-profile NAME); --l1 KB (0: no L1) --l2 KB --line B --ways N --cus N\n"
+    "            --resident N override the profile's values. Modelled figures, not measured.\n"
     "A rung after 'tiled' is also traced beside the rung before it (--no-compare skips it).\n"
     "Ctrl-C cancels; nothing is written then.\n";
 
@@ -82,13 +87,61 @@ uint32_t positive(const Options& o, const std::string& name, int fallback) {
     return static_cast<uint32_t>(o.get_int(name, fallback, 1, "a positive integer"));
 }
 
+// `--caches` takes an optional profile: `--caches` alone, `--caches NAME`, `--caches=NAME`.
+std::vector<std::string> with_caches_value(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--caches") {
+            out.push_back(args[i]);
+        } else if (i + 1 < args.size() && args[i + 1].rfind("-", 0) != 0) {
+            out.push_back("--caches=" + args[++i]);
+        } else {
+            out.push_back("--caches=");
+        }
+    }
+    return out;
+}
+
+// The cache model's set-up, when --caches, --cache-profile or an override asks for it;
+// checked before the trace runs so a bad value costs nothing.
+struct CacheChoice {
+    CacheProfile profile;
+    CacheOverrides overrides;
+};
+
+std::optional<CacheChoice> cache_choice(const Options& o, uint32_t sector_bytes) {
+    const char* overrides[] = {"l1", "l2", "line", "ways", "cus", "resident"};
+    bool wanted = o.has("caches") || o.has("cache-profile");
+    for (const char* name : overrides) wanted = wanted || o.has(name);
+    if (!wanted) return std::nullopt;
+    std::string name = o.get_or("cache-profile", "");
+    const std::string option = name.empty() ? "--caches" : "--cache-profile";
+    if (name.empty()) name = o.get_or("caches", "");
+    if (name.empty()) name = "h200";
+    CacheChoice c{load_cache_profile(name, option), {}};
+    if (o.has("l1")) c.overrides.l1_kb = o.get_int("l1", 0, 0, "a size in KB, 0 for no L1");
+    if (o.has("l2")) c.overrides.l2_kb = o.get_int("l2", 0, 1, "a size in KB");
+    if (o.has("line")) c.overrides.line = o.get_int("line", 0, 1, "bytes per cache line");
+    if (o.has("ways")) c.overrides.ways = o.get_int("ways", 0, 1, "a positive integer");
+    if (o.has("cus")) c.overrides.cus = o.get_int("cus", 0, 1, "a positive integer");
+    if (o.has("resident")) c.overrides.resident = o.get_int("resident", 0, 1, "a positive integer");
+    const CacheParams params = apply_overrides(c.profile.params, c.overrides);
+    if (params.sector_bytes < sector_bytes)
+        throw InputError("--sector " + std::to_string(sector_bytes) + ": profile " + name + " has " +
+                         std::to_string(params.sector_bytes) + "-byte sectors; accepted: --sector " +
+                         std::to_string(params.sector_bytes) + " or smaller with --caches");
+    check_cache_params(params, sector_bytes);
+    return c;
+}
+
 }  // namespace
 
 int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
+    valued.insert({"caches", "cache-profile", "l1", "l2", "line", "ways", "cus", "resident"});
     Options o("trace", valued, {"no-checks", "uninitialized", "no-compare", "help"});
-    o.parse(args);
+    o.parse(with_caches_value(args));
     if (o.has("help")) {
         std::cout << kHelp;
         return 0;
@@ -114,6 +167,8 @@ int cmd_trace(const std::vector<std::string>& args) {
         if (groups.size() != 1) throw InputError("--group '" + *g + "': accepted: one work-group X,Y");
         so.group = groups.front();
     }
+    const std::optional<CacheChoice> caches = cache_choice(o, to.geometry.sector_bytes);
+    to.cache_requests = caches.has_value();
     const auto json_path = o.get("json");
     if (json_path) check_writable(*json_path, "--json");
 
@@ -134,12 +189,14 @@ int cmd_trace(const std::vector<std::string>& args) {
         std::fflush(stderr);
         progressed = true;
     };
-    const Trace trace = run_trace(config, to);
+    Trace trace = run_trace(config, to);
     if (progressed && tty) std::fprintf(stderr, "\r\033[K");
+    if (caches) trace.caches = model_trace_caches(trace, caches->profile, caches->overrides);
 
     if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace));
     if (!json_path || *json_path != "-") {
         std::cout << trace_summary(trace, so);
+        if (trace.caches) std::cout << "\n" << cache_report_table(*trace.caches, caches->profile.title);
         // A rung beyond the lesson is traced beside its predecessor, so the change it
         // claims is shown, not claimed.
         if (const KernelSpec* prev = previous_rung(config.kernel); prev && !o.has("no-compare")) {

@@ -1,5 +1,7 @@
 #include "core/trace.h"
 
+#include "core/cache_trace.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -412,6 +414,8 @@ Trace build_trace(abi::Result&& raw, const TraceContext& context) {
     t.complete = raw.complete;
     t.detail_truncated = raw.detail_truncated;
     t.seconds = raw.seconds;
+    t.cache_requests_truncated = raw.cache_truncated;
+    if (!raw.cache_groups.empty()) t.cache_requests = std::make_shared<const CacheRequestStream>(cache_stream(raw));
 
     t.totals.global_load_bytes = raw.global.load_bytes;
     t.totals.global_store_bytes = raw.global.store_bytes;

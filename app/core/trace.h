@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cache_model.h"
 #include "core/kernel_spec.h"
 #include "core/launch_config.h"
 #include "core/matrix.h"
@@ -192,6 +193,11 @@ struct Trace {
     uint64_t messages_dropped = 0;
     double seconds = 0;                     // the emulated launch, as the host timed it
     std::optional<Verification> verification;  // the emulator's C against the CPU reference
+    // The cache model's input, when traced with TraceOptions::cache_requests, and its
+    // report when a profile was applied (modelled figures, issue 11).
+    std::shared_ptr<const CacheRequestStream> cache_requests;
+    bool cache_requests_truncated = false;
+    std::optional<CacheReport> caches;
 
     uint64_t total_groups() const { return groups[0] * groups[1] * groups[2]; }
     const TracedBuffer* find_buffer(std::string_view name) const;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/analysis.h"
+#include "core/cache_trace.h"
 
 namespace tilescope {
 using nlohmann::json;
@@ -189,6 +190,7 @@ json trace_to_json(const Trace& t) {
         j["verified"] = t.verification->verified;
         j["max_rel_error"] = t.verification->max_rel_error;
     }
+    if (t.caches) j["caches"] = cache_report_to_json(*t.caches);  // modelled (issue 11)
     return j;
 }
 

@@ -187,6 +187,9 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     }
     e.detail_bytes = per_group_detail * e.detail_groups.size() * 2;  // touches, then the Trace built from them
     e.peak_bytes = base + buffer_bytes * 4 + checks + heatmaps + e.detail_bytes;
+    // The cache model's requests: about one sector per 8 accesses at 8 bytes, plus the
+    // request records; kept twice while the Trace is built.
+    if (options.cache_requests) e.peak_bytes += static_cast<uint64_t>(events * 3);
     return parts;
 }
 
@@ -327,6 +330,8 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     cfg.banks = options.geometry.banks;
     cfg.bank_bytes = options.geometry.bank_bytes;
     cfg.max_detail_touches = std::max<uint64_t>(1'000'000, mem_limit / 16);
+    cfg.caches.enabled = options.cache_requests;
+    cfg.caches.max_sectors = std::max<uint64_t>(1'000'000, mem_limit / 64);
     cfg.cancel = &relay.cancel;
     cfg.progress = &ProgressRelay::call;
     cfg.progress_user = &relay;

@@ -21,6 +21,7 @@ struct TraceOptions {
     bool uninitialized = false;
     std::vector<GroupId> groups;      // work-groups with element-level detail (--groups); empty: automatic
     TraceGeometry geometry;           // --warp, --sector, --banks
+    bool cache_requests = false;      // keep every global request for the cache model (--caches)
     bool verify = true;               // check the emulator's C against the CPU reference when the kernel has a check
     uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1.5 GiB or half the RAM, the smaller
     double max_seconds = 900;         // refuse above this estimated emulation time

@@ -30,6 +30,14 @@ struct BufferHint {
     uint32_t element_size = 4;
 };
 
+// The cache model's input (issue 11): every traced global request, kept per work-group
+// in the order a lockstep GPU issues it. Off by default: only a trace that will be
+// modelled pays for it (about 40 bytes a request plus 8 a sector).
+struct CacheRecording {
+    bool enabled = false;
+    uint64_t max_sectors = 64'000'000;  // recording stops (and says so) beyond this many sectors
+};
+
 struct Config {
     uint32_t version = kVersion;
     std::string kernel;               // entry point to trace; empty: the next launch of any kernel
@@ -45,6 +53,7 @@ struct Config {
     // Called from Oclgrind's worker threads after each work-group (must be thread safe).
     void (*progress)(void* user, uint64_t groups_done, uint64_t groups_total) = nullptr;
     void* progress_user = nullptr;
+    CacheRecording caches;            // the cache model's input (off unless asked for)
 };
 
 struct AccessCounts {
@@ -166,6 +175,25 @@ struct Message {
     uint64_t repeats = 0;  // later messages that differed only in addresses and ids
 };
 
+// One synthetic sub-group request on global memory (the same requests as coalescing).
+struct CacheRequest {
+    uint32_t interval = 0;      // barrier interval of its work-group
+    uint32_t access_index = 0;  // its lanes' dynamic global-access index within the interval (the smallest)
+    uint32_t subgroup = 0;      // linear local id / warp
+    uint32_t line = 0;          // source line
+    uint32_t sector_begin = 0;  // its sectors: CacheGroupRequests::sectors[begin, begin + count)
+    uint32_t sector_count = 0;
+    uint16_t buffer = 0;        // index into Result::buffers
+    bool load = false, store = false;  // an atomic is both
+};
+
+// A work-group's requests, sorted by (interval, access_index, subgroup, line, store, first sector).
+struct CacheGroupRequests {
+    uint64_t group = 0;             // linear work-group index (dimension 0 fastest)
+    std::vector<CacheRequest> requests;
+    std::vector<uint64_t> sectors;  // Oclgrind address >> log2(sector_bytes), sorted within a request
+};
+
 struct Result {
     uint32_t version = kVersion;
     bool complete = false;   // every work-group ran
@@ -190,6 +218,8 @@ struct Result {
     std::vector<Message> messages;
     uint64_t messages_dropped = 0;
     double seconds = 0;                    // kernelBegin to kernelEnd
+    std::vector<CacheGroupRequests> cache_groups;  // when Config::caches.enabled, in linear group order
+    bool cache_truncated = false;                   // CacheRecording::max_sectors was reached
 };
 
 // Entry points exported by libtilescope_trace.so (extern "C", found with dlsym).

@@ -143,6 +143,13 @@ struct Request {
     }
 };
 
+// What the cache model needs of one open global request beyond its sectors.
+struct CacheTag {
+    uint32_t access_index = UINT32_MAX;
+    uint16_t buffer = 0;
+    bool load = false, store = false;
+};
+
 // One memory instruction as seen by one worker thread.
 struct InstructionStats {
     const llvm::Instruction* instruction = nullptr;
@@ -156,6 +163,61 @@ struct InstructionStats {
     abi::Coalescing coalescing;
     abi::BankConflicts bank_conflicts;
     std::vector<Request> requests;  // this interval's, by k * subgroups + subgroup
+    std::vector<CacheTag> cache_tags;  // parallel to requests when the cache model records
+};
+
+// The cache model's requests of the work-group a worker runs (Config::caches).
+struct CacheRecorder {
+    bool on = false;
+    std::vector<uint32_t> lane_accesses;  // global accesses each lane made in the open interval
+    abi::CacheGroupRequests out;
+    std::vector<uint64_t> scratch;
+
+    void begin(uint64_t linear, uint32_t lanes) {
+        out = abi::CacheGroupRequests{};
+        out.group = linear;
+        lane_accesses.assign(lanes, 0);
+    }
+    void note(InstructionStats& s, size_t ri, uint32_t lane, int32_t slot, bool store) {
+        if (s.cache_tags.size() < s.requests.size()) s.cache_tags.resize(s.requests.size());
+        CacheTag& t = s.cache_tags[ri];
+        t.access_index = std::min(t.access_index, lane_accesses[lane]++);
+        t.buffer = static_cast<uint16_t>(slot);
+        (store ? t.store : t.load) = true;
+    }
+    // Moves one closed request (its sectors sorted) into `out`; resets its tag.
+    void emit(InstructionStats& s, size_t ri, const Request& r, uint32_t interval, uint32_t subgroups) {
+        CacheTag& t = s.cache_tags[ri];
+        abi::CacheRequest q;
+        q.interval = interval;
+        q.access_index = t.access_index;
+        q.subgroup = static_cast<uint32_t>(ri % subgroups);
+        q.line = s.line;
+        q.buffer = t.buffer;
+        q.load = t.load;
+        q.store = t.store;
+        scratch.clear();
+        r.for_each([&](uint64_t sector) { scratch.push_back(sector); });
+        std::sort(scratch.begin(), scratch.end());
+        q.sector_begin = static_cast<uint32_t>(out.sectors.size());
+        q.sector_count = static_cast<uint32_t>(scratch.size());
+        out.sectors.insert(out.sectors.end(), scratch.begin(), scratch.end());
+        out.requests.push_back(q);
+        t = CacheTag{};
+    }
+    void end_interval() { std::fill(lane_accesses.begin(), lane_accesses.end(), 0); }
+    // Lockstep issue order within the work-group.
+    void sort() {
+        const auto& sec = out.sectors;
+        std::sort(out.requests.begin(), out.requests.end(), [&](const abi::CacheRequest& a, const abi::CacheRequest& b) {
+            if (a.interval != b.interval) return a.interval < b.interval;
+            if (a.access_index != b.access_index) return a.access_index < b.access_index;
+            if (a.subgroup != b.subgroup) return a.subgroup < b.subgroup;
+            if (a.line != b.line) return a.line < b.line;
+            if (a.store != b.store) return b.store;
+            return sec[a.sector_begin] < sec[b.sector_begin];
+        });
+    }
 };
 
 struct Slot {  // a global/constant buffer a kernel parameter points at
@@ -258,6 +320,8 @@ struct GroupState {
     std::vector<BufferTouchSets> l_touches;  // by local buffer
     std::vector<abi::WorkItemTraffic> by_lane;
     std::vector<uint8_t> lane_seen;
+
+    CacheRecorder cache;
 };
 
 struct ThreadState {
@@ -319,6 +383,9 @@ struct Run {
     std::atomic<uint64_t> detail_touches{0};
     std::atomic<bool> detail_truncated{false};
     std::atomic<bool> local_buffers_numbered{false};
+    std::vector<abi::CacheGroupRequests> cache_groups;  // guarded by mutex
+    std::atomic<uint64_t> cache_sectors{0};
+    std::atomic<bool> cache_truncated{false};
 
     ThreadState& thread_state() {
         if (t_epoch == epoch) return *t_state;
@@ -370,6 +437,16 @@ struct Run {
         return index;
     }
 
+    // Hands a completed work-group's requests over, sorted, unless the bound is reached.
+    void keep_cache_requests(CacheRecorder& c) {
+        c.sort();
+        const uint64_t total = cache_sectors.fetch_add(c.out.sectors.size()) + c.out.sectors.size();
+        if (total > config.caches.max_sectors) cache_truncated = true;
+        if (cache_truncated.load()) return;
+        std::lock_guard<std::mutex> lock(mutex);
+        cache_groups.push_back(std::move(c.out));
+    }
+
     // Closes the open interval of the thread's work-group.
     void close_interval(ThreadState& ts, uint32_t end_line) {
         GroupState& g = ts.group;
@@ -394,11 +471,13 @@ struct Run {
                 abi::Coalescing one{1, r.n, std::max<uint64_t>(1, ideal)};
                 add(s.coalescing, one);
                 add(g.iv_coalescing, one);
+                if (g.cache.on) g.cache.emit(s, ri, r, g.interval, subgroups);
             }
             r.clear();
         }
         g.touched.clear();
         std::fill(g.executions.begin(), g.executions.end(), 0);
+        if (g.cache.on) g.cache.end_interval();
         ts.global += g.iv_global;
         ts.local += g.iv_local;
         g.summary.global += g.iv_global;
@@ -513,6 +592,7 @@ inline void record(Run& run, const oclgrind::Memory* memory, const oclgrind::Wor
 
     const int32_t slot = buffer < run.slot_of_buffer.size() ? run.slot_of_buffer[buffer] : run.unbound_slot;
     add(ts.slot_counts[slot], size, store);
+    if (g.cache.on) g.cache.note(s, ri, lane, slot, store);
     const bool detail = g.detail >= 0 && !run.detail_truncated.load(std::memory_order_relaxed);
     if (detail) {
         add(g.by_lane[lane].global, size, store);
@@ -760,6 +840,12 @@ void TracePlugin::kernelEnd(const oclgrind::KernelInvocation* invocation) {
     out.local_buffers = r.local_buffers;
     out.messages = std::move(r.messages);
     out.messages_dropped = r.messages_dropped;
+    out.cache_truncated = r.cache_truncated.load();
+    if (!out.cache_truncated) {
+        std::sort(r.cache_groups.begin(), r.cache_groups.end(),
+                  [](const auto& a, const auto& b) { return a.group < b.group; });
+        out.cache_groups = std::move(r.cache_groups);
+    }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
     session().publish(std::move(out));
 }
@@ -869,6 +955,8 @@ void TracePlugin::workGroupBegin(const oclgrind::WorkGroup* workGroup) {
     g.iv_global = g.iv_local = abi::AccessCounts{};
     g.iv_coalescing = abi::Coalescing{};
     g.iv_bank = abi::BankConflicts{};
+    g.cache.on = run->config.caches.enabled && !run->cache_truncated.load(std::memory_order_relaxed);
+    if (g.cache.on) g.cache.begin(g.linear, g.lanes);
     if (g.detail >= 0) {
         g.detail_out = abi::GroupDetail{};
         g.detail_out.group = g.id;
@@ -916,6 +1004,7 @@ void TracePlugin::workGroupComplete(const oclgrind::WorkGroup* workGroup) {
     GroupState& g = ts.group;
     if (g.work_group != workGroup) return;
     run->close_interval(ts, 0);
+    if (g.cache.on) run->keep_cache_requests(g.cache);
     uint64_t done = 0;
     {
         std::lock_guard<std::mutex> lock(run->mutex);

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "gfx/matrix_grid.h"
+#include "ui/cache_views.h"
 #include "ui/panels.h"
 #include "ui/presenter_bar.h"
 #include "ui/setup_panel.h"
@@ -62,11 +63,12 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     if (o.control) control_.emplace(*o.control);
     side_panels_.push_back(std::make_unique<SetupPanel>());
     side_panels_.push_back(std::make_unique<CountersSection>());
+    side_panels_.push_back(std::make_unique<CachesSection>());
 
     if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
     if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
     s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
-    if (o.scripted() && s_.view == View::Performance) start_performance(s_);
+    if (o.scripted() && (s_.view == View::Performance || s_.view == View::Ladder)) start_performance(s_);
     if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
 }
 
@@ -247,7 +249,7 @@ void App::draw_side_panel(float width, float height) {
 }
 
 void App::draw_view(ImVec2 size, bool fill) {
-    const float timeline_h = fill || s_.view == View::Performance ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
+    const float timeline_h = fill || s_.view == View::Performance || s_.view == View::Ladder ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
     ImGui::BeginGroup();
     const ImVec2 view_size(size.x, size.y - timeline_h);
     if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -261,6 +263,7 @@ void App::draw_view(ImVec2 size, bool fill) {
         case View::Source: source_.draw(s_, inner); break;
         case View::Performance: draw_performance_view(s_, inner); break;
         case View::Compare: compare_.draw(s_, inner); break;
+        case View::Ladder: draw_ladder_view(s_, inner); break;
     }
     ImGui::EndChild();
     if (fill) presenter_bar_.draw(s_, origin, emulation_.placements(), zoom_.transform().scale > 1.f);
@@ -310,7 +313,9 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
     const EmulationViewFlags flags = (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) |
                                      (s_.scripted ? EmulationViewFlags_NoInput : 0) |
                                      (matrices_fill_window() ? EmulationViewFlags_Compact : 0);
-    const EmulationViewResult r = emulation_.draw(view_data(s_, s_.main), origin, size, flags, zoom_.transform());
+    EmulationViewData data = view_data(s_, s_.main);
+    if (s_.view == View::Heatmap) data = heatmap_by_dram(std::move(data), s_);  // by DRAM fetches when asked
+    const EmulationViewResult r = emulation_.draw(data, origin, size, flags, zoom_.transform());
     if (!s_.scripted) zoom_.handle_input(origin, size);
     if (auto g = zoom_.filter_click(r.clicked_group)) select_group(s_, s_.main, *g);
 }

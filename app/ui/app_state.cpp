@@ -13,6 +13,7 @@ const char* view_name(View v) {
         case View::Source: return "source";
         case View::Performance: return "performance";
         case View::Compare: return "compare";
+        case View::Ladder: return "ladder";
     }
     return "emulation";
 }
@@ -24,6 +25,7 @@ const char* view_title(View v) {
         case View::Source: return "Source";
         case View::Performance: return "Performance";
         case View::Compare: return "Compare";
+        case View::Ladder: return "Ladder";
     }
     return "";
 }
@@ -42,6 +44,7 @@ void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId
     job = worker.submit("trace " + config_label(c), [copy, groups, ensure](JobStatus& s) -> std::any {
         TraceOptions o;
         o.groups = groups;
+        o.cache_requests = true;  // the memory hierarchy section models them
         if (ensure) {
             if (o.groups.empty()) o.groups = estimate_trace(copy, o).detail_groups;
             if (std::find(o.groups.begin(), o.groups.end(), *ensure) == o.groups.end()) o.groups.push_back(*ensure);

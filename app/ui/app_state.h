@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ladder_explained.h"
 #include "core/launch_config.h"
 #include "core/opencl_env.h"
 #include "core/runner.h"
@@ -16,8 +17,9 @@
 
 namespace tilescope::ui {
 
-enum class View { Emulation, Heatmap, Source, Performance, Compare };
-inline constexpr View kViews[] = {View::Emulation, View::Heatmap, View::Source, View::Performance, View::Compare};
+enum class View { Emulation, Heatmap, Source, Performance, Compare, Ladder };
+inline constexpr View kViews[] = {View::Emulation, View::Heatmap, View::Source, View::Performance, View::Compare,
+                                  View::Ladder};
 const char* view_name(View v);    // "emulation", "heatmap", ...
 const char* view_title(View v);   // "Emulation", ...
 std::optional<View> parse_view(std::string_view name);
@@ -59,8 +61,15 @@ struct Performance {
     std::vector<Measurement> sweep_sizes;        // naive and tiled over sizes
     std::vector<Measurement> sweep_tiles;        // tiled over tile sizes at `size`
     double peak_gflops = 0, bandwidth_gbs = 0;   // measured by kernels/ceilings/
-    struct Intensity { std::string kernel, title; int tile = 0; double flops_per_byte = 0; };
+    struct Intensity {
+        std::string kernel, title;
+        int tile = 0;
+        double flops_per_byte = 0;       // traced global
+        double dram_flops_per_byte = 0;  // modelled DRAM (cache_profile), 0: none
+    };
     std::vector<Intensity> intensity;            // from traced global bytes
+    std::string cache_profile;                   // the cache model's profile for the device (issue 11)
+    std::vector<LadderRungFigures> ladder;       // traced/modelled figures of every rung, in ladder order
     std::string error;
     bool ready() const { return !rungs.empty(); }
 };
@@ -84,6 +93,8 @@ struct AppState {
     std::optional<std::string> screenshot_request;  // save the next frame here
     std::optional<std::pair<int64_t, int64_t>> hover_cell;  // --hover ROW,COL: a pinned hover on C
     float sidebar_width = 360;
+    std::string cache_profile = "h200"; // the cache model's profile in the hierarchy section (issue 11)
+    bool heatmap_by_dram = false;       // the heatmap colours A and B by modelled DRAM fetches
     std::string custom_source_path;    // --source as given, for the set-up form
 
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements

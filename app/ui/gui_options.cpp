@@ -19,7 +19,7 @@ const char* const kGuiHelp =
     "  --source FILE.cl --entry NAME --global E,.. --local E,.. --arg SPEC.. --define N=E --check C=A*B\n"
     "  --group X,Y        the work-group to show (default 0,0)\n"
     "  --phase P          the barrier interval to show (default 0)\n"
-    "  --view NAME        emulation, heatmap, source, performance, compare\n"
+    "  --view NAME        emulation, heatmap, source, performance, compare, ladder\n"
     "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
     "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
     "  --play             start playing the phases\n"
@@ -153,7 +153,7 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
     if (o.has("view")) {
         g.view = parse_view(*o.get("view"));
-        if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: emulation, heatmap, source, performance, compare");
+        if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: emulation, heatmap, source, performance, compare, ladder");
     }
     if (o.has("frames")) g.frames = parse_int("frames", *o.get("frames"), 1, 1000000, "a number of frames >= 1");
     if (o.has("window")) parse_window(*o.get("window"), g);

@@ -10,6 +10,7 @@
 #include "core/ceilings.h"
 #include "core/errors.h"
 #include "core/trace_runner.h"
+#include "ui/cache_views.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/theme.h"
@@ -117,6 +118,7 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
             if (m.kernel == ai.kernel && m.gflops > 0) points.push_back({ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel});
     }
     f.points(points);
+    draw_hierarchical_points(f, hierarchical_points(perf), perf.cache_profile);  // modelled DRAM intensity
 }
 
 }  // namespace
@@ -175,6 +177,7 @@ void start_performance(AppState& state) {
             }
             s.set_message("tracing " + k.name + " at 64 for its arithmetic intensity");
             TraceOptions to;
+            to.cache_requests = true;  // the hierarchical roofline and the ladder chart model them
             to.checks = false;
             to.verify = false;
             to.detail_budget_bytes = 1 << 20;
@@ -183,6 +186,7 @@ void start_performance(AppState& state) {
                 const Trace t = run_trace(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile}, to);
                 const double bytes = double(t.totals.global_load_bytes + t.totals.global_store_bytes);
                 if (bytes > 0) p.intensity.push_back({k.name, k.title, k.default_tile, t.totals.flops / bytes});
+                add_modelled_rung(p, t, dev);
             } catch (const InputError& e) {
                 s.set_message(k.name + ": " + e.what());
             }

@@ -1,0 +1,99 @@
+#pragma once
+// The cache model of issue 11: the traced global requests replayed in a lockstep GPU's
+// order through a per-compute-unit L1 and a shared L2, both set-associative LRU caches
+// of sector-filled lines. Loads allocate in L1 and L2; stores pass through L1 without
+// allocating and allocate in L2, write-back. Pure and headless: the input is a plain
+// request stream (built from a trace, or by hand in tests) and the output plain counts.
+// Every count it produces is *modelled*, never traced or measured.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilescope {
+
+struct CacheParams {
+    uint64_t l1_bytes = 256 * 1024;       // per compute unit; 0: no L1
+    uint64_t l2_bytes = 50ull << 20;      // shared
+    uint32_t line_bytes = 128;            // a multiple of sector_bytes
+    uint32_t sector_bytes = 32;           // fill granule; a multiple of the stream's sector
+    uint32_t ways = 16;                   // associativity of both levels
+    uint32_t cus = 132;                   // compute units, one L1 each
+    uint32_t resident = 8;                // work-groups a compute unit runs at once
+    bool operator==(const CacheParams&) const = default;
+};
+
+// Traced global requests in each work-group's issue order. Sector numbers are in one
+// flat address space (buffers laid out one after another), in units of sector_bytes.
+struct CacheRequestStream {
+    struct Request {
+        uint32_t sector_begin = 0, sector_count = 0;  // into `sectors`, sorted ascending
+        int32_t line = 0;                             // source line
+        uint16_t buffer = 0;                          // index into `buffers`
+        bool load = false, store = false;             // an atomic is both: modelled as a store
+    };
+    struct Group {
+        uint32_t request_begin = 0, request_count = 0;  // into `requests`
+    };
+    uint32_t sector_bytes = 32;
+    std::vector<std::string> buffers;  // names
+    std::vector<uint64_t> buffer_first_sector;  // where each buffer starts (when known; for maps back to elements)
+    std::vector<Group> groups;         // in linear work-group order (dimension 0 fastest)
+    std::vector<Request> requests;
+    std::vector<uint64_t> sectors;
+
+    // Appends a work-group; then add its requests in issue order.
+    void begin_group();
+    void add(std::initializer_list<uint64_t> request_sectors, bool store, uint16_t buffer = 0, int32_t line = 0);
+    void add(const uint64_t* begin, const uint64_t* end, bool store, uint16_t buffer, int32_t line);
+    uint64_t bytes() const;  // memory it holds
+};
+
+struct CacheCounts {
+    uint64_t l1_requests = 0;      // load requests reaching L1
+    uint64_t l1_sectors = 0;       // load sectors requested from L1
+    uint64_t l1_hit_sectors = 0;
+    uint64_t l2_sectors = 0;       // sectors requested from L2: L1 load misses plus stores
+    uint64_t l2_load_sectors = 0;  // of which loads (L1 load misses)
+    uint64_t l2_hit_sectors = 0;
+    uint64_t dram_read_bytes = 0;
+    uint64_t dram_write_bytes = 0; // dirty sectors evicted from L2 plus those left at the end
+
+    CacheCounts& operator+=(const CacheCounts& o);
+    bool operator==(const CacheCounts&) const = default;
+    double l1_hit_rate() const { return l1_sectors ? double(l1_hit_sectors) / double(l1_sectors) : 0.0; }
+    double l2_hit_rate() const { return l2_sectors ? double(l2_hit_sectors) / double(l2_sectors) : 0.0; }
+};
+
+// What no order of the same requests can beat (model sectors, loads only).
+struct CacheBounds {
+    uint64_t distinct_sectors = 0;        // of the whole launch: a perfect L2 still reads these from DRAM
+    uint64_t group_distinct_sectors = 0;  // summed over work-groups: what perfect, unshared L1s read from L2
+};
+
+struct CacheReport {
+    std::string profile;  // the profile named, with "+ overrides" when any
+    CacheParams params;
+    CacheCounts totals;
+    CacheBounds bounds;
+    std::vector<std::pair<std::string, CacheCounts>> buffers;  // stream's buffer order, touched ones
+    std::vector<std::pair<int32_t, CacheCounts>> lines;        // sorted by source line
+    std::vector<std::pair<uint64_t, uint32_t>> dram_reads;     // (model sector, times read from DRAM), sorted
+};
+
+// Throws InputError when the parameters cannot describe a cache (the message names the
+// option: --l1, --l2, --line, --ways, --cus, --resident, --sector).
+void check_cache_params(const CacheParams& params, uint32_t stream_sector_bytes);
+
+// Replays `stream` through the caches described by `params`.
+//
+// Order (a lockstep GPU): work-groups in linear order are dealt to `cus` compute units,
+// round-robin, `resident` per unit; when a group issues its last request, the unit takes
+// the next group into that slot. In each round every unit, in index order, issues the
+// next request of each of its resident groups in slot order. Within a request, sectors
+// are looked up in ascending order.
+CacheReport run_cache_model(const CacheRequestStream& stream, const CacheParams& params, const std::string& profile);
+
+CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes);
+
+}  // namespace tilescope

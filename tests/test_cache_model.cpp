@@ -1,0 +1,248 @@
+// The cache model (issue 11) on tiny hand-built request streams, each worked out by hand
+// in the comments: LRU eviction, sector fills, write-back stores, the lockstep order,
+// coarser sectors, profiles and bad parameters. No emulator needed.
+#include <gtest/gtest.h>
+
+#include "core/cache_model.h"
+#include "core/cache_trace.h"
+#include "core/errors.h"
+#include "core/ladder_explained.h"
+
+using namespace tilescope;
+
+namespace {
+
+CacheParams tiny(uint64_t l1, uint64_t l2, uint32_t ways, uint32_t cus = 1, uint32_t resident = 1) {
+    CacheParams p;
+    p.l1_bytes = l1;
+    p.l2_bytes = l2;
+    p.line_bytes = 64;  // two 32-byte sectors: sector s lies in line s / 2
+    p.sector_bytes = 32;
+    p.ways = ways;
+    p.cus = cus;
+    p.resident = resident;
+    return p;
+}
+
+}  // namespace
+
+// L1: 256 B = 2 sets x 2 ways of 64-B lines (line l in set l % 2). L2: 512 B = 4 sets x 2 ways.
+TEST(CacheModel, LoadsHitEvictAndFillSectorBySector) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0, 1}, false);  // line 0: both sectors miss L1 and L2 -> 2 DRAM sectors
+    s.add({0}, false);     // L1 hit
+    s.add({4}, false);     // line 2 (L1 set 0): miss, 1 DRAM sector; L1 set 0 = {0, 2}
+    s.add({8}, false);     // line 4 (L1 set 0): miss, evicts line 0 (least recent); 1 DRAM sector
+    s.add({1}, false);     // line 0 again: L1 miss, L2 hit; evicts line 2 from L1
+    s.add({5}, false);     // line 2, sector 1: L1 miss; L2 holds line 2 without it -> 1 DRAM sector
+    const CacheReport r = run_cache_model(s, tiny(256, 512, 2), "hand");
+    EXPECT_EQ(r.totals.l1_requests, 6u);
+    EXPECT_EQ(r.totals.l1_sectors, 7u);
+    EXPECT_EQ(r.totals.l1_hit_sectors, 1u);
+    EXPECT_EQ(r.totals.l2_sectors, 6u);
+    EXPECT_EQ(r.totals.l2_load_sectors, 6u);
+    EXPECT_EQ(r.totals.l2_hit_sectors, 1u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 5u * 32);
+    EXPECT_EQ(r.totals.dram_write_bytes, 0u);
+    EXPECT_EQ(r.bounds.distinct_sectors, 5u);
+    EXPECT_EQ(r.bounds.group_distinct_sectors, 5u);
+}
+
+// No L1; L2: 128 B = one set of 2 ways. Stores allocate without fetching and are written
+// back once per dirty sector: evicted (lines 0 and 1 below) or left at the end (line 0).
+TEST(CacheModel, StoresWriteBackFromL2) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0}, true);   // line 0 allocated, sector 0 dirty: one DRAM write to come
+    s.add({0}, true);   // hit, already dirty
+    s.add({1}, false);  // line 0 sector 1 not valid: DRAM read
+    s.add({0}, false);  // hit on the stored sector
+    s.add({2}, true);   // line 1 allocated, dirty: one write
+    s.add({4}, false);  // line 2: evicts line 0 (dirty sector written back), DRAM read
+    s.add({0}, true);   // line 0 again: evicts line 1 (written back), dirty again: one write
+    const CacheReport r = run_cache_model(s, tiny(0, 128, 2), "hand");
+    EXPECT_EQ(r.totals.l1_requests, 3u);
+    EXPECT_EQ(r.totals.l1_sectors, 3u);
+    EXPECT_EQ(r.totals.l1_hit_sectors, 0u);
+    EXPECT_EQ(r.totals.l2_sectors, 7u);
+    EXPECT_EQ(r.totals.l2_load_sectors, 3u);
+    EXPECT_EQ(r.totals.l2_hit_sectors, 2u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 2u * 32);
+    EXPECT_EQ(r.totals.dram_write_bytes, 3u * 32);
+    EXPECT_EQ(r.bounds.distinct_sectors, 3u);  // loads only: 1, 0, 4
+}
+
+// A store passes L1 by: a later load of the sector misses L1 and finds it in L2.
+TEST(CacheModel, StoresDoNotAllocateInL1) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({3}, true);
+    s.add({3}, false);
+    const CacheReport r = run_cache_model(s, tiny(1024, 1024, 2), "hand");
+    EXPECT_EQ(r.totals.l1_hit_sectors, 0u);
+    EXPECT_EQ(r.totals.l2_hit_sectors, 1u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 0u);
+    EXPECT_EQ(r.totals.dram_write_bytes, 32u);
+}
+
+// Groups 0, 1, 2 on 2 compute units, 1 resident each: 0 -> CU0, 1 -> CU1. Group 0 ends in
+// round 1, so CU0 takes group 2, whose load of sector 5 in round 2 misses CU0's L1 and
+// hits in L2 (CU1 fetched it in round 1). Had group 2 gone to CU1, it would hit CU1's L1.
+TEST(CacheModel, LockstepOrderDealsGroupsAndRefillsFreedUnits) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0}, false);
+    s.begin_group();
+    s.add({5}, false);
+    s.add({0}, false);
+    s.begin_group();
+    s.add({5}, false);
+    const CacheReport r = run_cache_model(s, tiny(1024, 1024, 2, 2, 1), "hand");
+    EXPECT_EQ(r.totals.l1_hit_sectors, 0u);
+    EXPECT_EQ(r.totals.l2_sectors, 4u);
+    EXPECT_EQ(r.totals.l2_hit_sectors, 2u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 2u * 32);
+    EXPECT_EQ(r.bounds.group_distinct_sectors, 4u);
+    // One unit running one group at a time: group 2's load hits that unit's L1.
+    const CacheReport one = run_cache_model(s, tiny(1024, 1024, 2, 1, 1), "hand");
+    EXPECT_EQ(one.totals.l1_hit_sectors, 2u);  // group 1's load of 0, group 2's load of 5
+    EXPECT_EQ(one.totals.l2_sectors, 2u);
+}
+
+// Within a unit, resident groups take turns request by request: with 2 resident groups
+// that each load sectors 0 then 2 (lines 0 and 1, both in the one L1 set of 1 way), the
+// turns thrash the L1; one group at a time hits twice.
+TEST(CacheModel, ResidentGroupsInterleave) {
+    CacheRequestStream s;
+    for (int g = 0; g < 2; ++g) {
+        s.begin_group();
+        s.add({0}, false);
+        s.add({0}, false);
+        s.add({2}, false);
+    }
+    // L1 64 B, 1 way: a single line. Order with resident 2: g0:0 g1:0(hit) g0:0(hit) g1:0(hit) g0:2 g1:2(hit).
+    CacheParams p = tiny(64, 1024, 1, 1, 2);
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 4u);
+    // One at a time: g0: 0, 0(hit), 2; g1: 0 (miss: line 1 holds the set), 0(hit), 2.
+    p.resident = 1;
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 2u);
+}
+
+TEST(CacheModel, CoarserModelSectorsMergeTracedSectors) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0, 1, 2}, false);  // 32-B sectors 0,1 -> 64-B sector 0; 2 -> 1
+    CacheParams p = tiny(1024, 1024, 2);
+    p.line_bytes = 128;
+    p.sector_bytes = 64;
+    const CacheReport r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l1_sectors, 2u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 128u);
+    EXPECT_EQ(r.bounds.distinct_sectors, 2u);
+}
+
+TEST(CacheModel, PerBufferAndPerLineSumToTotals) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0, 1}, false, 0, 10);
+    s.add({100}, false, 1, 11);
+    s.add({0}, false, 0, 12);
+    s.add({200}, true, 2, 13);
+    const CacheReport r = run_cache_model(s, tiny(256, 512, 2), "hand");
+    CacheCounts by_buffer, by_line;
+    for (const auto& [name, c] : r.buffers) by_buffer += c;
+    for (const auto& [line, c] : r.lines) by_line += c;
+    EXPECT_EQ(by_buffer, r.totals);
+    EXPECT_EQ(by_line, r.totals);
+    ASSERT_EQ(r.lines.size(), 4u);
+    EXPECT_EQ(r.lines[2].first, 12);
+    EXPECT_EQ(r.lines[2].second.l1_hit_sectors, 1u);
+    EXPECT_EQ(r.buffers.size(), 3u);
+    EXPECT_EQ(r.buffers[2].second.dram_write_bytes, 32u);
+}
+
+TEST(CacheModel, BadParametersNameTheirOption) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0}, false);
+    auto message = [&](CacheParams p) {
+        try {
+            run_cache_model(s, p, "hand");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CacheParams p = tiny(256, 512, 2);
+    p.ways = 0;
+    EXPECT_NE(message(p).find("--ways 0"), std::string::npos);
+    p = tiny(100, 512, 2);
+    EXPECT_NE(message(p).find("--l1 100 bytes"), std::string::npos);
+    p = tiny(256, 64, 2);
+    EXPECT_NE(message(p).find("--l2"), std::string::npos);
+    p = tiny(256, 512, 2);
+    p.line_bytes = 48;
+    EXPECT_NE(message(p).find("--line 48"), std::string::npos);
+    p = tiny(256, 512, 2, 0);
+    EXPECT_NE(message(p).find("--cus 0"), std::string::npos);
+    EXPECT_EQ(message(tiny(0, 512, 2)), "no error");  // --l1 0: no L1
+}
+
+TEST(CacheProfiles, EveryProfileLoadsWithItsSourceAndValidParameters) {
+    const auto names = cache_profile_names();
+    for (const char* wanted : {"h200", "h100", "teaching", "cpu"})
+        EXPECT_NE(std::find(names.begin(), names.end(), wanted), names.end()) << wanted;
+    for (const std::string& n : names) {
+        const CacheProfile p = load_cache_profile(n);
+        EXPECT_FALSE(p.source.empty()) << n;
+        EXPECT_NO_THROW(check_cache_params(p.params, 32)) << n;
+    }
+    EXPECT_TRUE(load_cache_profile("cpu").from_sysfs);
+    EXPECT_EQ(load_cache_profile("h200").params.cus, 132u);
+    EXPECT_THROW(load_cache_profile("nosuch"), InputError);
+}
+
+// The ladder explained: each step names its largest traffic change, or says none changed
+// while the measured time did.
+TEST(LadderExplained, NamesTheLargestChangeOrSaysNoneChanged) {
+    LadderRungFigures naive{"naive", 16, 1000, 0, 0, 64000.0, 8000.0, 4000.0, 2.0};
+    LadderRungFigures tiled{"tiled", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.5};
+    LadderRungFigures same{"tiled_pad", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.0};
+    const auto steps = explain_ladder({naive, tiled, same});
+    ASSERT_EQ(steps.size(), 2u);
+    ASSERT_EQ(steps[0].changes.size(), 7u);  // requests, L1, L2, DRAM, local, barriers, time
+    EXPECT_EQ(steps[0].changes[0].what, "global requests");
+    EXPECT_DOUBLE_EQ(steps[0].changes[0].ratio(), 0.125);
+    EXPECT_EQ(steps[0].changes[6].kind, FigureKind::Measured);
+    // local bytes went from 0 to 50000: the largest change
+    EXPECT_NE(steps[0].note.find("local bytes"), std::string::npos) << steps[0].note;
+    EXPECT_NE(steps[1].note.find("no traced or modelled traffic changed"), std::string::npos) << steps[1].note;
+    EXPECT_NE(steps[1].note.find("time is 1.5x less"), std::string::npos) << steps[1].note;
+    // Without cache figures the modelled rows are left out, not zero.
+    LadderRungFigures bare = naive;
+    bare.l1_bytes.reset();
+    EXPECT_EQ(explain_ladder({bare, tiled})[0].changes.size(), 6u);
+}
+
+// The heatmap by DRAM fetches: each element gets its sector's DRAM reads. Buffer "A" of
+// 24 floats starts at sector 10: elements 0-7 in sector 10, 8-15 in 11, 16-23 in 12.
+TEST(CacheModel, DramFetchesPerElementFollowTheirSectors) {
+    CacheRequestStream s;
+    s.buffers = {"A"};
+    s.buffer_first_sector = {10};
+    s.begin_group();
+    s.add({10}, false);
+    s.add({12}, false);  // line 6 (64-B lines) evicts line 5 from the one-line L2
+    s.add({20}, false);
+    s.add({10}, false);  // so sector 10 is read from DRAM a second time
+    CacheParams p = tiny(0, 64, 1);
+    const CacheReport r = run_cache_model(s, p, "hand");
+    const auto counts = dram_fetches_per_element(s, r, "A", 4, 24);
+    ASSERT_EQ(counts.size(), 24u);
+    EXPECT_EQ(counts[0], 2u);
+    EXPECT_EQ(counts[7], 2u);
+    EXPECT_EQ(counts[8], 0u);   // sector 11 never loaded
+    EXPECT_EQ(counts[16], 1u);
+    EXPECT_TRUE(dram_fetches_per_element(s, r, "B", 4, 24).empty());
+}
