@@ -229,13 +229,15 @@ TEST(Tuning, WriteThenReadBack) {
 TEST(Tuning, ApplyFromTheRunTimeDirectoryElseDefaults) {
     const fs::path dir = temp_dir("apply");
     ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());  // the user's own tuning plays no part either
     // A device of its own, so tuning data committed for this machine's PoCL plays no part.
     DeviceInfo device = pocl();
     device.name += " for a tuning test";
     LaunchConfig c{*find_rung("reg2d"), parse_size("96"), 64};
-    EXPECT_FALSE(apply_tuning(c, device));  // no file: defaults stay
-    EXPECT_EQ(c.params_source, "default");
-    EXPECT_TRUE(c.params.empty());
+    EXPECT_TRUE(apply_tuning(c, device));  // no file: the parameters kept for CPUs (assets/tuning/defaults-cpu.json)
+    EXPECT_EQ(c.params_source, "type-defaults");
+    EXPECT_EQ(c.tuning_note, "defaults for CPUs");
+    c = LaunchConfig{*find_rung("reg2d"), parse_size("96"), 64};
 
     std::vector<TuneResult> results = {{32, {{"TSK", 8}, {"WPTM", 2}, {"WPTN", 8}}, "ok", 5.0, 0.1, "", "", ""}};
     std::ofstream(dir / (device_slug(device) + ".json"))
@@ -250,9 +252,10 @@ TEST(Tuning, ApplyFromTheRunTimeDirectoryElseDefaults) {
     EXPECT_EQ(m.params_source, "tuned");
     EXPECT_EQ(m.launch.params.at("WPTM"), 2);
 
-    // Another rung, or a tuned parameter the rung no longer has: defaults.
+    // Another rung: not this file's; the CPU defaults. A tuned parameter the rung no longer has: defaults.
     LaunchConfig other{*find_rung("reg2d_vec"), parse_size("96"), 64};
-    EXPECT_FALSE(apply_tuning(other, device));
+    EXPECT_TRUE(apply_tuning(other, device));
+    EXPECT_EQ(other.params_source, "type-defaults");
     results[0].params["GONE"] = 3;
     std::ofstream(dir / (device_slug(device) + ".json"))
         << merge_tuning("", device.label(), "reg2d", parse_size("96"), results, "");

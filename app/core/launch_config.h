@@ -30,7 +30,8 @@ struct LaunchConfig {
     // Values for the kernel's tunable parameters (KernelSpec::params); a parameter not
     // named here takes its default. Naming one the kernel lacks is an InputError.
     std::map<std::string, int64_t> params = {};
-    std::string params_source = "default";  // "default", "tuned" (assets/tuning) or "given" (--param)
+    std::string params_source = "default";  // "default", "tuned", "similar", "type-defaults" (core/tuning) or "given" (--param)
+    std::string tuning_note = {};            // in words, for tables and the GUI: "tuned here", "defaults for CPUs"
 };
 
 struct ResolvedArg {

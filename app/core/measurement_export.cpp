@@ -39,6 +39,7 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         r["times_s"] = m.times_s;
         r["params"] = m.launch.params;  // tunable parameters beyond TS ({} for most rungs)
         r["params_source"] = m.params_source;
+        if (!m.tuning_note.empty()) r["tuning"] = m.tuning_note;  // "tuned here", "defaults for CPUs", ...
         list.push_back(r);
     }
     return list.dump(2) + "\n";
@@ -87,7 +88,9 @@ std::string measurement_row(const Measurement& m) {
     if (!m.library && (!m.launch.params.empty() || m.params_source != "default")) {
         std::string params;
         for (const auto& [name, value] : m.launch.params) params += " " + name + "=" + std::to_string(value);
-        row += "  [" + m.params_source + params + "]";
+        // "[tuned here: TSK=16 ...]", "[defaults for CPUs: ...]", "[given: ...]"
+        const std::string source = m.tuning_note.empty() ? m.params_source : m.tuning_note;
+        row += "  [" + source + (params.empty() ? "" : ":" + params) + "]";
     }
     return row;
 }

@@ -331,6 +331,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     m.tile = config.tile;
     m.launch = launch;
     m.params_source = config.params_source;
+    m.tuning_note = config.tuning_note;
     m.reps = options.reps;
     try {
         Impl::Prepared p = impl_->prepare(config, launch, device_, &host);

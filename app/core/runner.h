@@ -28,7 +28,8 @@ struct Measurement {
     ProblemSize size;
     int tile = 0;
     ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
-    std::string params_source = "default";  // where tile and parameters came from: default, tuned, given
+    std::string params_source = "default";  // where tile and parameters came from: default, tuned, similar, type-defaults, given
+    std::string tuning_note;      // the same in words ("tuned for a similar device: NAME")
     int reps = 0;
     std::vector<double> times_s;  // one per timed launch
     double median_s = 0, min_s = 0;

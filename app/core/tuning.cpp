@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstdlib>
 #include <ctime>
@@ -46,6 +47,12 @@ ordered_json params_json(const std::map<std::string, int64_t>& params) {
     return j;
 }
 
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 // The sweep results stored for `kernel` at `size` in a tuning document; none when the
 // entry is missing, for another size, or unreadable.
 std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::string& kernel, const ProblemSize& size) {
@@ -85,9 +92,16 @@ std::string device_slug(std::string_view label) {
 
 std::string device_slug(const DeviceInfo& device) { return device_slug(device.label()); }
 
+std::string user_tuning_dir() {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/') return std::string(xdg) + "/tilescope/tuning";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.local/share/tilescope/tuning";
+}
+
 std::vector<std::string> tuning_search_dirs() {
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("TILESCOPE_TUNING_DIR"); env && *env) dirs.push_back(env);
+    dirs.push_back(user_tuning_dir());
     dirs.push_back("assets/tuning");
     if (const std::string exe = executable_dir(); !exe.empty()) dirs.push_back(exe + "/tuning");
     return dirs;
@@ -95,59 +109,198 @@ std::vector<std::string> tuning_search_dirs() {
 
 std::string default_tuning_dir() {
     if (const char* env = std::getenv("TILESCOPE_TUNING_DIR"); env && *env) return env;
-    return "assets/tuning";
+    return user_tuning_dir();
 }
 
-std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel) {
+std::string size_bucket(const ProblemSize& size) { return std::max(size.M, size.N) <= 1024 ? "small" : "large"; }
+
+std::string size_bucket(std::string_view label) {
+    try {
+        return size_bucket(parse_size(label));
+    } catch (const InputError&) {
+        return {};
+    }
+}
+
+std::string device_family(std::string_view label) {
+    const size_t slash = label.find(" / ");
+    const std::string platform = lower(label.substr(0, slash == std::string_view::npos ? 0 : slash));
+    const std::string name = lower(slash == std::string_view::npos ? label : label.substr(slash + 3));
+    if (platform.find("portable computing language") != std::string::npos) {
+        // PoCL names its CPU device "<driver>-<LLVM target>-<CPU model>": the target says which
+        // code it generates, the model's maker says whose cores run it.
+        std::string vendor;
+        size_t at = std::string::npos;
+        for (const auto& [word, v] : {std::pair{"intel", "intel"}, {"xeon", "intel"}, {"amd", "amd"}, {"epyc", "amd"},
+                                      {"ryzen", "amd"}, {"apple", "apple"}, {"arm", "arm"}})
+            if (const size_t p = name.find(word); p != std::string::npos && p < at) { at = p; vendor = v; }
+        const size_t dash = name.find('-');
+        if (vendor.empty() || dash == std::string::npos || at <= dash + 1) return {};
+        std::string target = name.substr(dash + 1, at - dash - 1);
+        while (!target.empty() && target.back() == '-') target.pop_back();
+        return "pocl:" + target + ":" + vendor;
+    }
+    if (platform.find("nvidia") != std::string::npos || name.find("nvidia") != std::string::npos) {
+        // Marketing names to architectures; an unknown name gets no family (exact match only).
+        static const std::vector<std::pair<std::string, std::string>> kArch = {
+            {"gh200", "hopper"}, {"h100", "hopper"}, {"h200", "hopper"}, {"h800", "hopper"}, {"h20", "hopper"},
+            {"gb200", "blackwell"}, {"b200", "blackwell"}, {"b100", "blackwell"}, {"rtx 50", "blackwell"},
+            {"l40", "ada"}, {"l4", "ada"}, {"rtx 40", "ada"}, {"ada", "ada"},
+            {"a100", "ampere"}, {"a800", "ampere"}, {"a40", "ampere"}, {"a30", "ampere"}, {"a10", "ampere"},
+            {"rtx a", "ampere"}, {"rtx 30", "ampere"},
+            {"v100", "volta"}, {"titan v", "volta"}, {"t4", "turing"}, {"rtx 20", "turing"}, {"quadro rtx", "turing"}};
+        for (const auto& [pattern, arch] : kArch)
+            if (name.find(pattern) != std::string::npos) return "nvidia:" + arch;
+        return {};
+    }
+    return {};
+}
+
+std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel, std::string_view bucket,
+                                           bool* same_bucket) {
     const ordered_json doc = ordered_json::parse(json_text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("kernels")) return std::nullopt;
     const auto& kernels = doc["kernels"];
     const std::string name(kernel);
     if (!kernels.is_object() || !kernels.contains(name)) return std::nullopt;
     const auto& e = kernels[name];
-    try {
-        TunedChoice c;
-        c.kernel = name;
-        c.tile = e.at("tile").get<int>();
-        const ordered_json params = e.value("params", ordered_json::object());  // named: items() must not outlive it
-        for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
-        c.gflops = e.value("gflops", 0.0);
-        c.size = e.value("size", "");
-        return c;
-    } catch (const nlohmann::json::exception&) {
-        return std::nullopt;
+    if (!e.is_object()) return std::nullopt;
+    // Entries of this bucket first ("sizes"), then the entry tuned last (the legacy layout).
+    std::vector<std::pair<const ordered_json*, std::string>> candidates;
+    const std::string want(bucket);
+    if (e.contains("sizes") && e["sizes"].is_object()) {
+        const auto& sizes = e["sizes"];
+        if (!want.empty() && sizes.contains(want)) candidates.emplace_back(&sizes[want], want);
+    }
+    if (e.contains("tile")) candidates.emplace_back(&e, size_bucket(e.value("size", std::string())));
+    if (e.contains("sizes") && e["sizes"].is_object())
+        for (const auto& [b, entry] : e["sizes"].items()) candidates.emplace_back(&entry, b);
+    // A candidate of the asked bucket wins over any other.
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const auto& x, const auto& y) {
+        return (!want.empty() && x.second == want) > (!want.empty() && y.second == want);
+    });
+    for (const auto& [entry, b] : candidates) {
+        try {
+            TunedChoice c;
+            c.kernel = name;
+            c.tile = entry->at("tile").get<int>();
+            const ordered_json params = entry->value("params", ordered_json::object());  // named: items() must not outlive it
+            for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
+            c.gflops = entry->value("gflops", 0.0);
+            c.size = entry->value("size", "");
+            c.device = doc.value("device", "");
+            c.bucket = b;
+            if (same_bucket) *same_bucket = !want.empty() && b == want;
+            return c;
+        } catch (const nlohmann::json::exception&) {
+            continue;
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Every tuning file in precedence order: each search directory's, then the embedded ones.
+// `visit(path_or_origin, text)` returns true to stop.
+template <class Visit>
+void for_each_tuning_file(const std::string& only_name, Visit visit) {
+    for (const std::string& dir : tuning_search_dirs()) {
+        std::error_code ec;
+        if (!only_name.empty()) {
+            const std::filesystem::path path = std::filesystem::path(dir) / only_name;
+            if (std::filesystem::is_regular_file(path, ec) && visit(path.string(), read_text(path))) return;
+            continue;
+        }
+        std::vector<std::filesystem::path> files;
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".json") files.push_back(it->path());
+        std::sort(files.begin(), files.end());
+        for (const auto& path : files)
+            if (visit(path.string(), read_text(path))) return;
+    }
+    for (const EmbeddedFile& f : embedded_files()) {
+        const std::string path(f.path);
+        if (path.rfind("assets/tuning/", 0) != 0) continue;
+        if (!only_name.empty() && path != "assets/tuning/" + only_name) continue;
+        if (visit("embedded " + path, std::string(f.text))) return;
     }
 }
 
+bool is_type_defaults(const std::string& origin) {
+    return std::filesystem::path(origin).filename().string().rfind("defaults-", 0) == 0;
+}
+
+}  // namespace
+
 std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view kernel) {
-    const std::string file = std::string(slug) + ".json";
-    for (const std::string& dir : tuning_search_dirs()) {
-        const std::filesystem::path path = std::filesystem::path(dir) / file;
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec)) continue;
-        if (auto c = tuned_choice_in(read_text(path), kernel)) {
-            c->origin = path.string();
-            return c;
+    std::optional<TunedChoice> found;
+    for_each_tuning_file(std::string(slug) + ".json", [&](const std::string& origin, const std::string& text) {
+        if (auto c = tuned_choice_in(text, kernel)) {
+            c->origin = origin;
+            found = std::move(c);
+            return true;
+        }
+        return false;
+    });
+    return found;
+}
+
+std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size) {
+    const std::string bucket = size_bucket(size);
+    const std::string label = device.label();
+    const std::string family = device_family(label);
+    // Two passes over this device's file, then over similar devices' files: the bucket asked
+    // for, then any bucket (a device's own tuning at another size beats a stranger's).
+    for (const bool similar : {false, true}) {
+        if (similar && family.empty()) break;
+        for (const bool need_bucket : {true, false}) {
+            std::optional<TuningLookup> found;
+            for_each_tuning_file(similar ? std::string() : device_slug(device) + ".json",
+                                 [&](const std::string& origin, const std::string& text) {
+                if (is_type_defaults(origin)) return false;
+                bool same = false;
+                auto c = tuned_choice_in(text, kernel, bucket, &same);
+                if (!c || (need_bucket && !same)) return false;
+                if (similar && (c->device == label || device_family(c->device) != family)) return false;
+                c->origin = origin;
+                TuningLookup l;
+                l.match = similar ? TuningMatch::similar : TuningMatch::exact;
+                l.note = similar ? "tuned for a similar device: " + c->device
+                                 : same ? std::string("tuned here") : "tuned here at " + c->size;
+                l.choice = std::move(*c);
+                found = std::move(l);
+                return true;
+            });
+            if (found) return found;
         }
     }
-    const std::string embedded = "assets/tuning/" + file;
-    for (const EmbeddedFile& f : embedded_files())
-        if (f.path == embedded)
-            if (auto c = tuned_choice_in(f.text, kernel)) {
-                c->origin = "embedded " + embedded;
-                return c;
-            }
-    return std::nullopt;
+    if (!device.is_cpu && !device.is_gpu) return std::nullopt;
+    const std::string type = device.is_gpu ? "gpu" : "cpu";
+    std::optional<TuningLookup> found;
+    for_each_tuning_file("defaults-" + type + ".json", [&](const std::string& origin, const std::string& text) {
+        bool same = false;
+        auto c = tuned_choice_in(text, kernel, bucket, &same);
+        if (!c || !same) return false;
+        c->origin = origin;
+        c->device.clear();
+        found = TuningLookup{std::move(*c), TuningMatch::type_defaults, device.is_gpu ? "defaults for GPUs" : "defaults for CPUs"};
+        return true;
+    });
+    return found;
 }
 
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
     if (config.kernel.custom || !config.kernel.library.empty()) return false;
-    const auto choice = find_tuned(device_slug(device), config.kernel.name);
-    if (!choice) return false;
+    const auto found = lookup_tuning(device, config.kernel.name, config.size);
+    if (!found) return false;
     LaunchConfig tuned = config;
-    tuned.tile = choice->tile;
-    tuned.params = choice->params;
-    tuned.params_source = "tuned";
+    tuned.tile = found->choice.tile;
+    tuned.params = found->choice.params;
+    tuned.params_source = found->match == TuningMatch::exact     ? "tuned"
+                          : found->match == TuningMatch::similar ? "similar"
+                                                                 : "type-defaults";
+    tuned.tuning_note = found->note;
     try {
         resolve(tuned);  // parameters the rung no longer has, or sizes that no longer fit
     } catch (const InputError&) {
@@ -205,6 +358,21 @@ std::string merge_tuning(std::string_view existing, const std::string& device_la
         list.push_back(std::move(j));
     }
     e["results"] = std::move(list);
+    // The best per size bucket stays when another bucket is tuned: lookup reads "sizes" first.
+    ordered_json sizes = ordered_json::object();
+    if (doc["kernels"].contains(kernel) && doc["kernels"][kernel].is_object()) {
+        const ordered_json& old = doc["kernels"][kernel];
+        if (old.contains("sizes") && old["sizes"].is_object()) sizes = old["sizes"];
+        else if (old.contains("tile") && !size_bucket(old.value("size", std::string())).empty()) {
+            ordered_json legacy = old;  // a file from before buckets: its entry becomes its bucket's
+            legacy.erase("results");
+            sizes[size_bucket(old.value("size", std::string()))] = std::move(legacy);
+        }
+    }
+    ordered_json summary = e;
+    summary.erase("results");
+    sizes[size_bucket(size)] = std::move(summary);
+    e["sizes"] = std::move(sizes);
     doc["kernels"][kernel] = std::move(e);
     return doc.dump(2) + "\n";
 }
@@ -240,6 +408,100 @@ std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
         }
     }
     return points;
+}
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+int quick_tune_expected_points(const KernelSpec& kernel) {
+    // Measured on the ladder: about three points per axis and round, two rounds.
+    const int axes = 1 + static_cast<int>(kernel.params.size());
+    return 1 + 3 * axes + 2;
+}
+
+std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, const std::map<std::string, int64_t>& start_params,
+                                   const MeasurePoint& measure, const QuickTuneOptions& options) {
+    // Axes: TS, then each parameter; each a sorted list of candidates holding the start value.
+    struct Axis {
+        std::string name;  // "" for TS
+        std::vector<int64_t> values;
+    };
+    std::vector<Axis> axes;
+    std::vector<int64_t> tiles(kernel.tiles.begin(), kernel.tiles.end());
+    tiles.push_back(start_tile);
+    axes.push_back({"", tiles});
+    for (const TunableParam& p : kernel.params) {
+        std::vector<int64_t> v = p.values;
+        v.push_back(start_params.count(p.name) ? start_params.at(p.name) : p.default_value);
+        axes.push_back({p.name, v});
+    }
+    for (Axis& a : axes) {
+        std::sort(a.values.begin(), a.values.end());
+        a.values.erase(std::unique(a.values.begin(), a.values.end()), a.values.end());
+    }
+    using Point = std::vector<int64_t>;  // one value per axis
+    auto to_point = [&](int tile, const std::map<std::string, int64_t>& params) {
+        Point p{tile};
+        for (size_t a = 1; a < axes.size(); ++a)
+            p.push_back(params.count(axes[a].name) ? params.at(axes[a].name) : kernel.params[a - 1].default_value);
+        return p;
+    };
+    auto index_of = [&](size_t axis, int64_t v) {
+        return static_cast<int>(std::find(axes[axis].values.begin(), axes[axis].values.end(), v) - axes[axis].values.begin());
+    };
+
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<TuneResult> results;
+    std::map<Point, double> seen;  // point -> GFLOP/s (0 when not verified)
+    Point best = to_point(start_tile, start_params);
+    double best_gflops = -1;
+    const int planned = quick_tune_expected_points(kernel);
+    auto out_of_time = [&] {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return static_cast<int>(results.size()) >= options.max_points || s >= options.budget_s;
+    };
+    // Measures p unless seen; true when it beat the best.
+    auto try_point = [&](const Point& p) {
+        if (seen.count(p) || out_of_time()) return false;
+        if (options.cancelled && options.cancelled()) throw Cancelled();
+        std::map<std::string, int64_t> params;
+        for (size_t a = 1; a < axes.size(); ++a) params[axes[a].name] = p[a];
+        TuneResult r = measure(static_cast<int>(p[0]), params);
+        r.tile = static_cast<int>(p[0]);
+        r.params = params;
+        const double g = r.status == "ok" ? r.gflops : 0;
+        seen[p] = g;
+        results.push_back(r);
+        if (options.progress) options.progress(static_cast<int>(results.size()), std::max(planned, static_cast<int>(results.size())), r);
+        if (g > best_gflops) {
+            const bool improved = best_gflops >= 0 || results.size() == 1;
+            best_gflops = g;
+            best = p;
+            return improved;
+        }
+        return false;
+    };
+    try_point(best);
+    for (int reach : {1, 2}) {
+        bool moved = true;
+        while (moved && !out_of_time()) {
+            moved = false;
+            for (size_t a = 0; a < axes.size(); ++a) {
+                if (axes[a].values.size() < 2) continue;
+                const int at = index_of(a, best[a]);
+                for (const int step : {-reach, reach}) {
+                    const int i = at + step;
+                    if (i < 0 || i >= static_cast<int>(axes[a].values.size())) continue;
+                    Point p = best;
+                    p[a] = axes[a].values[i];
+                    if (try_point(p)) moved = true;
+                }
+            }
+            if (reach == 2 && moved) reach = 1;  // a far move found something: search near it again
+        }
+    }
+    return results;
 }
 
 }  // namespace tilescope

@@ -1,10 +1,15 @@
 #pragma once
-// Per-device tuned parameters, kept as data: assets/tuning/<device-slug>.json holds, for
-// each tuned rung, the best verified tile and parameters and every result of the sweep
+// Per-device tuned parameters, kept as data: <device-slug>.json holds, for each tuned rung
+// and size bucket, the best verified tile and parameters and every result of the sweep
 // that found them. Files are compiled into the binary (like kernels/) and also read at
 // run time, so a tuning run on another machine can be brought back and used at once:
-//   $TILESCOPE_TUNING_DIR, then ./assets/tuning, then <directory of the executable>/tuning,
-//   then the embedded copies. The first file that names the device and rung wins.
+//   $TILESCOPE_TUNING_DIR, then the user's folder ($XDG_DATA_HOME/tilescope/tuning, where
+//   `tilescope tune` writes), then ./assets/tuning, then <directory of the executable>/tuning,
+//   then the embedded copies.
+// A device nobody tuned still gets sensible values (lookup_tuning): its own file, else a
+// file of a similar device (same vendor and architecture family), else the parameters
+// kept for its type (assets/tuning/defaults-cpu.json, defaults-gpu.json).
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,22 +45,56 @@ struct TunedChoice {
     double gflops = 0;
     std::string size;     // the problem size it was tuned at
     std::string origin;   // the file it came from ("embedded assets/tuning/x.json" or a path)
+    std::string device;   // the device the file was tuned on ("" for the type defaults)
+    std::string bucket;   // the size bucket of the entry ("small", "large")
 };
+
+// Tuning is per size bucket, so small problems get tiles that fill the device: "small" when
+// C is at most 1024 x 1024 (max(M, N) <= 1024), else "large".
+std::string size_bucket(const ProblemSize& size);
+std::string size_bucket(std::string_view size_label);  // of a stored "1024" / "MxNxK"; "" if unreadable
+
+// Devices of one vendor and architecture family share tuning as a fallback:
+// "pocl:skylake-avx512:amd" (PoCL's LLVM target and the CPU's vendor), "nvidia:hopper";
+// "" when the label says too little (then only the exact device matches).
+std::string device_family(std::string_view device_label);
+
+// The user's tuning folder: $XDG_DATA_HOME/tilescope/tuning, else ~/.local/share/tilescope/tuning.
+std::string user_tuning_dir();
+
+// How a device found its tile and parameters, best first.
+enum class TuningMatch { exact, similar, type_defaults };
+
+struct TuningLookup {
+    TunedChoice choice;
+    TuningMatch match = TuningMatch::exact;
+    std::string note;  // for tables and the GUI: "tuned here", "tuned for a similar device: NAME", "defaults for CPUs"
+};
+
+// The best available choice for `kernel` at `size` on `device`: this device's file (this
+// bucket, then another bucket), a similar device's file (same order), the type defaults
+// for this bucket; nullopt when none has the rung.
+std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size);
 
 // Directories read at run time, in precedence order (existing or not).
 std::vector<std::string> tuning_search_dirs();
 
-// Where `tilescope tune` writes by default: $TILESCOPE_TUNING_DIR, else assets/tuning.
+// Where `tilescope tune` writes by default: $TILESCOPE_TUNING_DIR, else user_tuning_dir()
+// (never the install or the repository).
 std::string default_tuning_dir();
 
-// The choice for `kernel` in one tuning file's text, or nullopt (also for unreadable text).
-std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel);
+// The choice for `kernel` in one tuning file's text, or nullopt (also for unreadable text):
+// the entry for `bucket` when given and present, else the entry tuned last.
+// `same_bucket`, when given, says whether the entry is of the bucket asked for.
+std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel,
+                                           std::string_view bucket = {}, bool* same_bucket = nullptr);
 
 // The choice for `kernel` on the device with this slug, from the first file that has one.
 std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view kernel);
 
-// Sets config's tile and parameters from the device's tuning data when there is a choice
-// for the rung that still resolves (sets params_source = "tuned"); else leaves it alone.
+// Sets config's tile and parameters from lookup_tuning when there is a choice for the rung
+// that still resolves; params_source becomes "tuned" (this device), "similar" (a similar
+// device) or "type-defaults", and tuning_note says which in words. Else leaves it alone.
 // Returns whether it applied one.
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device);
 
@@ -73,5 +112,31 @@ int best_result(const std::vector<TuneResult>& results);
 // kernel's own lists unless `values` overrides some), the defaults first.
 std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
     const KernelSpec& kernel, const std::vector<int>& tiles, const std::map<std::string, std::vector<int64_t>>& values);
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+// ---- tilescope tune --quick: a guided search instead of the full grid ----
+// Coordinate descent from a start point (the device's best known choice): along each axis
+// (TS, then each parameter, values in the kernel's order), try the neighbours of the best so
+// far and move when one is faster; repeat until a round finds nothing, then look two steps
+// away once more; stop early at `max_points` or `budget_s`. A handful of points per axis
+// instead of the product of all of them.
+struct QuickTuneOptions {
+    int max_points = 40;                       // points measured at most
+    double budget_s = 110;                     // wall time at most (tune --quick promises 2 minutes)
+    std::function<bool()> cancelled;           // polled between points; true stops with Cancelled
+    std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
+};
+
+using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
+
+// The results in the order measured (the start first). `measure` runs one point.
+std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, const std::map<std::string, int64_t>& start_params,
+                                   const MeasurePoint& measure, const QuickTuneOptions& options = {});
+
+// About how many points quick_tune measures for `kernel` (for "about N s" before starting).
+int quick_tune_expected_points(const KernelSpec& kernel);
 
 }  // namespace tilescope

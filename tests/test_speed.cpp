@@ -1,0 +1,202 @@
+// Fast everywhere (issue 12): tuning that finds its device (exact, similar, type defaults,
+// per size bucket) and the CPU rung verified on PoCL.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/runner.h"
+#include "core/tuning.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-speed-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() {
+        if (old_) setenv(name_, old_->c_str(), 1);
+        else unsetenv(name_);
+    }
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+// A CPU device no file was made for; its label decides its family.
+DeviceInfo fake_cpu(const std::string& name) {
+    DeviceInfo d;
+    d.platform = "Portable Computing Language";
+    d.name = name;
+    d.type = "CPU";
+    d.is_cpu = true;
+    return d;
+}
+
+TuneResult ok(int tile, std::map<std::string, int64_t> params, double gflops) {
+    return TuneResult{tile, std::move(params), "ok", gflops, 0.01, "", "", ""};
+}
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+}  // namespace
+
+TEST(TuningLookup, SizeBuckets) {
+    EXPECT_EQ(size_bucket(parse_size("1024")), "small");
+    EXPECT_EQ(size_bucket(parse_size("37x29x45")), "small");
+    EXPECT_EQ(size_bucket(parse_size("1025x16x16")), "large");
+    EXPECT_EQ(size_bucket(parse_size("4096")), "large");
+    EXPECT_EQ(size_bucket(std::string_view("8192")), "large");
+    EXPECT_EQ(size_bucket(std::string_view("nonsense")), "");
+}
+
+TEST(TuningLookup, FamiliesJoinVendorAndArchitecture) {
+    const std::string xeon = "Portable Computing Language / pthread-skylake-avx512-Intel(R) Xeon(R) Processor";
+    const std::string xeon2 = "Portable Computing Language / pthread-skylake-avx512-Intel(R) Xeon(R) Gold 6338";
+    const std::string epyc = "Portable Computing Language / pthread-skylake-avx512-AMD EPYC";
+    const std::string zen = "Portable Computing Language / cpu-znver4-AMD Ryzen 7 7840U";
+    EXPECT_EQ(device_family(xeon), "pocl:skylake-avx512:intel");
+    EXPECT_EQ(device_family(xeon), device_family(xeon2));
+    EXPECT_EQ(device_family(epyc), "pocl:skylake-avx512:amd");  // same code, other vendor's cores: not similar
+    EXPECT_NE(device_family(epyc), device_family(xeon));
+    EXPECT_EQ(device_family(zen), "pocl:znver4:amd");
+    EXPECT_EQ(device_family("NVIDIA CUDA / NVIDIA H200"), "nvidia:hopper");
+    EXPECT_EQ(device_family("NVIDIA CUDA / NVIDIA H100 80GB HBM3"), "nvidia:hopper");
+    EXPECT_EQ(device_family("NVIDIA CUDA / NVIDIA A100-SXM4-40GB"), "nvidia:ampere");
+    EXPECT_EQ(device_family("NVIDIA CUDA / Some Future Card"), "");
+    EXPECT_EQ(device_family("Oclgrind / Oclgrind Simulator"), "");
+}
+
+TEST(TuningLookup, UserFolderFollowsXdg) {
+    {
+        ScopedEnv xdg("XDG_DATA_HOME", "/tmp/xdg-test");
+        EXPECT_EQ(user_tuning_dir(), "/tmp/xdg-test/tilescope/tuning");
+        unsetenv("TILESCOPE_TUNING_DIR");
+        EXPECT_EQ(default_tuning_dir(), "/tmp/xdg-test/tilescope/tuning");
+        const auto dirs = tuning_search_dirs();
+        ASSERT_FALSE(dirs.empty());
+        EXPECT_EQ(dirs.front(), "/tmp/xdg-test/tilescope/tuning");
+    }
+    ScopedEnv xdg("XDG_DATA_HOME", "");
+    ScopedEnv home("HOME", "/home/someone");
+    EXPECT_EQ(user_tuning_dir(), "/home/someone/.local/share/tilescope/tuning");
+}
+
+// The fallback chain, one step at a time: type defaults, a similar device, this device at
+// another size, this device at this size.
+TEST(TuningLookup, ExactThenSimilarThenTypeDefaults) {
+    const fs::path dir = temp_dir("chain");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const DeviceInfo me = fake_cpu("pthread-haswell-Intel(R) Core(TM) Test CPU 1");
+    const ProblemSize small = parse_size("512"), large = parse_size("2048");
+
+    // Nothing for this device or its family: the CPU defaults, per bucket.
+    auto l = lookup_tuning(me, "reg2d_vec", small);
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->match, TuningMatch::type_defaults);
+    EXPECT_EQ(l->note, "defaults for CPUs");
+    EXPECT_EQ(l->choice.bucket, "small");
+    EXPECT_FALSE(lookup_tuning(me, "naive", small)) << "no rung without an entry gets one";
+
+    // A similar device (same vendor, same PoCL target, another model) was tuned.
+    const DeviceInfo cousin = fake_cpu("pthread-haswell-Intel(R) Core(TM) Test CPU 2");
+    write(dir / (device_slug(cousin) + ".json"),
+          merge_tuning("", cousin.label(), "reg2d_vec", small, {ok(64, {{"TSK", 8}, {"VW", 4}, {"WPTM", 4}, {"WPTN", 8}}, 7)}, ""));
+    l = lookup_tuning(me, "reg2d_vec", small);
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->match, TuningMatch::similar);
+    EXPECT_EQ(l->note, "tuned for a similar device: " + cousin.label());
+    EXPECT_EQ(l->choice.tile, 64);
+    // A device of another vendor is not similar: it keeps the defaults.
+    const DeviceInfo stranger = fake_cpu("pthread-haswell-AMD EPYC Test");
+    EXPECT_EQ(lookup_tuning(stranger, "reg2d_vec", small)->match, TuningMatch::type_defaults);
+
+    // This device tuned at a large size only: its own tuning wins over the cousin's, said so.
+    const std::string mine = (dir / (device_slug(me) + ".json")).string();
+    write(mine, merge_tuning("", me.label(), "reg2d_vec", large, {ok(128, {{"TSK", 16}, {"VW", 4}, {"WPTM", 8}, {"WPTN", 8}}, 9)}, ""));
+    l = lookup_tuning(me, "reg2d_vec", small);
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->match, TuningMatch::exact);
+    EXPECT_EQ(l->note, "tuned here at 2048");
+    EXPECT_EQ(l->choice.tile, 128);
+
+    // Then tuned at the small size too: each bucket gets its own choice, both kept.
+    std::ifstream in(mine);
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    write(mine, merge_tuning(text.str(), me.label(), "reg2d_vec", small, {ok(32, {{"TSK", 8}, {"VW", 4}, {"WPTM", 4}, {"WPTN", 4}}, 5)}, ""));
+    l = lookup_tuning(me, "reg2d_vec", small);
+    EXPECT_EQ(l->note, "tuned here");
+    EXPECT_EQ(l->choice.tile, 32);
+    l = lookup_tuning(me, "reg2d_vec", large);
+    EXPECT_EQ(l->note, "tuned here");
+    EXPECT_EQ(l->choice.tile, 128);
+
+    // apply_tuning carries the source into the launch, and from there into a table row.
+    LaunchConfig c{*find_rung("reg2d_vec"), large, 64};
+    ASSERT_TRUE(apply_tuning(c, me));
+    EXPECT_EQ(c.params_source, "tuned");
+    EXPECT_EQ(c.tuning_note, "tuned here");
+    EXPECT_EQ(c.tile, 128);
+    LaunchConfig s{*find_rung("reg2d_vec"), small, 64};
+    ASSERT_TRUE(apply_tuning(s, stranger));
+    EXPECT_EQ(s.params_source, "type-defaults");
+    EXPECT_EQ(s.tuning_note, "defaults for CPUs");
+    fs::remove_all(dir);
+}
+
+// Every rung named in the type defaults resolves with the values given there, at both
+// buckets (a stale or impossible default would silently fall back to the GPU defaults).
+TEST(TuningLookup, TypeDefaultsResolve) {
+    for (const bool gpu : {false, true}) {
+        DeviceInfo d = fake_cpu("no such device");
+        d.is_cpu = !gpu;
+        d.is_gpu = gpu;
+        for (const KernelSpec& k : ladder()) {
+            for (const char* size : {"1024", "4096"}) {
+                const auto l = lookup_tuning(d, k.name, parse_size(size));
+                if (!l) continue;
+                LaunchConfig c{k, parse_size(size), l->choice.tile, l->choice.params, "type-defaults"};
+                EXPECT_NO_THROW(resolve(c)) << k.name << " at " << size << (gpu ? " (GPU)" : " (CPU)");
+            }
+        }
+    }
+}
+
+// The CPU rung verifies on PoCL where every guard matters and at a size its fast path runs.
+TEST(CpuPanel, VerifiesOnPocl) {
+    const KernelSpec* k = find_rung("cpu_panel");
+    ASSERT_NE(k, nullptr);
+    Runner r(select_device("pocl"));
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    for (const std::string size : {"37x29x45", "64", "130x67x33", "5x3x7"})
+        for (const auto& p : std::vector<std::map<std::string, int64_t>>{
+                 {}, {{"WPTM", 4}, {"VW", 8}, {"WGN", 2}, {"WGM", 2}}, {{"WPTM", 12}, {"WGN", 4}}}) {
+            const Measurement m = r.measure(LaunchConfig{*k, parse_size(size), k->default_tile, p, "given"}, o);
+            EXPECT_TRUE(m.verification.verified) << size << ": " << m.verification.summary();
+        }
+}

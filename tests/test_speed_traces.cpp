@@ -1,0 +1,59 @@
+// The CPU rung's claim, traced on the emulator (issue 12): no local memory and no barrier;
+// every multiply-add costs (WPTM + TS)/(WPTM*TS) global loads, in WPTM + TS/VW load
+// instructions per k; C is written once. And it runs clean under Oclgrind's checks.
+#include <gtest/gtest.h>
+
+#include "core/catalog.h"
+#include "core/trace_runner.h"
+
+using namespace tilescope;
+
+namespace {
+
+Trace trace(const std::string& size, int tile, std::map<std::string, int64_t> params, bool checks) {
+    const KernelSpec* k = find_rung("cpu_panel");
+    if (!k) throw std::runtime_error("no rung cpu_panel");
+    TraceOptions o;
+    o.checks = checks;
+    Trace t = run_trace(LaunchConfig{*k, parse_size(size), tile, std::move(params), "given"}, o);
+    if (!t.verification || !t.verification->verified) throw std::runtime_error("cpu_panel: emulator result did not verify");
+    return t;
+}
+
+}  // namespace
+
+TEST(CpuPanelTraffic, RegistersAndCachesInsteadOfLocalMemory) {
+    constexpr uint64_t S = 64, F = S * S * S;
+    for (const auto& [ts, wm, vw] : std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>{{32, 8, 16}, {16, 4, 8}, {64, 4, 16}}) {
+        const Trace t = trace(std::to_string(S), static_cast<int>(ts),
+                              {{"WPTM", int64_t(wm)}, {"VW", int64_t(vw)}, {"WGN", 2}, {"WGM", 1}}, false);
+        const std::string at = "TS=" + std::to_string(ts) + " WPTM=" + std::to_string(wm) + " VW=" + std::to_string(vw);
+        EXPECT_EQ(t.totals.global_load_bytes, F * (wm + ts) / (wm * ts) * 4) << at;
+        EXPECT_EQ(t.totals.global_loads, F * (wm + ts / vw) / (wm * ts)) << at;
+        EXPECT_EQ(t.totals.global_store_bytes, S * S * 4) << at;
+        EXPECT_EQ(t.totals.local_load_bytes, 0u) << at;
+        EXPECT_EQ(t.totals.local_store_bytes, 0u) << at;
+        EXPECT_EQ(t.totals.barriers, 0u) << at;
+    }
+    // Against the lesson's tiled kernel: a 8x32 block loads (8+32)/(8*32) = 1/6.4 floats per
+    // multiply-add, between tiled's 2/8 and 2/16, with no local traffic at all where tiled
+    // stages every float through local memory.
+    const Trace panel = trace(std::to_string(S), 32, {{"WPTM", 8}}, false);
+    const KernelSpec* tiled = find_rung("tiled");
+    ASSERT_NE(tiled, nullptr);
+    TraceOptions o;
+    o.checks = false;
+    const Trace ts8 = run_trace(LaunchConfig{*tiled, parse_size(std::to_string(S)), 8}, o);
+    const Trace ts16 = run_trace(LaunchConfig{*tiled, parse_size(std::to_string(S)), 16}, o);
+    EXPECT_LT(panel.totals.global_load_bytes, ts8.totals.global_load_bytes);
+    EXPECT_GT(panel.totals.global_load_bytes, ts16.totals.global_load_bytes);
+    EXPECT_EQ(ts16.totals.local_load_bytes, 2 * F * 4);
+    EXPECT_EQ(panel.totals.local_load_bytes, 0u);
+}
+
+TEST(CpuPanelTraffic, RunsCleanUnderTheEmulatorsChecks) {
+    for (const std::string size : {"37x29x45", "70x52x41"}) {
+        const Trace t = trace(size, 32, {}, true);
+        for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << size << ": " << d.message;
+    }
+}
