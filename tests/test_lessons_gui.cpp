@@ -111,9 +111,9 @@ std::vector<StepCase> every_step() {
 
 }  // namespace
 
-class LessonStep : public ::testing::TestWithParam<StepCase> {};
+class LessonStepOpens : public ::testing::TestWithParam<StepCase> {};
 
-TEST_P(LessonStep, OpensAndRenders) {
+TEST_P(LessonStepOpens, OpensAndRenders) {
     const StepCase& c = GetParam();
     const fs::path png = scratch() / (fs::path(c.file).stem().string() + "-" + std::to_string(c.step) + ".png");
     const Result r = shell(std::string(TILESCOPE_BIN) + " gui --lesson " + c.file + " --step " + std::to_string(c.step) +
@@ -122,7 +122,7 @@ TEST_P(LessonStep, OpensAndRenders) {
     EXPECT_GE(colours(png), 6u) << png;
 }
 
-INSTANTIATE_TEST_SUITE_P(Lessons, LessonStep, ::testing::ValuesIn(every_step()), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Lessons, LessonStepOpens, ::testing::ValuesIn(every_step()), [](const auto& info) {
     std::string name = fs::path(info.param.file).stem().string() + "_step" + std::to_string(info.param.step);
     for (char& ch : name)
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -131,8 +131,9 @@ INSTANTIATE_TEST_SUITE_P(Lessons, LessonStep, ::testing::ValuesIn(every_step()),
 
 TEST(LessonCli, BadStepsAndFilesAreOneLineAndExitTwo) {
     const std::string lesson = std::string(TILESCOPE_LESSONS) + "/1_naive.json";
-    for (const std::string args : {"--lesson " + lesson + " --step 0", "--lesson " + lesson + " --step 99",
-                                   "--step 2", "--lesson /nonexistent.json"}) {
+    const std::vector<std::string> cases = {"--lesson " + lesson + " --step 0", "--lesson " + lesson + " --step 99", "--step 2",
+                                            "--lesson /nonexistent.json"};
+    for (const std::string& args : cases) {
         const Result r = shell(std::string(TILESCOPE_BIN) + " gui " + args + " --frames 1");
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
