@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <unistd.h>
 
 #include <cmath>
@@ -142,9 +143,14 @@ int cmd_tour(const std::vector<std::string>& args) {
         if (interrupted()) throw Cancelled();
         TraceOptions to;
         to.cancelled = interrupted;
-        const Trace t = run_trace(LaunchConfig{k, small, kTraceTile}, to);
+        // Every rung at the lesson's tile where it takes it; a rung whose tiles start
+        // higher (cpu_panel's vectors, warp_tile's warp blocks) at its smallest.
+        const bool takes = std::find(k.tiles.begin(), k.tiles.end(), kTraceTile) != k.tiles.end() || k.tiles.empty();
+        const int tile = takes ? kTraceTile : *std::min_element(k.tiles.begin(), k.tiles.end());
+        const Trace t = run_trace(LaunchConfig{k, small, tile}, to);
         const auto expected = expected_traffic(t);
-        std::printf("  %-18s %14s %14s  %8.2f  %s\n", k.name.c_str(), thousands(t.totals.global_load_bytes / 4).c_str(),
+        const std::string shown = tile == kTraceTile ? k.name : k.name + " TS=" + std::to_string(tile);
+        std::printf("  %-18s %14s %14s  %8.2f  %s\n", shown.c_str(), thousands(t.totals.global_load_bytes / 4).c_str(),
                     expected ? thousands(expected->global_load_bytes / 4).c_str() : "-", compute_to_global_ratio(t),
                     expected ? expected->global_load_formula.c_str() : "");
         if (k.name == "tiled") tiled_trace = t;
