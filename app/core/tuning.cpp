@@ -47,6 +47,11 @@ ordered_json params_json(const std::map<std::string, int64_t>& params) {
     return j;
 }
 
+// A text field of a tuning file, "" when absent or not text (files come from anywhere).
+std::string text_field(const ordered_json& j, const char* name) {
+    return j.is_object() && j.contains(name) && j[name].is_string() ? j[name].get<std::string>() : std::string();
+}
+
 std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -172,7 +177,7 @@ std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::stri
         const auto& sizes = e["sizes"];
         if (!want.empty() && sizes.contains(want)) candidates.emplace_back(&sizes[want], want);
     }
-    if (e.contains("tile")) candidates.emplace_back(&e, size_bucket(e.value("size", std::string())));
+    if (e.contains("tile")) candidates.emplace_back(&e, size_bucket(text_field(e, "size")));
     if (e.contains("sizes") && e["sizes"].is_object())
         for (const auto& [b, entry] : e["sizes"].items()) candidates.emplace_back(&entry, b);
     // A candidate of the asked bucket wins over any other.
@@ -363,10 +368,10 @@ std::string merge_tuning(std::string_view existing, const std::string& device_la
     if (doc["kernels"].contains(kernel) && doc["kernels"][kernel].is_object()) {
         const ordered_json& old = doc["kernels"][kernel];
         if (old.contains("sizes") && old["sizes"].is_object()) sizes = old["sizes"];
-        else if (old.contains("tile") && !size_bucket(old.value("size", std::string())).empty()) {
+        else if (const std::string legacy_size = text_field(old, "size"); old.contains("tile") && !size_bucket(legacy_size).empty()) {
             ordered_json legacy = old;  // a file from before buckets: its entry becomes its bucket's
             legacy.erase("results");
-            sizes[size_bucket(old.value("size", std::string()))] = std::move(legacy);
+            sizes[size_bucket(legacy_size)] = std::move(legacy);
         }
     }
     ordered_json summary = e;
