@@ -16,48 +16,12 @@
 #include <stb/stb_image.h>
 
 #include "core/lesson.h"
+#include "gui_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;
 
 namespace {
-
-class Xvfb : public ::testing::Environment {
-public:
-    void SetUp() override {
-        for (int d = 245; d < 300; ++d) {
-            if (fs::exists("/tmp/.X" + std::to_string(d) + "-lock") || fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) continue;
-            const pid_t pid = fork();
-            if (pid == 0) {
-                const std::string display = ":" + std::to_string(d);
-                std::freopen("/dev/null", "w", stderr);
-                execlp("Xvfb", "Xvfb", display.c_str(), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", (char*)nullptr);
-                _exit(127);
-            }
-            for (int i = 0; i < 100; ++i) {
-                if (fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) {
-                    pid_ = pid;
-                    setenv("DISPLAY", (":" + std::to_string(d)).c_str(), 1);
-                    return;
-                }
-                int status = 0;
-                if (waitpid(pid, &status, WNOHANG) == pid) break;
-                usleep(50000);
-            }
-            kill(pid, SIGTERM);
-            waitpid(pid, nullptr, 0);
-        }
-    }
-    void TearDown() override {
-        if (pid_ > 0) {
-            kill(pid_, SIGTERM);
-            waitpid(pid_, nullptr, 0);
-        }
-    }
-
-private:
-    pid_t pid_ = -1;
-};
 
 fs::path scratch() {
     static const fs::path dir = [] {
@@ -177,7 +141,7 @@ TEST(Record, OneGifFramePerInterval) {
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    ::testing::AddGlobalTestEnvironment(new Xvfb);
+    ::testing::AddGlobalTestEnvironment(new tilescope::testing::XvfbEnvironment);
     const int status = RUN_ALL_TESTS();
     std::fflush(nullptr);
     std::_Exit(status);
