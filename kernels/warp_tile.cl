@@ -6,26 +6,28 @@
 // contiguous set of words (broadcasts, few banks), and each work-item keeps
 // WMITER*TM x WNITER*TN results in registers: every local float it loads feeds
 // WNITER*TN (or WMITER*TM) multiply-adds. A's tile is stored transposed (k-major, padded by
-// PAD words) so that both operands are read as float4 vectors. Edges load zeros and store
-// nothing outside C, so any M, N, K work.
+// PAD words) so that both operands are read as float4 vectors. The tiles are double-buffered
+// as in reg2d_dbuf (the next phase's global loads wait in registers while this phase is
+// computed; one barrier per phase). Edges load zeros and store nothing outside C, so any
+// M, N, K work.
 
 #ifndef TS
 #define TS 128      // C tile per work-group: TS x TS
 #endif
 #ifndef TSK
-#define TSK 16      // depth of the A and B tiles
+#define TSK 8       // depth of the A and B tiles (two sets of each: 2*(TS+PAD+TS)*TSK floats)
 #endif
 #ifndef WM
-#define WM 64       // C tile per sub-group: WM x WN
+#define WM 32       // C tile per sub-group: WM x WN
 #endif
 #ifndef WN
 #define WN 64
 #endif
 #ifndef WNITER
-#define WNITER 4    // the sub-group's tile is swept in WMITER x WNITER steps
+#define WNITER 2    // the sub-group's tile is swept in WMITER x WNITER steps
 #endif
 #ifndef TM
-#define TM 8        // results per work-item and step: TM x TN
+#define TM 4        // results per work-item and step: TM x TN
 #endif
 #ifndef TN
 #define TN 4
@@ -40,6 +42,8 @@
 #define WSUBM (WM / WMITER)
 #define WSUBN (WN / WNITER)
 #define AROW (TS + PAD)
+#define AVECS (TS * TSK / 4)                            // float4s per tile, A's and B's alike
+#define LOADS ((AVECS + NT - 1) / NT)                   // of each tile per work-item
 
 #if TS % WM != 0 || TS % WN != 0 || WN % WNITER != 0
 #error "need WM | TS, WN | TS and WNITER | WN"
@@ -57,7 +61,7 @@
 // Four floats of row r from column c: one vector load when aligned and inside, else
 // element by element with zeros past the edge.
 inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
-    if (r < rows && c + 4 <= cols && (cols & 3) == 0) return ((const __global float4*)X)[(r * cols + c) / 4];
+    if (r < rows && c + 4 <= cols && (cols & 3) == 0) return *(const __global float4*)(X + r * cols + c);
     float4 x = (float4)(0.0f);
     if (r < rows) {
         const __global float* p = X + r * cols;
@@ -80,12 +84,14 @@ void mm_warp_tile(const int M, const int N, const int K,
     const int wrow = warp / (TS / WN), wcol = warp % (TS / WN);   // the sub-group's tile of C
     const int trow = lane / (WSUBN / TN), tcol = lane % (WSUBN / TN);
     const int row0 = get_group_id(1) * TS, col0 = get_group_id(0) * TS;
+    // Where the work-item's fragments start in the tiles, in float4s (k adds a constant).
+    const int afrag = (wrow * WM + trow * TM) / 4, bfrag = (wcol * WN + tcol * TN) / 4;
 
-    // Declared as float4 so that the vector reads are aligned (a float array may be aligned
-    // to 4 bytes only, and a misaligned float4 read of local memory faults on NVIDIA GPUs).
-    __local float4 at4[TSK * AROW / 4];    // A's tile transposed: at[k * AROW + m]
-    __local float4 bt[TSK * (TS / 4)];     // B's tile: bt[k * TS/4 + n/4]
-    __local float* at = (__local float*)at4;
+    // Two sets of tiles. Declared as float4 so that the vector reads are aligned (a float
+    // array may be aligned to 4 bytes only, and a misaligned float4 read of local memory
+    // faults on NVIDIA GPUs).
+    __local float4 at4[2][TSK * AROW / 4];    // A's tiles transposed: at[k * AROW + m]
+    __local float4 bt[2][TSK * (TS / 4)];     // B's tiles: bt[k * TS/4 + n/4]
 
     float acc[WMITER * TM][WNITER * TN];
     #pragma unroll
@@ -93,50 +99,83 @@ void mm_warp_tile(const int M, const int N, const int K,
         #pragma unroll
         for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = 0.0f;
 
-    for (int k0 = 0; k0 < K; k0 += TSK) {
-        for (int e = tid; e < TS * TSK / 4; e += NT) {
-            const int r = e / (TSK / 4), c = (e % (TSK / 4)) * 4;
-            const float4 v = load4(A, M, K, row0 + r, k0 + c);
-            at[(c + 0) * AROW + r] = v.x;
-            at[(c + 1) * AROW + r] = v.y;
-            at[(c + 2) * AROW + r] = v.z;
-            at[(c + 3) * AROW + r] = v.w;
-        }
-        for (int e = tid; e < TSK * TS / 4; e += NT) {
-            const int r = e / (TS / 4), c = e % (TS / 4);
-            bt[e] = load4(B, K, N, k0 + r, col0 + c * 4);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+    // A phase's tiles, held in registers between their global loads and their stores.
+    float4 anext[LOADS], bnext[LOADS];
+    const int phases = (K + TSK - 1) / TSK;
+    // Which float4 of each tile a work-item loads: row and column inside the tile.
+    int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS];
+    #pragma unroll
+    for (int l = 0; l < LOADS; ++l) {
+        const int e = tid + l * NT;
+        arow[l] = e / (TSK / 4);
+        acol[l] = (e % (TSK / 4)) * 4;
+        brow[l] = e / (TS / 4);
+        bcol[l] = (e % (TS / 4)) * 4;
+    }
 
-        #pragma unroll
-        for (int k = 0; k < TSK; ++k) {
-            float a[WMITER * TM], b[WNITER * TN];
+    for (int p = 0; p <= phases; ++p) {
+        // Issue phase p's global loads (nothing waits for them until the stores below).
+        if (p < phases) {
+            const int k0 = p * TSK;
             #pragma unroll
-            for (int wm = 0; wm < WMITER; ++wm)
-                #pragma unroll
-                for (int i = 0; i < TM / 4; ++i) {
-                    const float4 v = at4[(k * AROW + wrow * WM + wm * WSUBM + trow * TM) / 4 + i];
-                    a[wm * TM + i * 4 + 0] = v.x;
-                    a[wm * TM + i * 4 + 1] = v.y;
-                    a[wm * TM + i * 4 + 2] = v.z;
-                    a[wm * TM + i * 4 + 3] = v.w;
+            for (int l = 0; l < LOADS; ++l) {
+                const int e = tid + l * NT;
+                if (e < AVECS) {
+                    anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]);
+                    bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]);
                 }
-            #pragma unroll
-            for (int wn = 0; wn < WNITER; ++wn)
-                #pragma unroll
-                for (int j = 0; j < TN / 4; ++j) {
-                    const float4 v = bt[k * (TS / 4) + (wcol * WN + wn * WSUBN + tcol * TN) / 4 + j];
-                    b[wn * TN + j * 4 + 0] = v.x;
-                    b[wn * TN + j * 4 + 1] = v.y;
-                    b[wn * TN + j * 4 + 2] = v.z;
-                    b[wn * TN + j * 4 + 3] = v.w;
-                }
-            #pragma unroll
-            for (int i = 0; i < WMITER * TM; ++i)
-                #pragma unroll
-                for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+            }
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        // Compute phase p-1 from the set its tiles were stored in.
+        if (p > 0) {
+            const __local float4* as = at4[(p - 1) & 1];
+            const __local float4* bs = bt[(p - 1) & 1];
+            #pragma unroll
+            for (int k = 0; k < TSK; ++k) {
+                float a[WMITER * TM], b[WNITER * TN];
+                #pragma unroll
+                for (int wm = 0; wm < WMITER; ++wm)
+                    #pragma unroll
+                    for (int i = 0; i < TM / 4; ++i) {
+                        const float4 v = as[k * (AROW / 4) + afrag + wm * (WSUBM / 4) + i];
+                        a[wm * TM + i * 4 + 0] = v.x;
+                        a[wm * TM + i * 4 + 1] = v.y;
+                        a[wm * TM + i * 4 + 2] = v.z;
+                        a[wm * TM + i * 4 + 3] = v.w;
+                    }
+                #pragma unroll
+                for (int wn = 0; wn < WNITER; ++wn)
+                    #pragma unroll
+                    for (int j = 0; j < TN / 4; ++j) {
+                        const float4 v = bs[k * (TS / 4) + bfrag + wn * (WSUBN / 4) + j];
+                        b[wn * TN + j * 4 + 0] = v.x;
+                        b[wn * TN + j * 4 + 1] = v.y;
+                        b[wn * TN + j * 4 + 2] = v.z;
+                        b[wn * TN + j * 4 + 3] = v.w;
+                    }
+                #pragma unroll
+                for (int i = 0; i < WMITER * TM; ++i)
+                    #pragma unroll
+                    for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+            }
+        }
+        // Store phase p's tiles into the other set; nobody reads it until after the barrier,
+        // and everybody finished reading it (phase p-2) before the last one.
+        if (p < phases) {
+            __local float* at = (__local float*)at4[p & 1];
+            #pragma unroll
+            for (int l = 0; l < LOADS; ++l) {
+                const int e = tid + l * NT;
+                if (e < AVECS) {
+                    at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x;
+                    at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y;
+                    at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z;
+                    at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w;
+                    bt[p & 1][e] = bnext[l];
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
     }
 
     #pragma unroll
