@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <atomic>
 #include <iostream>
+#include <mutex>
 #include <optional>
 
 #include "cli/cli.h"
@@ -201,7 +203,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     install_interrupt_handler();
     to.cancelled = interrupted;
     const bool tty = isatty(STDERR_FILENO);
-    bool progressed = false;
+    std::atomic<bool> progressed{false};
     const auto started = std::chrono::steady_clock::now();
     uint64_t last_tenth = 0;
     to.progress = [&](uint64_t done, uint64_t total) {
@@ -215,14 +217,35 @@ int cmd_trace(const std::vector<std::string>& args) {
         std::fflush(stderr);
         progressed = true;
     };
+    // The selected group's phase table goes out as soon as the group completes, while the
+    // launch goes on (the rest of the summary follows at the end).
+    const bool text_out = !json_path || *json_path != "-";
+    std::mutex out_mutex;
+    bool phases_printed = false;
+    if (text_out) {
+        to.early_groups = {so.group ? *so.group : estimate_trace(config, to).detail_groups.front()};
+        to.partial = [&](TraceSnapshot partial) {
+            std::lock_guard<std::mutex> lock(out_mutex);
+            if (phases_printed || !partial->find_group(to.early_groups.front())) return;
+            SummaryOptions early = so;
+            early.group = to.early_groups.front();
+            if (progressed && tty) std::fprintf(stderr, "\r\033[K");
+            std::cout << group_phase_table(*partial, early) << std::flush;
+            phases_printed = true;
+        };
+    }
     Trace trace = run_trace(config, to);
     trace.dropped_barriers = dropped;
     if (progressed && tty) std::fprintf(stderr, "\r\033[K");
+    {
+        std::lock_guard<std::mutex> lock(out_mutex);
+        so.phases = !phases_printed;
+    }
     if (caches) trace.caches = model_trace_caches(trace, caches->profile, caches->overrides);
 
     if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace));
     if (save_path) save_trace_file(*save_path, TraceFile{config, trace});
-    if (!json_path || *json_path != "-") {
+    if (text_out) {
         std::cout << trace_summary(trace, so);
         if (trace.caches) std::cout << "\n" << cache_report_table(*trace.caches, caches->profile.title);
         // A rung beyond the lesson is traced beside its predecessor, so the change it

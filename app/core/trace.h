@@ -192,6 +192,11 @@ struct Trace {
     TraceGeometry geometry;
     bool checks = true;       // Oclgrind's race/uninitialised checks were on
     bool complete = true;     // every work-group ran
+    // A snapshot taken while the launch still ran (issue 12, the first picture at once):
+    // group_totals, totals' global/local counts and barriers cover the work-groups done so
+    // far, and `detail` holds the groups asked for early that completed; heatmaps, lines,
+    // coalescing, bank conflicts, diagnostics and verification come with the final trace.
+    bool partial = false;
     bool detail_truncated = false;
 
     TraceTotals totals;

@@ -200,6 +200,48 @@ json trace_to_json(const Trace& t) {
 
 std::string trace_to_json_text(const Trace& t) { return trace_to_json(t).dump(2) + "\n"; }
 
+std::string group_phase_table(const Trace& t, const SummaryOptions& options) {
+    std::ostringstream o;
+    const GroupTrace* g = options.group ? t.find_group(*options.group) : (t.detail.empty() ? nullptr : &t.detail.front());
+    if (g) {
+        o << "\nphases of work-group " << id_text(g->group, t.dims) << " (" << g->intervals.size()
+          << " intervals between barriers)\n";
+        if (t.partial)
+            o << "  (as soon as it completed, " << fixed(t.seconds, 1) << " s into the launch: " << grouped(t.group_totals.size())
+              << " of " << grouped(t.total_groups()) << " work-groups done; the totals follow when the launch ends)\n";
+        // Buffers the launch loaded from (a partial trace has no totals per buffer yet:
+        // those this group loaded from).
+        std::vector<std::string> names;
+        for (const TracedBuffer& b : t.buffers) {
+            bool loaded = b.traffic.loads > 0;
+            for (const BarrierInterval& iv : g->intervals)
+                if (const BufferIntervalAccess* a = iv.find(b.name); a && !a->local && !a->loaded.empty()) loaded = true;
+            if (loaded) names.push_back(b.name);
+        }
+        o << "  " << pad("#", 4) << pad("ends at", 10) << lpad("global ld", 10) << lpad("local ld", 10) << lpad("local st", 10);
+        for (const std::string& n : names) o << "   " << pad(n + " loaded", 28);
+        o << "\n";
+        int shown = 0;
+        for (const BarrierInterval& iv : g->intervals) {
+            if (shown++ >= options.max_phases) {
+                o << "  ... " << g->intervals.size() - options.max_phases << " more\n";
+                break;
+            }
+            o << "  " << pad(std::to_string(iv.index), 4)
+              << pad(iv.end_line ? "line " + std::to_string(iv.end_line) : "end", 10) << lpad(grouped(iv.global.load_bytes), 10)
+              << lpad(grouped(iv.local.load_bytes), 10) << lpad(grouped(iv.local.store_bytes), 10);
+            for (const std::string& n : names) {
+                const BufferIntervalAccess* a = iv.find(n);
+                o << "   " << pad(a && !a->local ? rects_text(a->loaded, 1) : "-", 28);
+            }
+            o << "\n";
+        }
+    } else if (options.group) {
+        o << "\nwork-group " << id_text(*options.group, t.dims) << " has no detail; trace it with --groups\n";
+    }
+    return o.str();
+}
+
 std::string trace_summary(const Trace& t, const SummaryOptions& options) {
     std::ostringstream o;
     o << "trace: " << t.kernel << " at " << t.size.label() << " (TS " << t.tile << ") on the emulator: "
@@ -255,34 +297,7 @@ std::string trace_summary(const Trace& t, const SummaryOptions& options) {
               << " requests)\n";
     }
 
-    const GroupTrace* g = options.group ? t.find_group(*options.group) : (t.detail.empty() ? nullptr : &t.detail.front());
-    if (g) {
-        o << "\nphases of work-group " << id_text(g->group, t.dims) << " (" << g->intervals.size()
-          << " intervals between barriers)\n";
-        std::vector<std::string> names;
-        for (const TracedBuffer& b : t.buffers)
-            if (b.traffic.loads > 0) names.push_back(b.name);
-        o << "  " << pad("#", 4) << pad("ends at", 10) << lpad("global ld", 10) << lpad("local ld", 10) << lpad("local st", 10);
-        for (const std::string& n : names) o << "   " << pad(n + " loaded", 28);
-        o << "\n";
-        int shown = 0;
-        for (const BarrierInterval& iv : g->intervals) {
-            if (shown++ >= options.max_phases) {
-                o << "  ... " << g->intervals.size() - options.max_phases << " more\n";
-                break;
-            }
-            o << "  " << pad(std::to_string(iv.index), 4)
-              << pad(iv.end_line ? "line " + std::to_string(iv.end_line) : "end", 10) << lpad(grouped(iv.global.load_bytes), 10)
-              << lpad(grouped(iv.local.load_bytes), 10) << lpad(grouped(iv.local.store_bytes), 10);
-            for (const std::string& n : names) {
-                const BufferIntervalAccess* a = iv.find(n);
-                o << "   " << pad(a && !a->local ? rects_text(a->loaded, 1) : "-", 28);
-            }
-            o << "\n";
-        }
-    } else if (options.group) {
-        o << "\nwork-group " << id_text(*options.group, t.dims) << " has no detail; trace it with --groups\n";
-    }
+    if (options.phases) o << group_phase_table(t, options);
     if (t.detail_truncated)
         o << "(element detail stopped part-way: it outgrew its memory budget; ask for fewer --groups)\n";
 

@@ -21,8 +21,12 @@ struct SummaryOptions {
     std::optional<GroupId> group;  // the work-group whose phases are tabled; default: the first with detail
     int max_phases = 12;           // rows of the phase table before "... N more"
     int max_diagnostics = 10;
+    bool phases = true;            // false: leave the phase table out (printed already, as it came)
 };
 std::string trace_summary(const Trace& trace, const SummaryOptions& options = {});
+// The summary's phase table of options.group (default: the first group with detail), or a
+// line saying the group has no detail; empty when no group has any.
+std::string group_phase_table(const Trace& trace, const SummaryOptions& options = {});
 
 // "rows 0-7, cols 8-15" for one rectangle; "rows 0-7, cols 0-7 + 2 more" for several.
 std::string rects_text(const std::vector<Rect>& rects, size_t max_listed = 2);

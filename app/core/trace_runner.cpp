@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "core/analysis.h"
@@ -186,6 +187,9 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
                                      " and Y < " + std::to_string(launch.groups[1]));
         e.detail_groups = options.groups;
     }
+    for (const GroupId& g : options.early_groups)  // streamed groups keep detail
+        if (std::find(e.detail_groups.begin(), e.detail_groups.end(), g) == e.detail_groups.end())
+            e.detail_groups.push_back(g);
     e.detail_bytes = per_group_detail * e.detail_groups.size() * 2;  // touches, then the Trace built from them
     e.peak_bytes = base + buffer_bytes * 4 + checks + heatmaps + e.detail_bytes;
     // The cache model's requests: about one sector per 8 accesses at 8 bytes, plus the
@@ -210,6 +214,38 @@ struct ProgressRelay {
             self->last = now;
             self->options->progress(done, total);
         }
+    }
+};
+
+// Turns the plugin's partial results into Trace snapshots: keeps the early groups'
+// detail as it arrives (each call brings only the newly completed ones).
+struct PartialRelay {
+    const TraceOptions* options = nullptr;
+    const TraceContext* context = nullptr;
+    std::vector<abi::GroupDetail> details;  // only touched by the one call at a time
+
+    static void call(void* user, const abi::Result& so_far) noexcept {
+        // A snapshot that cannot be made (out of memory) is skipped: the final trace follows.
+        try {
+            static_cast<PartialRelay*>(user)->make(so_far);
+        } catch (...) {
+        }
+    }
+
+    void make(const abi::Result& so_far) {
+        PartialRelay* self = this;
+        for (const abi::GroupDetail& d : so_far.details) self->details.push_back(d);
+        abi::Result raw = so_far;
+        raw.details = self->details;
+        raw.complete = false;
+        std::set<uint32_t> lines;  // the barriers seen so far: those that closed the early groups' intervals
+        for (const abi::GroupDetail& d : raw.details)
+            for (const abi::IntervalDetail& i : d.intervals)
+                if (i.end_line) lines.insert(i.end_line);
+        raw.barrier_lines.assign(lines.begin(), lines.end());
+        Trace t = build_trace(std::move(raw), *self->context);
+        t.partial = true;
+        self->options->partial(std::make_shared<const Trace>(std::move(t)));
     }
 };
 
@@ -336,6 +372,14 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     cfg.cancel = &relay.cancel;
     cfg.progress = &ProgressRelay::call;
     cfg.progress_user = &relay;
+    const TraceContext context = trace_context(config, parts.launch, options.checks);
+    PartialRelay partial{&options, &context, {}};
+    if (options.partial) {
+        cfg.early_groups = options.early_groups;
+        cfg.partial = &PartialRelay::call;
+        cfg.partial_user = &partial;
+        cfg.partial_interval_ms = options.partial_interval_ms;
+    }
 
     abi::Result raw;
     RunResult run;
@@ -359,7 +403,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     }
     if (raw.cancelled || (options.cancelled && options.cancelled())) throw Cancelled();
 
-    Trace trace = build_trace(std::move(raw), trace_context(config, parts.launch, options.checks));
+    Trace trace = build_trace(std::move(raw), context);
     trace.seconds = run.seconds;  // the launch as the host timed it, like time_bare_emulation
     if (options.verify && config.kernel.check) {
         const CheckSpec& c = *config.kernel.check;

@@ -31,6 +31,14 @@ struct TraceOptions {
     // After work-groups complete, at most a few times a second. Called from the emulator's
     // worker threads, one call at a time.
     std::function<void(uint64_t groups_done, uint64_t groups_total)> progress;
+    // The first picture at once (issue 12): work-groups whose detail is wanted as soon as
+    // each completes (they keep detail whether or not `groups` names them), and what gets
+    // each snapshot of the launch so far (Trace::partial). Called from the emulator's
+    // worker threads, one call at a time: at once when an early group completes, else at
+    // most every partial_interval_ms. Not called after run_trace returns.
+    std::vector<GroupId> early_groups;
+    std::function<void(TraceSnapshot)> partial;
+    uint32_t partial_interval_ms = 250;
 };
 
 struct TraceEstimate {

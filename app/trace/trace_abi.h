@@ -16,7 +16,7 @@
 
 namespace tilescope::trace_abi {
 
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
 
 // Work-item of an access made by a work-group as a whole (async_work_group_copy).
 inline constexpr uint32_t kWholeGroup = 0xffffffffu;
@@ -38,6 +38,8 @@ struct CacheRecording {
     uint64_t max_sectors = 64'000'000;  // recording stops (and says so) beyond this many sectors
 };
 
+struct Result;
+
 struct Config {
     uint32_t version = kVersion;
     std::string kernel;               // entry point to trace; empty: the next launch of any kernel
@@ -54,6 +56,17 @@ struct Config {
     void (*progress)(void* user, uint64_t groups_done, uint64_t groups_total) = nullptr;
     void* progress_user = nullptr;
     CacheRecording caches;            // the cache model's input (off unless asked for)
+    // Streaming (issue 12: the first picture at once). When `partial` is set, it is called
+    // from a worker thread, one call at a time, with what is known so far: the launch's
+    // shape, the buffers (no heatmaps), the local buffers, the summaries of the work-groups
+    // done (in linear order), their summed global and local counts and barriers, and the
+    // detail of the `early_groups` (which must be detail groups) that completed since the
+    // previous call. It is called at once when an early group completes, and otherwise at
+    // most every `partial_interval_ms` while groups complete. Never after kernelEnd.
+    std::vector<Id3> early_groups;
+    uint32_t partial_interval_ms = 250;
+    void (*partial)(void* user, const Result& so_far) = nullptr;
+    void* partial_user = nullptr;
 };
 
 struct AccessCounts {

@@ -387,6 +387,74 @@ struct Run {
     std::atomic<uint64_t> cache_sectors{0};
     std::atomic<bool> cache_truncated{false};
 
+    // Streaming: early groups completed whose detail waits for the next partial call,
+    // and when the last call was made (guarded by `mutex`); one call at a time.
+    std::vector<bool> early;                 // linear group index -> wanted early
+    std::vector<abi::GroupDetail> pending_early;
+    std::chrono::steady_clock::time_point last_partial{};
+    std::mutex partial_mutex;
+
+    // What every result starts with: the launch's shape and its buffers without counts.
+    abi::Result header() const {
+        abi::Result out;
+        out.kernel = kernel;
+        out.work_dim = work_dim;
+        out.global_size = global_size;
+        for (int d = 0; d < 3; ++d) {
+            out.local_size[d] = local_size[d];
+            out.num_groups[d] = num_groups[d];
+        }
+        out.warp = config.warp;
+        out.sector_bytes = config.sector_bytes;
+        out.banks = config.banks;
+        out.bank_bytes = config.bank_bytes;
+        out.address_offset_bits = offset_bits;
+        for (const Slot& s : slots) {
+            abi::BufferStats b;
+            b.name = s.name;
+            b.arg_index = s.arg_index;
+            b.element_size = s.element_size;
+            b.elements = s.elements;
+            b.constant = s.constant;
+            b.memory_buffer = s.memory_buffer;
+            b.base_offset = s.base;
+            out.buffers.push_back(std::move(b));
+        }
+        out.local_buffers = local_buffers;
+        return out;
+    }
+
+    // After a work-group completed (`early_done`: one of the early groups): hands what is
+    // known so far to Config::partial when one is due and no other call is under way.
+    void maybe_partial(bool early_done) {
+        if (!config.partial) return;
+        std::unique_lock<std::mutex> one_at_a_time(partial_mutex, std::try_to_lock);
+        if (!one_at_a_time.owns_lock()) return;  // the pending detail goes with a later call
+        abi::Result so_far;
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            const auto now = std::chrono::steady_clock::now();
+            const bool due = early_done || !pending_early.empty() ||
+                             now - last_partial >= std::chrono::milliseconds(config.partial_interval_ms);
+            if (!due || cancelled) return;
+            last_partial = now;
+            so_far = header();
+            for (const auto& [linear, summary] : summaries) {
+                so_far.global += summary.global;
+                so_far.local += summary.local;
+                so_far.barriers += summary.barriers;
+            }
+            so_far.groups_run = summaries.size();
+            std::vector<std::pair<uint64_t, abi::GroupSummary>> sorted = summaries;
+            std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (auto& [linear, summary] : sorted) so_far.groups.push_back(summary);
+            so_far.details = std::move(pending_early);
+            pending_early.clear();
+            so_far.seconds = std::chrono::duration<double>(now - started).count();
+        }
+        config.partial(config.partial_user, so_far);
+    }
+
     ThreadState& thread_state() {
         if (t_epoch == epoch) return *t_state;
         auto ts = std::make_unique<ThreadState>();
@@ -727,8 +795,13 @@ void TracePlugin::kernelBegin(const oclgrind::KernelInvocation* invocation) {
         const uint64_t linear = d[0] + ng.x * (d[1] + ng.y * static_cast<uint64_t>(d[2]));
         if (r.detail_of_group[linear] < 0) r.detail_of_group[linear] = static_cast<int32_t>(i);
     }
+    r.early.assign(r.config.partial ? r.total_groups : 0, false);
+    for (const abi::Id3& e : r.config.partial ? r.config.early_groups : std::vector<abi::Id3>{}) {
+        if (e[0] >= ng.x || e[1] >= ng.y || e[2] >= ng.z) continue;
+        r.early[e[0] + ng.x * (e[1] + ng.y * static_cast<uint64_t>(e[2]))] = true;
+    }
 
-    // __local parameters and arrays, in a fixed order, named for people.
+    // __local parameters and arrays, named for people.
     for (auto it = kernel->values_begin(); it != kernel->values_end(); ++it) {
         const llvm::Type* type = it->first->getType();
         if (!type->isPointerTy() || type->getPointerAddressSpace() != AddrSpaceLocal) continue;
@@ -755,7 +828,24 @@ void TracePlugin::kernelBegin(const oclgrind::KernelInvocation* invocation) {
         }
         r.local_buffers.push_back(info);
     }
+    // Oclgrind keeps the kernel's values keyed by address, so the loop above meets them in
+    // an order that changes from run to run: sort by name (then size) for one fixed order.
+    std::vector<size_t> order(r.local_buffers.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const abi::LocalBufferInfo &x = r.local_buffers[a], &y = r.local_buffers[b];
+        return x.name != y.name ? x.name < y.name : x.bytes < y.bytes;
+    });
+    std::vector<int32_t> new_index(order.size());
+    std::vector<abi::LocalBufferInfo> sorted;
+    for (size_t i = 0; i < order.size(); ++i) {
+        new_index[order[i]] = static_cast<int32_t>(i);
+        sorted.push_back(r.local_buffers[order[i]]);
+    }
+    r.local_buffers = std::move(sorted);
+    for (auto& [value, index] : r.local_index) index = new_index[static_cast<size_t>(index)];
     r.started = std::chrono::steady_clock::now();
+    r.last_partial = r.started;  // the first snapshot without an early group comes an interval in
     run_ = std::move(run);
 }
 
@@ -763,35 +853,13 @@ void TracePlugin::kernelEnd(const oclgrind::KernelInvocation* invocation) {
     if (!run_ || run_->invocation != invocation) return;
     std::unique_ptr<Run> run = std::move(run_);
     Run& r = *run;
-    abi::Result out;
-    out.kernel = r.kernel;
-    out.work_dim = r.work_dim;
-    out.global_size = r.global_size;
-    for (int d = 0; d < 3; ++d) {
-        out.local_size[d] = r.local_size[d];
-        out.num_groups[d] = r.num_groups[d];
-    }
-    out.warp = r.config.warp;
-    out.sector_bytes = r.config.sector_bytes;
-    out.banks = r.config.banks;
-    out.bank_bytes = r.config.bank_bytes;
-    out.address_offset_bits = r.offset_bits;
+    std::lock_guard<std::mutex> no_partial_in_flight(r.partial_mutex);
+    abi::Result out = r.header();
     out.groups_run = r.groups_done.load();
     out.cancelled = r.cancelled;
     out.complete = !r.cancelled && out.groups_run == r.total_groups;
     out.detail_truncated = r.detail_truncated.load();
 
-    for (const Slot& s : r.slots) {
-        abi::BufferStats b;
-        b.name = s.name;
-        b.arg_index = s.arg_index;
-        b.element_size = s.element_size;
-        b.elements = s.elements;
-        b.constant = s.constant;
-        b.memory_buffer = s.memory_buffer;
-        b.base_offset = s.base;
-        out.buffers.push_back(std::move(b));
-    }
     std::map<std::pair<uint32_t, bool>, abi::LineStats> lines;
     std::set<uint32_t> barrier_lines;
     for (auto& tsp : r.threads) {
@@ -837,7 +905,7 @@ void TracePlugin::kernelEnd(const oclgrind::KernelInvocation* invocation) {
     for (auto& [linear, s] : r.summaries) out.groups.push_back(s);
     for (size_t i = 0; i < r.details.size(); ++i)
         if (r.detail_done[i]) out.details.push_back(std::move(r.details[i]));
-    out.local_buffers = r.local_buffers;
+    out.local_buffers = r.local_buffers;  // numbered by now
     out.messages = std::move(r.messages);
     out.messages_dropped = r.messages_dropped;
     out.cache_truncated = r.cache_truncated.load();
@@ -1006,10 +1074,13 @@ void TracePlugin::workGroupComplete(const oclgrind::WorkGroup* workGroup) {
     run->close_interval(ts, 0);
     if (g.cache.on) run->keep_cache_requests(g.cache);
     uint64_t done = 0;
+    bool early = false;
     {
         std::lock_guard<std::mutex> lock(run->mutex);
         run->summaries.emplace_back(g.linear, g.summary);
         if (g.detail >= 0) {
+            early = run->config.partial && g.linear < run->early.size() && run->early[g.linear];
+            if (early) run->pending_early.push_back(g.detail_out);
             run->details[g.detail] = std::move(g.detail_out);
             run->detail_done[g.detail] = true;
         }
@@ -1017,6 +1088,7 @@ void TracePlugin::workGroupComplete(const oclgrind::WorkGroup* workGroup) {
     }
     g.work_group = nullptr;
     if (run->config.progress) run->config.progress(run->config.progress_user, done, run->total_groups);
+    run->maybe_partial(early);
 }
 
 }  // namespace tilescope::trace_plugin
