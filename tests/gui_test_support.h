@@ -7,7 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <array>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -81,6 +87,80 @@ inline Image load_png(const std::string& path) {
     }
     return img;
 }
+
+// Standard output of a shell command, without trailing blanks.
+inline std::string output_of(const std::string& cmd) {
+    std::string out;
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+        char buf[256];
+        while (fgets(buf, sizeof buf, p)) out += buf;
+        pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+}
+
+// The live GUI, started in the background with a control file.
+class LiveGui {
+public:
+    LiveGui(const std::string& bin, const std::filesystem::path& dir, const std::string& options) : dir_(dir) {
+        pid_ = fork();
+        if (pid_ == 0) {
+            const int fd = open((dir / "gui.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            const std::string cmd = bin + " gui" + options + " --control " + (dir / "control").string();
+            execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), (char*)nullptr);
+            _exit(127);
+        }
+    }
+    ~LiveGui() {
+        if (alive()) {
+            kill(pid_, SIGTERM);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    bool alive() {
+        if (exited_) return false;
+        int status = 0;
+        if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
+        return !exited_;
+    }
+    std::string log() const {
+        std::ifstream in(dir_ / "gui.log");
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    // Asks for a screenshot through the control file; true once the PNG is there.
+    bool screenshot(const std::filesystem::path& png, double timeout_s = 60) {
+        {
+            std::ofstream(dir_ / "control.tmp") << "screenshot " << png.string() << "\n";
+        }
+        std::filesystem::rename(dir_ / "control.tmp", dir_ / "control");
+        for (double t = 0; t < timeout_s && alive(); t += 0.1) {
+            if (std::filesystem::exists(png)) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
+    // Asks the window to close through the control file; true once the process has exited.
+    bool quit(double timeout_s = 30) {
+        {
+            std::ofstream(dir_ / "control.tmp") << "quit\n";
+        }
+        std::filesystem::rename(dir_ / "control.tmp", dir_ / "control");
+        for (double t = 0; t < timeout_s; t += 0.1) {
+            if (!alive()) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
+    pid_t pid() const { return pid_; }
+
+private:
+    std::filesystem::path dir_;
+    pid_t pid_ = -1;
+    bool exited_ = false;
+};
 
 // Exit status of a shell command (-1 when it did not exit).
 inline int run(const std::string& cmd) {

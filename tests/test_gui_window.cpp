@@ -25,67 +25,6 @@ fs::path temp_dir(const std::string& name) {
     return d;
 }
 
-std::string output_of(const std::string& cmd) {
-    std::string out;
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-        char buf[256];
-        while (fgets(buf, sizeof buf, p)) out += buf;
-        pclose(p);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-}
-
-// The live GUI, started in the background with a control file.
-class LiveGui {
-public:
-    LiveGui(const fs::path& dir, const std::string& options) : dir_(dir) {
-        pid_ = fork();
-        if (pid_ == 0) {
-            const int fd = open((dir / "gui.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            dup2(fd, 1);
-            dup2(fd, 2);
-            const std::string cmd = std::string(TILESCOPE_BIN) + " gui" + options + " --control " + (dir / "control").string();
-            execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), (char*)nullptr);
-            _exit(127);
-        }
-    }
-    ~LiveGui() {
-        if (alive()) {
-            kill(pid_, SIGTERM);
-            waitpid(pid_, nullptr, 0);
-        }
-    }
-    bool alive() {
-        if (exited_) return false;
-        int status = 0;
-        if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
-        return !exited_;
-    }
-    std::string log() const {
-        std::ifstream in(dir_ / "gui.log");
-        return std::string(std::istreambuf_iterator<char>(in), {});
-    }
-    // Asks for a screenshot through the control file; true once the PNG is there.
-    bool screenshot(const fs::path& png, double timeout_s = 60) {
-        {
-            std::ofstream(dir_ / "control.tmp") << "screenshot " << png.string() << "\n";
-        }
-        fs::rename(dir_ / "control.tmp", dir_ / "control");
-        for (double t = 0; t < timeout_s && alive(); t += 0.1) {
-            if (fs::exists(png)) return true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        return false;
-    }
-    pid_t pid() const { return pid_; }
-
-private:
-    fs::path dir_;
-    pid_t pid_ = -1;
-    bool exited_ = false;
-};
-
 // Number of pixels that differ between two PNGs of the same size (-1: sizes differ).
 long differing_pixels(const Image& a, const Image& b) {
     if (a.w != b.w || a.h != b.h || a.px.empty()) return -1;
@@ -103,7 +42,7 @@ TEST(GuiWindow, ResizedLiveWindowStaysAliveAndMatchesAFreshStart) {
     const fs::path dir = temp_dir("resize");
     setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);  // no settings from earlier sessions
     unsetenv("TILESCOPE_FULL_REDRAW");                        // the partial repaint is what is under test
-    LiveGui gui(dir, kSetup + " --window 1280x800");
+    LiveGui gui(TILESCOPE_BIN, dir, kSetup + " --window 1280x800");
     const std::string window = output_of("timeout 30 xdotool search --sync --name '^tilescope$' | head -1");
     ASSERT_FALSE(window.empty()) << gui.log();
     ASSERT_TRUE(gui.screenshot(dir / "first.png")) << gui.log();

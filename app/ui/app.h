@@ -80,6 +80,10 @@ private:
     AfterRender after_render_;
     std::optional<ControlFile> control_;  // --control FILE
     std::optional<std::string> control_screenshot_;
+    // --timings (issue 12): the first frame that drew the selected group's phase, and the
+    // first with the complete trace, reported once each.
+    void report_timings();
+    bool timings_ = false, first_picture_reported_ = false, complete_reported_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -40,10 +40,13 @@ std::optional<View> parse_view(std::string_view name) {
 
 void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId> groups, std::optional<GroupId> ensure) {
     if (job && !job->done) job->cancel = true;
+    drop_partial();  // the snapshot of a trace that will not finish
     config = c;
     error.clear();
     const LaunchConfig copy = c;
-    job = worker.submit("trace " + config_label(c), [copy, groups, ensure](JobStatus& s) -> std::any {
+    partial = std::make_shared<PartialBox>();
+    partial_taken = 0;
+    job = worker.submit("trace " + config_label(c), [copy, groups, ensure, box = partial](JobStatus& s) -> std::any {
         TraceOptions o;
         o.groups = groups;
         o.cache_requests = true;  // the memory hierarchy section models them
@@ -51,6 +54,12 @@ void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId
             if (o.groups.empty()) o.groups = estimate_trace(copy, o).detail_groups;
             if (std::find(o.groups.begin(), o.groups.end(), *ensure) == o.groups.end()) o.groups.push_back(*ensure);
         }
+        o.early_groups = {ensure ? *ensure : !o.groups.empty() ? o.groups.back() : estimate_trace(copy, o).detail_groups.front()};
+        o.partial = [box](TraceSnapshot snapshot) {
+            std::lock_guard<std::mutex> lock(box->mutex);
+            box->latest = std::move(snapshot);
+            ++box->serial;
+        };
         // An exercise whose mistake only the uninitialised-value check sees turns it on.
         if (const ExerciseNote* note = find_exercise_note(copy.kernel.name)) o.uninitialized = note->uninitialized;
         o.cancelled = [&s] { return s.cancel.load(); };
@@ -65,8 +74,39 @@ void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId
     });
 }
 
+void TraceSlot::drop_partial() {
+    if (partial_shown()) {
+        trace = before_partial;
+        shown = before_partial_shown;
+        ++version;
+        if (trace) roles = matrix_roles(*trace, shown ? shown->kernel.check : std::optional<CheckSpec>{});
+    }
+    before_partial.reset();
+    before_partial_shown.reset();
+}
+
 void TraceSlot::poll() {
+    if (job && !job->done && partial) {
+        TraceSnapshot snapshot;
+        {
+            std::lock_guard<std::mutex> lock(partial->mutex);
+            if (partial->serial != partial_taken) snapshot = partial->latest;
+            partial_taken = partial->serial;
+        }
+        if (snapshot) {
+            if (!partial_shown()) {
+                before_partial = trace;
+                before_partial_shown = shown;
+            }
+            trace = std::move(snapshot);
+            shown = config;
+            ++version;
+            roles = matrix_roles(*trace, config ? config->kernel.check : std::optional<CheckSpec>{});
+        }
+    }
     if (!job || !job->done) return;
+    partial.reset();
+    drop_partial();  // the final trace (or the one before) replaces the snapshot
     if (const auto* t = job->result<std::shared_ptr<const Trace>>()) {
         trace = *t;
         shown = config;

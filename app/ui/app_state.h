@@ -3,6 +3,8 @@
 // measurements from real devices, the view and mode. Panels read and edit it; long work
 // goes to the Worker and lands back here when a panel polls.
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,15 +33,31 @@ struct TraceSlot {
     TraceSnapshot trace;
     MatrixRoles roles;
     JobHandle job;          // a trace in flight
+    // The trace in flight's latest snapshot (Trace::partial), written by the emulator's
+    // threads and taken by poll(): the selected group's phases show as soon as it completes.
+    struct PartialBox {
+        std::mutex mutex;
+        TraceSnapshot latest;
+        uint64_t serial = 0;
+    };
+    std::shared_ptr<PartialBox> partial;
+    uint64_t partial_taken = 0;
+    // What was on screen before the first snapshot, put back when that trace does not finish.
+    TraceSnapshot before_partial;
+    std::optional<LaunchConfig> before_partial_shown;
+    void drop_partial();
     std::string error;      // the last failure, shown in the UI
     uint64_t version = 0;   // bumps whenever `trace` changes
 
     // Queues a trace on the worker (cancelling one in flight). `groups`: work-groups to
     // keep element detail for (empty: automatic).
-    // `ensure`: a group that must keep detail, added to the automatic choice.
+    // `ensure`: a group that must keep detail, added to the automatic choice; it is the
+    // group streamed as soon as it completes (else the last of `groups`, else the first
+    // automatic one).
     void start(Worker& worker, const LaunchConfig& config, std::vector<GroupId> groups = {},
                std::optional<GroupId> ensure = std::nullopt);
-    void poll();            // takes a finished job's result
+    void poll();            // takes a finished job's result, or the newest snapshot of one in flight
+    bool partial_shown() const { return trace && trace->partial; }
     bool busy() const { return job && !job->done; }
 };
 

@@ -45,6 +45,10 @@ struct HierarchyState {
         modelled_profile = profile;
         report.reset();
         error.clear();
+        if (t->partial) {  // the requests come with the final trace
+            error = "Modelled when the launch ends: the emulator is still tracing.";
+            return;
+        }
         try {
             report = model_trace_caches(*t, load_cache_profile(profile));
         } catch (const InputError& e) {

@@ -82,18 +82,31 @@ std::string closed_form_note(const ExpectedVsTraced* e) {
 std::vector<CounterRow> ndrange_counter_rows(const Trace& t) {
     const auto evt = expected_vs_traced(t);
     std::vector<CounterRow> rows;
+    // While the launch goes on (a partial trace) the counts cover the work-groups done so
+    // far: no verdict against the closed form, and what only the end knows waits for it.
+    const std::string so_far = t.partial ? "So far: counted over the " + std::to_string(t.group_totals.size()) + " of " +
+                                               std::to_string(t.total_groups()) + " work-groups done; the launch goes on. "
+                                         : "";
     auto traffic = [&](const char* what, const char* q, uint64_t traced, const char* counts) {
         const ExpectedVsTraced* e = find_expected(evt, q);
-        rows.push_back({what, bytes_text(double(traced)), e ? bytes_text(double(e->expected)) : "-", e ? (e->matches() ? 1 : -1) : 0,
-                        NumberKind::Traced, std::string(counts) + closed_form_note(e)});
+        rows.push_back({what, bytes_text(double(traced)), e ? bytes_text(double(e->expected)) : "-",
+                        e && !t.partial ? (e->matches() ? 1 : -1) : 0, NumberKind::Traced,
+                        so_far + counts + (t.partial ? std::string(" Compared with the closed form when the launch ends.") : closed_form_note(e))});
     };
     traffic("global loads", "global_load_bytes", t.totals.global_load_bytes, "Bytes all work-items read from __global and __constant memory.");
     traffic("global stores", "global_store_bytes", t.totals.global_store_bytes, "Bytes all work-items wrote to __global memory.");
     traffic("local loads", "local_load_bytes", t.totals.local_load_bytes, "Bytes all work-items read from __local memory.");
     traffic("local stores", "local_store_bytes", t.totals.local_store_bytes, "Bytes all work-items wrote to __local memory.");
     const ExpectedVsTraced* eb = find_expected(evt, "barriers");
-    rows.push_back({"barriers", std::to_string(t.totals.barriers), eb ? std::to_string(eb->expected) : "-", eb ? (eb->matches() ? 1 : -1) : 0,
-                    NumberKind::Traced, "Barrier releases, summed over the work-groups." + closed_form_note(eb)});
+    rows.push_back({"barriers", std::to_string(t.totals.barriers), eb ? std::to_string(eb->expected) : "-",
+                    eb && !t.partial ? (eb->matches() ? 1 : -1) : 0, NumberKind::Traced,
+                    so_far + "Barrier releases, summed over the work-groups." + (t.partial ? std::string(" Compared with the closed form when the launch ends.") : closed_form_note(eb))});
+    if (t.partial) {
+        for (const char* what : {"FLOP per load", "sectors/request", "bank conflict"})
+            rows.push_back({what, "at the end", "-", 0, NumberKind::Traced,
+                            "Known when the launch ends: the emulator is still running the other work-groups."});
+        return rows;
+    }
     const double ratio = compute_to_global_ratio(t);
     const ExpectedVsTraced* eg = find_expected(evt, "global_load_bytes");
     const double expected_ratio = eg && eg->expected ? t.totals.flops / (double(eg->expected) / 4.0) : 0;
@@ -153,6 +166,14 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
     }
     const Trace& t = *slot.trace;
     ImGui::Text("Whole NDRange (%llu work-groups)", (unsigned long long)t.total_groups());
+    if (t.partial) {
+        // The totals fill as the work-groups complete; the bar follows the emulator live.
+        const float done = slot.job ? slot.job->fraction() : float(t.group_totals.size()) / float(std::max<uint64_t>(1, t.total_groups()));
+        char label[96];
+        std::snprintf(label, sizeof label, "tracing: %.0f%% of the work-groups", 100.0 * done);
+        ImGui::ProgressBar(done, ImVec2(-1, 0), label);
+        ImGui::TextColored(ImColor(theme().pal.race), "Partial totals: the %zu work-groups done so far", t.group_totals.size());
+    }
     draw_rows("ndrange", "closed form", ndrange_counter_rows(t));
     const auto evt = expected_vs_traced(t);
     if (const ExpectedVsTraced* e = find_expected(evt, "global_load_bytes"); e && !e->formula.empty())

@@ -364,9 +364,15 @@ void EmulationView::paint_annotations(const Frame& f) {
         }
     }
     paint_wrong_cells(f);
-    if (!v.has_detail && !f.heatmap) {
-        const std::string msg = "Group " + group_text(f.d.group, f.t.dims) + " has no detail in this trace" +
-                                (f.d.tracing ? ": tracing it now..." : ": click it in C to trace it.");
+    if (f.heatmap && f.t.partial)
+        dl->AddText(ImVec2(f.pc.p0.x, f.pc.p1.y + 4), pal.race, "The heatmap is drawn when the launch ends (the emulator is still tracing).");
+    else if (!v.has_detail && !f.heatmap) {
+        const std::string msg =
+            f.t.partial ? "Group " + group_text(f.d.group, f.t.dims) + " is not traced yet: the launch goes on (" +
+                              std::to_string(f.t.group_totals.size()) + " of " + std::to_string(f.t.total_groups()) +
+                              " work-groups done)"
+                        : "Group " + group_text(f.d.group, f.t.dims) + " has no detail in this trace" +
+                              (f.d.tracing ? ": tracing it now..." : ": click it in C to trace it.");
         dl->AddText(ImVec2(f.pc.p0.x, f.pc.p1.y + 4), pal.race, msg.c_str());
     }
 }

@@ -36,6 +36,8 @@ const char* const kGuiHelp =
     "  --screenshot-width W   scale the PNG down to W pixels wide\n"
     "  --frames N         render N frames once the data is ready, then exit\n"
     "  --frame-stats      print `frames=N p50_ms=X p95_ms=Y max_ms=Z` (vsync off)\n"
+    "  --timings          print on stderr when the selected work-group's phase is first drawn and when\n"
+    "                     the trace is complete, in seconds since the process started\n"
     "  --window WxH       window size (default 1280x800)\n"
     "  --layout OUT.json  write where each matrix was drawn (for tests)\n"
     "  --control FILE     drive the running window: write FILE (whole: FILE.tmp, then rename) with lines\n"
@@ -150,7 +152,7 @@ std::vector<std::string> with_lesson(const std::vector<std::string>& args, const
                            "--lesson '" + path + "' step " + std::to_string(g.lesson_step + 1));
 }
 
-const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter"};
+const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings"};
 
 std::set<std::string> valued_options() {
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene", "screenshot",
@@ -186,6 +188,7 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     g.play = o.has("play");
     g.presenter = o.has("presenter");
     g.frame_stats = o.has("frame-stats");
+    g.timings = o.has("timings");
     g.screenshot = o.get("screenshot");
     g.layout = o.get("layout");
     g.control = o.get("control");

@@ -29,6 +29,7 @@ struct GuiOptions {
     std::string device;                    // --device as given ("" = not given)
     std::string source_path;               // --source as given
     bool play = false, presenter = false, frame_stats = false;
+    bool timings = false;                  // --timings: when the first picture and the whole trace were drawn
     std::optional<std::string> screenshot, layout, control;
     std::optional<int> frames;
     int screenshot_width = 0;

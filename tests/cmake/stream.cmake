@@ -1,0 +1,16 @@
+# ---- The first picture at once (issue 12): traces streamed while the launch runs ----
+if(TARGET tilescope_trace)
+  add_executable(stream_tests test_stream.cpp test_main.cpp)
+  target_link_libraries(stream_tests PRIVATE tilescope_core GTest::gtest)
+  target_compile_definitions(stream_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+  add_dependencies(stream_tests tilescope tilescope_trace)
+  gtest_discover_tests(stream_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+endif()
+# The live GUI draws the selected group before the launch ends (under an Xvfb of its own).
+if(TARGET tilescope_ui AND TARGET tilescope_trace)
+  add_executable(stream_gui_tests test_stream_gui.cpp)
+  target_link_libraries(stream_gui_tests PRIVATE GTest::gtest nlohmann_json::nlohmann_json stb)
+  target_compile_definitions(stream_gui_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+  add_dependencies(stream_gui_tests tilescope tilescope_trace)
+  gtest_discover_tests(stream_gui_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
+endif()
