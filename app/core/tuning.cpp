@@ -420,9 +420,10 @@ std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
 namespace tilescope {
 
 int quick_tune_expected_points(const KernelSpec& kernel) {
-    // Measured on the ladder: about three points per axis and round, two rounds.
+    // Measured on the ladder: about three points per axis and round, two rounds, then the
+    // pairs of axes (up to four moves each, fewer at the ends of the lists).
     const int axes = 1 + static_cast<int>(kernel.params.size());
-    return 1 + 3 * axes + 2;
+    return 1 + 3 * axes + 2 + 3 * axes * (axes - 1) / 2;
 }
 
 std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, const std::map<std::string, int64_t>& start_params,
@@ -487,24 +488,48 @@ std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, con
         }
         return false;
     };
-    try_point(best);
-    for (int reach : {1, 2}) {
-        bool moved = true;
-        while (moved && !out_of_time()) {
-            moved = false;
-            for (size_t a = 0; a < axes.size(); ++a) {
-                if (axes[a].values.size() < 2) continue;
-                const int at = index_of(a, best[a]);
-                for (const int step : {-reach, reach}) {
-                    const int i = at + step;
-                    if (i < 0 || i >= static_cast<int>(axes[a].values.size())) continue;
-                    Point p = best;
-                    p[a] = axes[a].values[i];
-                    if (try_point(p)) moved = true;
+    // One axis at a time: the neighbours of the best, then those two steps away.
+    auto descend = [&] {
+        for (int reach : {1, 2}) {
+            bool moved = true;
+            while (moved && !out_of_time()) {
+                moved = false;
+                for (size_t a = 0; a < axes.size(); ++a) {
+                    if (axes[a].values.size() < 2) continue;
+                    const int at = index_of(a, best[a]);
+                    for (const int step : {-reach, reach}) {
+                        const int i = at + step;
+                        if (i < 0 || i >= static_cast<int>(axes[a].values.size())) continue;
+                        Point p = best;
+                        p[a] = axes[a].values[i];
+                        if (try_point(p)) moved = true;
+                    }
                 }
+                if (reach == 2 && moved) reach = 1;  // a far move found something: search near it again
             }
-            if (reach == 2 && moved) reach = 1;  // a far move found something: search near it again
         }
+    };
+    try_point(best);
+    descend();
+    // Parameters interact (a taller block of C wants another group shape), so one axis at
+    // a time stops short: with time left, move two axes at once by one step each; a pair
+    // that beats the best starts the one-axis search again from there.
+    for (bool improved = true; improved && !out_of_time();) {
+        improved = false;
+        for (size_t a = 0; a < axes.size(); ++a)
+            for (size_t b = a + 1; b < axes.size(); ++b)
+                for (const int sa : {-1, 1})
+                    for (const int sb : {-1, 1}) {
+                        const int ia = index_of(a, best[a]) + sa, ib = index_of(b, best[b]) + sb;
+                        if (ia < 0 || ib < 0 || ia >= static_cast<int>(axes[a].values.size()) ||
+                            ib >= static_cast<int>(axes[b].values.size()))
+                            continue;
+                        Point p = best;
+                        p[a] = axes[a].values[ia];
+                        p[b] = axes[b].values[ib];
+                        if (try_point(p)) improved = true;
+                    }
+        if (improved) descend();
     }
     return results;
 }

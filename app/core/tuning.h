@@ -121,10 +121,11 @@ namespace tilescope {
 // Coordinate descent from a start point (the device's best known choice): along each axis
 // (TS, then each parameter, values in the kernel's order), try the neighbours of the best so
 // far and move when one is faster; repeat until a round finds nothing, then look two steps
-// away once more; stop early at `max_points` or `budget_s`. A handful of points per axis
-// instead of the product of all of them.
+// away once more; then, with time left, move two axes at once by one step each (parameters
+// interact), restarting from any pair that wins; stop early at `max_points` or `budget_s`.
+// A handful of points per axis and pair instead of the product of all of them.
 struct QuickTuneOptions {
-    int max_points = 40;                       // points measured at most
+    int max_points = 100;                      // points measured at most
     double budget_s = 110;                     // wall time at most (tune --quick promises 2 minutes)
     std::function<bool()> cancelled;           // polled between points; true stops with Cancelled
     std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
