@@ -5,6 +5,7 @@
 // the launch ends, and what the window shows meanwhile.
 #include <chrono>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "gui_test_support.h"
@@ -34,12 +35,27 @@ std::smatch wait_for_line(LiveGui& gui, const std::regex& pattern, double timeou
     return m;
 }
 
+// Files in the working folder whose names are not printable text.
+std::set<std::string> garbage_names() {
+    std::set<std::string> out;
+    for (const auto& e : fs::directory_iterator(fs::current_path())) {
+        const std::string name = e.path().filename().string();
+        for (const char c : name)
+            if (c < 0x20 || c >= 0x7f) {
+                out.insert(name);
+                break;
+            }
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST(FirstPicture, GroupPhaseIsDrawnWhileTheLaunchGoesOn) {
     ASSERT_FALSE(XvfbEnvironment::display().empty()) << "no Xvfb";
     const fs::path dir = temp_dir("first");
     setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);  // no settings from earlier sessions
+    const std::set<std::string> garbage_before = garbage_names();
     LiveGui gui(TILESCOPE_BIN, dir, " --kernel tiled --size 256 --tile 16 --window 1280x720 --timings");
     std::string log;
     const std::regex first(R"(timing: first picture: work-group 0,0 phase 0 drawn ([0-9.]+) s after start \((partial, the launch goes on|complete): ([0-9]+) of ([0-9]+) work-groups traced\))");
@@ -52,6 +68,10 @@ TEST(FirstPicture, GroupPhaseIsDrawnWhileTheLaunchGoesOn) {
     EXPECT_TRUE(gui.quit()) << "the window did not close while tracing:\n" << gui.log();
     EXPECT_EQ(gui.log().find("timing: complete trace"), std::string::npos)
         << "quit came after the trace ended; the test shows nothing about the first picture";
+    // Closing wrote ImGui's settings where they belong, and nothing into the working folder
+    // (a dangling settings path once wrote files of garbage names there).
+    EXPECT_TRUE(fs::exists(dir / "config" / "tilescope" / "imgui.ini"));
+    EXPECT_EQ(garbage_names(), garbage_before) << "files of garbage names appeared in " << fs::current_path();
 }
 
 int main(int argc, char** argv) {

@@ -91,6 +91,10 @@ void App::show_saved_trace(const TraceFile& file) {
 }
 
 App::~App() {
+    // ImGui saves its settings again when the back-end destroys its context, after this
+    // App (and the path string) are gone: a dangling name made files of garbage names in
+    // the working folder. save_settings_on_exit has saved them already.
+    ImGui::GetIO().IniFilename = nullptr;
     worker_.cancel_all();
     gfx::shutdown_grids();  // GL objects go before the back-end's context does
 }
