@@ -24,34 +24,38 @@
 
 namespace tilescope::testing {
 
-// Starts Xvfb on the first free display number from 140 and points DISPLAY at it.
+// Starts an Xvfb of its own and points DISPLAY at it. Xvfb picks a free display number
+// itself and writes it to a pipe (-displayfd): test programs running side by side never
+// share one (choosing a number by looking for lock files raced, and the loser's GUI
+// lost its display when the winner's Xvfb went away).
 class XvfbEnvironment : public ::testing::Environment {
 public:
     void SetUp() override {
-        namespace fs = std::filesystem;
-        for (int d = 140; d < 200; ++d) {
-            if (fs::exists("/tmp/.X" + std::to_string(d) + "-lock") || fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) continue;
-            const pid_t pid = fork();
-            if (pid == 0) {
-                const std::string disp = ":" + std::to_string(d);
-                std::freopen("/dev/null", "w", stderr);
-                execlp("Xvfb", "Xvfb", disp.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp", (char*)nullptr);
-                _exit(127);
-            }
-            for (int i = 0; i < 100; ++i) {
-                if (fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) {
-                    pid_ = pid;
-                    display() = ":" + std::to_string(d);
-                    setenv("DISPLAY", display().c_str(), 1);
-                    return;
-                }
-                int status = 0;
-                if (waitpid(pid, &status, WNOHANG) == pid) break;  // it lost a race for the number
-                usleep(50000);
-            }
-            kill(pid, SIGTERM);
-            waitpid(pid, nullptr, 0);
+        int fds[2];
+        if (pipe(fds) != 0) return;
+        const pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            std::freopen("/dev/null", "w", stderr);
+            const std::string fd = std::to_string(fds[1]);
+            execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp", (char*)nullptr);
+            _exit(127);
         }
+        close(fds[1]);
+        std::string number;
+        char c = 0;
+        while (read(fds[0], &c, 1) == 1 && c != '\n') number += c;  // blocks until Xvfb is ready (or gone)
+        close(fds[0]);
+        if (pid < 0 || number.empty() || number.find_first_not_of("0123456789") != std::string::npos) {
+            if (pid > 0) {
+                kill(pid, SIGTERM);
+                waitpid(pid, nullptr, 0);
+            }
+            return;
+        }
+        pid_ = pid;
+        display() = ":" + number;
+        setenv("DISPLAY", display().c_str(), 1);
     }
     void TearDown() override {
         if (pid_ > 0) {

@@ -16,87 +16,25 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
-#include <stb/stb_image.h>
 
 #include "core/catalog.h"
 #include "core/trace_runner.h"
 #include "core/view_model.h"
+#include "gui_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;
+using tilescope::testing::Image;
+using tilescope::testing::load_png;
+using tilescope::testing::run;
+using tilescope::testing::XvfbEnvironment;
 
 namespace {
-
-// An Xvfb on a free display number for the whole test program.
-class XvfbEnvironment : public ::testing::Environment {
-public:
-    void SetUp() override {
-        for (int d = 140; d < 200; ++d) {
-            if (fs::exists("/tmp/.X" + std::to_string(d) + "-lock") || fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) continue;
-            const pid_t pid = fork();
-            if (pid == 0) {
-                const std::string disp = ":" + std::to_string(d);
-                std::freopen("/dev/null", "w", stderr);
-                execlp("Xvfb", "Xvfb", disp.c_str(), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", (char*)nullptr);
-                _exit(127);
-            }
-            for (int i = 0; i < 100; ++i) {
-                if (fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) {
-                    pid_ = pid;
-                    display_ = ":" + std::to_string(d);
-                    setenv("DISPLAY", display_.c_str(), 1);
-                    return;
-                }
-                int status = 0;
-                if (waitpid(pid, &status, WNOHANG) == pid) break;  // it lost a race for the number
-                usleep(50000);
-            }
-            kill(pid, SIGTERM);
-            waitpid(pid, nullptr, 0);
-        }
-    }
-    void TearDown() override {
-        if (pid_ > 0) {
-            kill(pid_, SIGTERM);
-            waitpid(pid_, nullptr, 0);
-        }
-    }
-    static std::string display_;
-
-private:
-    pid_t pid_ = -1;
-};
-std::string XvfbEnvironment::display_;
-
-struct Image {
-    int w = 0, h = 0;
-    std::vector<unsigned char> px;
-    std::array<int, 3> at(float x, float y) const {
-        const size_t i = (size_t(int(y)) * w + size_t(int(x))) * 3;
-        return {px[i], px[i + 1], px[i + 2]};
-    }
-};
-
-Image load_png(const std::string& path) {
-    Image img;
-    int n = 0;
-    unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &n, 3);
-    if (data) {
-        img.px.assign(data, data + size_t(img.w) * img.h * 3);
-        stbi_image_free(data);
-    }
-    return img;
-}
 
 bool near(const std::array<int, 3>& a, const nlohmann::json& rgb) {
     for (int c = 0; c < 3; ++c)
         if (std::abs(a[c] - rgb[c].get<int>()) > 10) return false;
     return true;
-}
-
-int run(const std::string& cmd) {
-    const int s = std::system(cmd.c_str());
-    return WIFEXITED(s) ? WEXITSTATUS(s) : -1;
 }
 
 struct Case {
@@ -111,7 +49,7 @@ class GuiScreenshot : public ::testing::TestWithParam<Case> {};
 }  // namespace
 
 TEST_P(GuiScreenshot, LoadedCellsAreWhereTheTraceSays) {
-    ASSERT_FALSE(XvfbEnvironment::display_.empty()) << "could not start Xvfb";
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "could not start Xvfb";
     const Case c = GetParam();
     const fs::path dir = fs::temp_directory_path() / ("tilescope_gui_test_" + std::to_string(getpid()));
     fs::create_directories(dir);
@@ -177,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(Configs, GuiScreenshot,
 // Frames repaint only what changed (gfx/damage_renderer); the picture must be the one a
 // full repaint gives.
 TEST(GuiCli, PartialRepaintGivesTheSamePictureAsAFullOne) {
-    ASSERT_FALSE(XvfbEnvironment::display_.empty());
+    ASSERT_FALSE(XvfbEnvironment::display().empty());
     const fs::path dir = fs::temp_directory_path() / ("tilescope_gui_damage_" + std::to_string(getpid()));
     fs::create_directories(dir);
     const std::string args = " gui --kernel tiled --size 32 --tile 8 --group 1,2 --phase 2 --frames 20 --screenshot ";
@@ -214,7 +152,7 @@ TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
 }
 
 TEST(GuiCli, FrameStatsLineHasTheContractFormat) {
-    ASSERT_FALSE(XvfbEnvironment::display_.empty());
+    ASSERT_FALSE(XvfbEnvironment::display().empty());
     const std::string out = (fs::temp_directory_path() / "tilescope_gui_stats.txt").string();
     ASSERT_EQ(run(std::string(TILESCOPE_BIN) + " gui --kernel tiled --size 16 --tile 8 --play --frames 10 --frame-stats >" + out), 0);
     std::ifstream in(out);
