@@ -12,6 +12,8 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Instruction.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Value.h>
 
 #include <algorithm>
@@ -960,7 +962,15 @@ void TracePlugin::memoryLoad(const oclgrind::Memory* memory, const oclgrind::Wor
 
 void TracePlugin::memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address,
                               size_t size, const uint8_t*) {
-    if (Run* run = run_.get()) record(*run, memory, workItem, address, size, true);
+    Run* run = run_.get();
+    if (!run) return;
+    // LLVM's optimiser turns `*(float4*)p = (float4)(a, b, c, d)` into a store of an
+    // undefined vector followed by four scalar stores. The first writes nothing a kernel
+    // can rely on and no real compiler keeps it: it is not traffic.
+    if (const auto* st = llvm::dyn_cast_or_null<llvm::StoreInst>(workItem ? workItem->getCurrentInstruction() : nullptr);
+        st && llvm::isa<llvm::UndefValue>(st->getValueOperand()))
+        return;
+    record(*run, memory, workItem, address, size, true);
 }
 
 void TracePlugin::memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address,

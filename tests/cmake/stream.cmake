@@ -14,3 +14,12 @@ if(TARGET tilescope_ui AND TARGET tilescope_trace)
   add_dependencies(stream_gui_tests tilescope tilescope_trace)
   gtest_discover_tests(stream_gui_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
 endif()
+# What a vector store writes, as the plugin counts it (a store of an undefined vector is not traffic).
+if(TARGET tilescope_trace)
+  add_executable(vector_store_tests test_vector_stores.cpp test_main.cpp)
+  target_link_libraries(vector_store_tests PRIVATE GTest::gtest nlohmann_json::nlohmann_json)
+  target_compile_definitions(vector_store_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+    TILESCOPE_TEST_DATA="${CMAKE_SOURCE_DIR}/tests/data")
+  add_dependencies(vector_store_tests tilescope tilescope_trace)
+  gtest_discover_tests(vector_store_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
+endif()
