@@ -188,3 +188,26 @@ TEST(Lessons, MalformedLessonsAreOneLineErrors) {
     EXPECT_EQ(guess_distance(4, 4), "exact");
     EXPECT_EQ(guess_distance(32, 4), "off by 28 (700%), 8x too high");
 }
+
+TEST(Lessons, ModelledQuestionsSayModelledAndNeedTheRequests) {
+    TraceOptions o;
+    o.checks = false;
+    o.cache_requests = true;
+    const Trace naive = run_trace(LaunchConfig{*find_rung("naive"), {64, 64, 64}, 16}, o);
+    const Trace tiled = run_trace(LaunchConfig{*find_rung("tiled"), {64, 64, 64}, 16}, o);
+    const LessonAnswer l1 = answer_question("l1_hit_percent", naive);
+    EXPECT_TRUE(l1.modelled);
+    EXPECT_GT(l1.traced, 50.0);  // a row of A and neighbouring columns of B, shared in the group
+    EXPECT_LT(l1.traced, 100.0);
+    EXPECT_NE(l1.explanation.find("modelled"), std::string::npos);
+    // Traced global loads differ TS = 16 times; DRAM reads on the H200 model barely do.
+    EXPECT_EQ(answer_question("traffic_factor", tiled, &naive).traced, 16.0);
+    const LessonAnswer dram = answer_question("dram_traffic_factor", tiled, &naive);
+    EXPECT_TRUE(dram.modelled);
+    EXPECT_GE(dram.traced, 0.5);
+    EXPECT_LE(dram.traced, 2.0);
+    EXPECT_FALSE(answer_question("traffic_factor", tiled, &naive).modelled);
+    // Without the requests there is nothing to model: an error that says so, not a zero.
+    const Trace bare = run_trace(LaunchConfig{*find_rung("naive"), {32, 32, 32}, 16});
+    EXPECT_THROW(answer_question("l1_hit_percent", bare), InputError);
+}

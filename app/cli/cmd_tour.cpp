@@ -70,6 +70,7 @@ const Trace& lesson_trace(const LaunchConfig& config, std::map<std::string, Trac
     if (it != cache.end()) return it->second;
     TraceOptions to;
     to.cancelled = interrupted;
+    to.cache_requests = true;  // some questions are answered by the cache model
     if (const ExerciseNote* note = find_exercise_note(config.kernel.name)) to.uninitialized = note->uninitialized;
     return cache.emplace(key, run_trace(config, to)).first->second;
 }
@@ -99,7 +100,7 @@ void walk_lessons(bool paused) {
             std::printf("\n     Q: ");
             wrapped(step.question->text, 0);
             std::printf("     (%s at %s, TS %d)\n", config.kernel.name.c_str(), config.size.label().c_str(), config.tile);
-            std::printf("     A: %s (%s)%s\n", number(a.traced).c_str(), a.explanation.c_str(),
+            std::printf("     A: %s%s (%s)%s\n", number(a.traced).c_str(), a.modelled ? ", modelled" : "", a.explanation.c_str(),
                         a.closed_form ? ("; closed form " + a.formula).c_str() : "");
         }
         pause(paused);

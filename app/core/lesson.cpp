@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/analysis.h"
+#include "core/cache_trace.h"
 #include "core/catalog.h"
 #include "core/embedded_files.h"
 #include "core/errors.h"
@@ -146,7 +147,8 @@ const std::vector<Lesson>& builtin_lessons() {
 
 std::vector<std::string> lesson_quantities() {
     return {"a_loads_per_element", "local_copies", "traffic_factor", "phases",
-            "work_groups", "idle_work_items", "compute_to_global_ratio", "wrong_cells"};
+            "work_groups", "idle_work_items", "compute_to_global_ratio", "wrong_cells",
+            "l1_hit_percent", "dram_traffic_factor"};
 }
 
 LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Trace* compare) {
@@ -221,6 +223,24 @@ LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Tr
             a.closed_form = double(TS);
             a.formula = "2*M*N*K / (2*M*N*K/TS) = TS = " + fmt(double(TS));
         }
+    } else if (quantity == "l1_hit_percent") {
+        // Modelled on the H200 profile: the share of load sectors the L1 serves.
+        const CacheReport r = model_trace_caches(t, load_cache_profile("h200"));
+        a.traced = 100.0 * r.totals.l1_hit_rate();
+        a.modelled = true;
+        a.explanation = "modelled on the H200 profile from the traced requests: " + fmt(double(r.totals.l1_hit_sectors)) +
+                        " of " + fmt(double(r.totals.l1_sectors)) + " load sectors hit in L1";
+    } else if (quantity == "dram_traffic_factor") {
+        if (!compare) throw InputError("question 'dram_traffic_factor' needs a step with a compare configuration");
+        const CacheProfile h200 = load_cache_profile("h200");
+        const CacheReport mine = model_trace_caches(t, h200), theirs = model_trace_caches(*compare, h200);
+        a.traced = mine.totals.dram_read_bytes ? double(theirs.totals.dram_read_bytes) / double(mine.totals.dram_read_bytes) : 0;
+        a.modelled = true;
+        a.explanation = "modelled on the H200 profile: DRAM reads of " + compare->kernel + " (" +
+                        fmt(double(theirs.totals.dram_read_bytes)) + " B) over " + t.kernel + " (TS " + std::to_string(t.tile) +
+                        ", " + fmt(double(mine.totals.dram_read_bytes)) + " B); traced global loads differ " +
+                        fmt(t.totals.global_load_bytes ? double(compare->totals.global_load_bytes) / double(t.totals.global_load_bytes) : 0) +
+                        "x";
     } else if (quantity == "wrong_cells") {
         a.traced = double(t.wrong_cells.size());
         a.explanation = "traced: cells of C that differ from the CPU reference";

@@ -54,6 +54,7 @@ struct LessonAnswer {
     std::optional<double> closed_form;  // from the sizes, when the kernel has one
     std::string formula;              // "ceil(N/TS) = 4"
     std::string explanation;          // one sentence: what was counted
+    bool modelled = false;            // a cache model's figure (issue 11), not a count: the UI says so
 };
 
 // Answers `quantity` for `trace` (`compare`: the step's second configuration, needed by

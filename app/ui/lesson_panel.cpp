@@ -160,7 +160,7 @@ void LessonPanel::draw_question(AppState& s, const LessonStep& step) {
         ImGui::TextDisabled("%s", why.c_str());
         return;
     }
-    ImGui::Text("Traced: %s", number(a->traced).c_str());
+    ImGui::Text("%s: %s", a->modelled ? "Modelled" : "Traced", number(a->traced).c_str());
     ImGui::TextWrapped("(%s)", a->explanation.c_str());
     if (a->closed_form) ImGui::TextWrapped("Closed form: %s", a->formula.c_str());
     else ImGui::TextDisabled("No closed form for this kernel.");
