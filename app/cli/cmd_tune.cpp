@@ -130,33 +130,13 @@ int cmd_tune(const std::vector<std::string>& args) {
     install_interrupt_handler();
     std::vector<Measurement> measured;
     auto measure_point = [&](int tile, const std::map<std::string, int64_t>& params) {
-        LaunchConfig c{kernel, size, tile, params, "given"};
-        TuneResult r;
-        r.tile = tile;
-        r.params = params;
-        try {
-            const ResolvedLaunch launch = resolve(c);
-            r.global = launch.global_text();
-            r.local = launch.local_text();
-            runner.validate(c);
-            RunOptions ro;
-            ro.reps = reps;
-            ro.warmup = warmup;
-            ro.cancelled = interrupted;
-            Measurement m = runner.measure(c, ro);
-            r.median_s = m.median_s;
-            if (m.verification.verified) {
-                r.status = "ok";
-                r.gflops = m.gflops;
-            } else {
-                r.status = "wrong";
-                r.message = m.verification.summary();
-            }
-            measured.push_back(std::move(m));
-        } catch (const InputError& e) {
-            r.status = "refused";
-            r.message = e.what();
-        }
+        RunOptions ro;
+        ro.reps = reps;
+        ro.warmup = warmup;
+        ro.cancelled = interrupted;
+        Measurement m;
+        TuneResult r = measure_tune_point(runner, kernel, size, tile, params, ro, &m);
+        if (r.status != "refused") measured.push_back(std::move(m));
         return r;
     };
     auto print = [&](size_t done, size_t planned, const TuneResult& r) {
@@ -168,31 +148,43 @@ int cmd_tune(const std::vector<std::string>& args) {
                         r.status.c_str(), r.message.substr(0, 160).c_str());
         std::fflush(stdout);
     };
+    std::string command = "tilescope tune --device '" + o.get_or("device", "") + "' --kernel " + kernel.name +
+                          " --size " + size.label();
+    for (const std::string& a : o.all("tile")) command += " --tile " + a;
+    for (const std::string& a : o.all("param")) command += " --param " + a;
+    if (quick) command += " --quick";
     std::vector<TuneResult> results;
-    const auto started = std::chrono::steady_clock::now();
+    int best = -1;
+    double took = 0;
     if (quick) {
-        // Start from the best this device already has (its own, a similar device's, its type's).
-        int tile = kernel.default_tile;
-        std::map<std::string, int64_t> start;
-        if (const auto known = lookup_tuning(device, kernel.name, size)) {
-            tile = known->choice.tile;
-            start = known->choice.params;
-            std::fprintf(stderr, "tune --quick: starting from TS=%d %s (%s)\n", tile, params_string(start).c_str(),
-                         known->note.c_str());
-        }
+        // Start from the best this device already has (its own, a similar device's, its type's);
+        // the run and the locked write are the GUI's too (core/tuning.h quick_tune_to_file).
+        const QuickTuneStart start = quick_tune_start(device, kernel, size);
+        if (!start.note.empty())
+            std::fprintf(stderr, "tune --quick: starting from TS=%d %s (%s)\n", start.tile, params_string(start.params).c_str(),
+                         start.note.c_str());
         QuickTuneOptions qo;
         qo.budget_s = budget;
         qo.cancelled = interrupted;
         qo.progress = [&](int done, int planned, const TuneResult& r) { print(done, planned, r); };
-        results = quick_tune(kernel, tile, start, measure_point, qo);
+        const QuickTuneRun run = quick_tune_to_file(kernel, size, device.label(), start, measure_point, qo, out_path, command);
+        results = run.results;
+        best = run.best;
+        took = run.seconds;
     } else {
+        const auto started = std::chrono::steady_clock::now();
         for (size_t i = 0; i < points.size(); ++i) {
             if (interrupted()) throw Cancelled();
             results.push_back(measure_point(points[i].first, points[i].second));
             print(i + 1, points.size(), results.back());
         }
+        took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        best = best_result(results);
+        if (best >= 0)  // locked read-merge-write: a second `tune` on the same file keeps this run's results
+            update_file_locked(out_path, [&](const std::string& current) {
+                return merge_tuning(current, device.label(), kernel.name, size, results, command);
+            });
     }
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
     if (json_path) {
         nlohmann::json list = nlohmann::json::parse(measurements_to_json(measured));
@@ -202,20 +194,10 @@ int cmd_tune(const std::vector<std::string>& args) {
                                 {"K", size.K}, {"tile", r.tile}, {"params", r.params}, {"refused", r.message}});
         write_file_atomically(*json_path, list.dump(2) + "\n");
     }
-    const int best = best_result(results);
     if (best < 0) {
         std::fprintf(stderr, "tune: no point verified; %s was not changed\n", out_path.c_str());
         return 1;
     }
-    std::string command = "tilescope tune --device '" + o.get_or("device", "") + "' --kernel " + kernel.name +
-                          " --size " + size.label();
-    for (const std::string& a : o.all("tile")) command += " --tile " + a;
-    for (const std::string& a : o.all("param")) command += " --param " + a;
-    if (quick) command += " --quick";
-    // Locked read-merge-write: a second `tune` on the same file keeps this run's results.
-    update_file_locked(out_path, [&](const std::string& current) {
-        return merge_tuning(current, device.label(), kernel.name, size, results, command);
-    });
     const TuneResult& b = results[best];
     std::printf("best: %s TS=%d %s  %.2f GFLOP/s (median of %d; %zu points in %.0f s) -> %s\n", kernel.name.c_str(),
                 b.tile, params_string(b.params).c_str(), b.gflops, reps, results.size(), took, out_path.c_str());

@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/embedded_files.h"
 #include "core/errors.h"
+#include "core/runner.h"
 
 namespace tilescope {
 namespace {
@@ -532,6 +534,78 @@ std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, con
         if (improved) descend();
     }
     return results;
+}
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+double quick_tune_estimate_s(const KernelSpec& kernel, double seconds_per_point, double budget_s) {
+    const double s = std::max(0.0, seconds_per_point) * quick_tune_expected_points(kernel);
+    return std::min(s, std::max(0.0, budget_s));
+}
+
+bool is_tunable(const KernelSpec& kernel) {
+    return kernel.library.empty() && !kernel.custom && (kernel.tiles.size() > 1 || !kernel.params.empty());
+}
+
+QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size) {
+    QuickTuneStart s;
+    s.tile = kernel.default_tile;
+    if (const auto known = lookup_tuning(device, kernel.name, size)) {
+        s.tile = known->choice.tile;
+        s.params = known->choice.params;
+        s.note = known->note;
+    }
+    return s;
+}
+
+TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const ProblemSize& size, int tile,
+                              const std::map<std::string, int64_t>& params, const RunOptions& options,
+                              Measurement* measured) {
+    LaunchConfig c{kernel, size, tile, params, "given"};
+    TuneResult r;
+    r.tile = tile;
+    r.params = params;
+    try {
+        const ResolvedLaunch launch = resolve(c);
+        r.global = launch.global_text();
+        r.local = launch.local_text();
+        runner.validate(c);
+        Measurement m = runner.measure(c, options);
+        r.median_s = m.median_s;
+        if (m.verification.verified) {
+            r.status = "ok";
+            r.gflops = m.gflops;
+        } else {
+            r.status = "wrong";
+            r.message = m.verification.summary();
+        }
+        if (measured) *measured = std::move(m);
+    } catch (const InputError& e) {
+        r.status = "refused";
+        r.message = e.what();
+    }
+    return r;
+}
+
+QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
+                                const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
+                                const std::string& out_path, const std::string& command) {
+    QuickTuneRun run;
+    run.path = out_path;
+    const auto started = std::chrono::steady_clock::now();
+    run.results = quick_tune(kernel, start.tile, start.params, measure, options);  // Cancelled: nothing below runs
+    if (options.cancelled && options.cancelled()) throw Cancelled();                // asked during the last point
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run.best = best_result(run.results);
+    if (run.best < 0) return run;
+    // Locked read-merge-write: a second `tune` on the same file keeps this run's results.
+    update_file_locked(out_path, [&](const std::string& current) {
+        return merge_tuning(current, device_label, kernel.name, size, run.results, command);
+    });
+    run.saved = true;
+    return run;
 }
 
 }  // namespace tilescope

@@ -133,11 +133,55 @@ struct QuickTuneOptions {
 
 using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
 
+// One point of a sweep on a real device: resolve, validate, measure (options' reps,
+// warm-up and cancel flag), verify. Refusals (limits, build, launch) become status
+// "refused"; Cancelled is thrown. `measured`, when given, receives the Measurement.
+struct RunOptions;
+struct Measurement;
+class Runner;
+TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const ProblemSize& size, int tile,
+                              const std::map<std::string, int64_t>& params, const RunOptions& options,
+                              Measurement* measured = nullptr);
+
 // The results in the order measured (the start first). `measure` runs one point.
 std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, const std::map<std::string, int64_t>& start_params,
                                    const MeasurePoint& measure, const QuickTuneOptions& options = {});
 
 // About how many points quick_tune measures for `kernel` (for "about N s" before starting).
 int quick_tune_expected_points(const KernelSpec& kernel);
+
+// "About N s" before starting: the expected points times the seconds one point takes
+// (build, warm-up, timed runs, verification: measure one to know), never past the budget.
+double quick_tune_estimate_s(const KernelSpec& kernel, double seconds_per_point, double budget_s);
+
+// Whether `tune` has anything to choose for the rung: a ladder rung (not a library, not a
+// custom source) with more than one tile or a tunable parameter.
+bool is_tunable(const KernelSpec& kernel);
+
+// The point quick_tune starts from on `device` at `size`: the best it already has (its
+// own, a similar device's, its type's; `note` says which), else the rung's defaults.
+struct QuickTuneStart {
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    std::string note;  // lookup_tuning's note, "" for the rung's defaults
+};
+QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size);
+
+// What a quick tuning run came to; `saved` when a verified best was merged into `path`.
+struct QuickTuneRun {
+    std::vector<TuneResult> results;  // in the order measured
+    int best = -1;                    // index into results of the best verified, -1: none
+    bool saved = false;
+    std::string path;
+    double seconds = 0;
+};
+
+// quick_tune, then (when a point verified) the locked read-merge-write of its results
+// into `out_path` (merge_tuning, update_file_locked: atomic, never half-written), as
+// `tilescope tune --quick` and the GUI both do. A cancel (Cancelled, thrown) or a run with
+// nothing verified writes nothing.
+QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
+                                const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
+                                const std::string& out_path, const std::string& command);
 
 }  // namespace tilescope

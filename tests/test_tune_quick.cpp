@@ -1,0 +1,189 @@
+// tune --quick as the GUI runs it (core/tuning.h quick_tune_to_file): a cancel stops the
+// search before the next point and writes nothing; progress reports every point, in
+// order; a finished run merges its best into the device's file; the "about N s" estimate.
+// Headless: the points are measured by a stand-in, so no device is needed.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/tuning.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-tunequick-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+size_t files_in(const fs::path& dir) {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir)) n += e.is_regular_file() ? 1 : 0;
+    return n;
+}
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// A rung with a tile and parameters to tune.
+const KernelSpec& rung() {
+    const KernelSpec* k = find_rung("reg2d_vec");
+    if (!k) throw std::runtime_error("no reg2d_vec rung");
+    return *k;
+}
+
+// A stand-in device: every point verifies, faster the larger its tile.
+TuneResult fake_point(int tile, const std::map<std::string, int64_t>&) {
+    TuneResult r;
+    r.status = "ok";
+    r.gflops = 10.0 + tile;
+    r.median_s = 0.001;
+    return r;
+}
+
+}  // namespace
+
+TEST(QuickTuneCancel, AFlagSetAfterTheFirstPointStopsItAndWritesNothing) {
+    const fs::path dir = temp_dir("cancel");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    ASSERT_GT(quick_tune_expected_points(k), 2);
+    int measured = 0;
+    bool cancel = false;
+    QuickTuneOptions o;
+    o.cancelled = [&] { return cancel; };
+    const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+        ++measured;
+        cancel = true;  // the user presses Cancel while the first point runs
+        return fake_point(tile, p);
+    };
+    const QuickTuneStart start = {k.default_tile, {}, ""};
+    EXPECT_THROW(quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", start, measure, o, out.string(), "test"),
+                 Cancelled);
+    EXPECT_EQ(measured, 1) << "the search went on past the cancel";
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_EQ(files_in(dir), 0u) << "a temporary or half-written file was left behind";
+}
+
+TEST(QuickTuneCancel, ACancelDuringTheLastPointSavesNothing) {
+    const fs::path dir = temp_dir("cancel_last");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    bool cancel = false;
+    QuickTuneOptions o;
+    o.max_points = 2;  // the second point is the last
+    o.cancelled = [&] { return cancel; };
+    int measured = 0;
+    const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+        if (++measured == 2) cancel = true;
+        return fake_point(tile, p);
+    };
+    EXPECT_THROW(quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""}, measure, o,
+                                    out.string(), "test"),
+                 Cancelled);
+    EXPECT_EQ(measured, 2);
+    EXPECT_EQ(files_in(dir), 0u);
+}
+
+TEST(QuickTuneCancel, AnExistingFileIsLeftAsItWas) {
+    const fs::path dir = temp_dir("cancel_keep");
+    const fs::path out = dir / "device.json";
+    const std::string before = "{\"device\": \"Fake / device\", \"kernels\": {}}\n";
+    std::ofstream(out) << before;
+    const KernelSpec& k = rung();
+    bool cancel = false;
+    QuickTuneOptions o;
+    o.cancelled = [&] { return cancel; };
+    const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+        cancel = true;
+        return fake_point(tile, p);
+    };
+    EXPECT_THROW(quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""}, measure, o,
+                                    out.string(), "test"),
+                 Cancelled);
+    EXPECT_EQ(read(out), before);
+    EXPECT_EQ(files_in(dir), 1u);
+}
+
+TEST(QuickTuneProgress, ReportsEveryPointInOrderAndTheFileGetsTheBest) {
+    const fs::path dir = temp_dir("progress");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    std::vector<std::pair<int, int>> reports;  // (done, planned)
+    std::vector<int> reported_tiles;
+    QuickTuneOptions o;
+    o.progress = [&](int done, int planned, const TuneResult& r) {
+        reports.emplace_back(done, planned);
+        reported_tiles.push_back(r.tile);
+    };
+    const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                fake_point, o, out.string(), "test");
+    ASSERT_GT(run.results.size(), 1u);
+    ASSERT_EQ(reports.size(), run.results.size()) << "one report per point measured";
+    for (size_t i = 0; i < reports.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(reports[i].first, int(i) + 1) << "points done counts up by one";
+        EXPECT_GE(reports[i].second, reports[i].first) << "planned is never below done";
+        if (i > 0) {
+            EXPECT_GE(reports[i].second, reports[i - 1].second) << "planned never shrinks";
+        }
+        EXPECT_EQ(reported_tiles[i], run.results[i].tile);
+    }
+    EXPECT_EQ(reports.front().second, quick_tune_expected_points(k));
+    ASSERT_TRUE(run.saved);
+    ASSERT_GE(run.best, 0);
+    int largest = 0;
+    for (int t : k.tiles) largest = std::max(largest, t);
+    EXPECT_EQ(run.results[size_t(run.best)].tile, largest) << "the stand-in is fastest at the largest tile";
+    ASSERT_TRUE(fs::exists(out));
+    const auto choice = tuned_choice_in(read(out), k.name, "small");
+    ASSERT_TRUE(choice);
+    EXPECT_EQ(choice->tile, largest);
+    EXPECT_EQ(files_in(dir), 1u);
+}
+
+TEST(QuickTuneProgress, NothingVerifiedSavesNothing) {
+    const fs::path dir = temp_dir("wrong");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    const MeasurePoint wrong = [](int, const std::map<std::string, int64_t>&) {
+        TuneResult r;
+        r.status = "wrong";
+        return r;
+    };
+    const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""}, wrong,
+                                                {}, out.string(), "test");
+    EXPECT_FALSE(run.saved);
+    EXPECT_EQ(run.best, -1);
+    EXPECT_FALSE(run.results.empty());
+    EXPECT_EQ(files_in(dir), 0u);
+}
+
+TEST(QuickTuneEstimate, PointsTimesSecondsCappedByTheBudget) {
+    const KernelSpec& k = rung();
+    const int n = quick_tune_expected_points(k);
+    EXPECT_DOUBLE_EQ(quick_tune_estimate_s(k, 2.0, 1000), 2.0 * n);
+    EXPECT_DOUBLE_EQ(quick_tune_estimate_s(k, 100.0, 110), 110.0);
+    EXPECT_DOUBLE_EQ(quick_tune_estimate_s(k, -1.0, 110), 0.0);
+}
+
+TEST(QuickTuneEstimate, LadderRungsAreTunableLibrariesAreNot) {
+    EXPECT_TRUE(is_tunable(rung()));
+    for (const KernelSpec& k : ladder())
+        if (!k.library.empty()) {
+            EXPECT_FALSE(is_tunable(k)) << k.name;
+        }
+}
