@@ -11,6 +11,10 @@
 #include <ctime>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.h"
+
 #include "gfx/matrix_grid.h"
 #include "ui/lesson_panel.h"
 #include "ui/cache_views.h"
@@ -18,6 +22,7 @@
 #include "ui/presenter_bar.h"
 #include "ui/setup_panel.h"
 #include "ui/theme.h"
+#include "ui/tune_offer.h"
 
 namespace tilescope::ui {
 namespace {
@@ -117,6 +122,7 @@ void App::poll_jobs() {
         if (auto* d = s_.devices_job->result<std::vector<DeviceInfo>>()) s_.devices = *d;
         s_.devices_job.reset();
     }
+    poll_tuning(s_);  // a run that ends while another view is on screen
 }
 
 void App::obey_control_file() {
@@ -124,6 +130,55 @@ void App::obey_control_file() {
     for (const ControlCommand& c : control_->take()) {
         if (c.kind == ControlCommand::Kind::Screenshot) control_screenshot_ = c.argument;
         if (c.kind == ControlCommand::Kind::Quit) backend_.request_close();
+        if (c.kind == ControlCommand::Kind::Measure) {
+            try {
+                s_.perf.size = std::clamp(std::stoi(c.argument), 16, 4096);
+                s_.view = View::Performance;
+                s_.perf.rungs.clear();
+                start_performance(s_);
+            } catch (const std::exception&) {
+                std::cerr << "tilescope gui: --control: measure " << c.argument << ": accepted: measure N (16..4096)" << std::endl;
+            }
+        }
+        if (c.kind == ControlCommand::Kind::State) write_state_report(c.argument);
+    }
+}
+
+// `state PATH`: what the performance view shows, for tests and scripts.
+void App::write_state_report(const std::string& path) const {
+    nlohmann::json j;
+    const Performance& perf = s_.perf;
+    j["view"] = view_name(s_.view);
+    j["measuring"] = perf.job && !perf.job->done;
+    j["size"] = perf.size;
+    j["device"] = perf.device;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Measurement& m : perf.rungs)
+        rows.push_back({{"kernel", m.kernel}, {"gflops", m.gflops}, {"tile", m.tile}, {"params", m.launch.params},
+                        {"tuning", m.library ? std::string("library") : tuning_source_text(m.tuning_note)}});
+    j["rows"] = rows;
+    const TuningRun& t = s_.tuning;
+    auto rect = [](const std::array<float, 4>& r) {
+        return r[2] > r[0] ? nlohmann::json::array({r[0], r[1], r[2], r[3]}) : nlohmann::json();
+    };
+    if (const auto offer = tune_offer(perf); offer && !perf.rungs.empty())
+        j["offer"] = {{"kernel", offer->kernel}, {"size", offer->size}, {"points", offer->points},
+                      {"seconds_per_point", offer->seconds_per_point}, {"about_s", offer->about_s},
+                      {"source", offer->source}, {"button", t.running() ? nlohmann::json() : rect(t.offer_button)}};
+    // the buttons where the last frame drew them, null until a frame has (a run that just ended)
+    nlohmann::json tj = {{"running", t.running()}, {"kernel", t.kernel}, {"outcome", t.outcome}, {"saved", t.outcome_saved},
+                         {"cancel_button", t.running() ? rect(t.cancel_button) : nlohmann::json()}};
+    if (t.progress) {
+        std::lock_guard<std::mutex> lock(t.progress->mutex);
+        tj["done"] = t.progress->done;
+        tj["planned"] = t.progress->planned;
+        tj["best_gflops"] = t.progress->best_gflops;
+    }
+    j["tuning"] = tj;
+    try {
+        write_file_atomically(path, j.dump(2) + "\n");
+    } catch (const std::exception& e) {
+        std::cerr << "tilescope gui: --control: state " << path << ": " << e.what() << std::endl;
     }
 }
 

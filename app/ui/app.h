@@ -49,6 +49,7 @@ public:
 private:
     void poll_jobs();
     void obey_control_file();
+    void write_state_report(const std::string& path) const;
     void handle_keys();
     void draw_window();
     void draw_header();

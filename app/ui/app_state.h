@@ -15,6 +15,7 @@
 #include "core/runner.h"
 #include "core/trace.h"
 #include "core/view_model.h"
+#include "ui/tune_offer.h"
 #include "ui/worker.h"
 
 namespace tilescope::ui {
@@ -88,6 +89,7 @@ struct Performance {
     std::vector<Intensity> intensity;            // from traced global bytes
     std::string cache_profile;                   // the cache model's profile for the device (issue 11)
     std::vector<LadderRungFigures> ladder;       // traced/modelled figures of every rung, in ladder order
+    std::map<std::string, double> rung_seconds;  // wall seconds of each rung's measure (build, runs, verify)
     std::string error;
     bool ready() const { return !rungs.empty(); }
 };
@@ -103,6 +105,7 @@ struct AppState {
     View view = View::Emulation;
     bool presenter = false;
     Performance perf;
+    TuningRun tuning;                  // "Tune this device" (ui/tune_offer.h)
     std::map<std::string, Measurement> compare_gflops;  // config key -> measurement
     JobHandle compare_job;
 

@@ -25,8 +25,10 @@ std::vector<ControlCommand> ControlFile::take() {
         std::getline(words >> std::ws, arg);
         if (verb == "screenshot" && !arg.empty()) out.push_back({ControlCommand::Kind::Screenshot, arg});
         else if (verb == "quit") out.push_back({ControlCommand::Kind::Quit, ""});
+        else if (verb == "measure" && !arg.empty()) out.push_back({ControlCommand::Kind::Measure, arg});
+        else if (verb == "state" && !arg.empty()) out.push_back({ControlCommand::Kind::State, arg});
         else if (!verb.empty())
-            std::cerr << "tilescope gui: --control: '" << line << "' is not a command; accepted: screenshot PATH, quit\n";
+            std::cerr << "tilescope gui: --control: '" << line << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH\n";
     }
     std::filesystem::remove(taken, ec);
     return out;

@@ -6,6 +6,11 @@
 //                     a resize, save it as PNG at PATH (PATH.tmp renamed) and print
 //                     "saved PATH" on stdout
 //   quit              close the window as the close button would
+//   measure N         show the performance view and measure every rung at N (as its
+//                     size field and Measure button would)
+//   state PATH        write what the performance view shows as JSON at PATH (PATH.tmp
+//                     renamed), at once: its rows and their tuning, the "Tune this
+//                     device" offer and where its button is, a tuning run's progress
 // Unknown lines are reported on stderr and skipped.
 #include <string>
 #include <vector>
@@ -13,7 +18,7 @@
 namespace tilescope::ui {
 
 struct ControlCommand {
-    enum class Kind { Screenshot, Quit } kind;
+    enum class Kind { Screenshot, Quit, Measure, State } kind;
     std::string argument;
 };
 

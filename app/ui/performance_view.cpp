@@ -2,6 +2,7 @@
 // roofline whose ceilings are measured by kernels/ceilings/ and whose arithmetic
 // intensities come from traced global bytes.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -10,13 +11,24 @@
 #include "core/ceilings.h"
 #include "core/errors.h"
 #include "core/trace_runner.h"
+#include "core/tuning.h"
 #include "ui/cache_views.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/theme.h"
+#include "ui/tune_offer.h"
 
 namespace tilescope::ui {
 namespace {
+
+// A row's tuning source, short enough to sit after its GFLOP/s.
+std::string short_source(const Measurement& m) {
+    if (m.library) return "";
+    if (m.tuning_note.empty()) return "default";
+    if (m.tuning_note.rfind("tuned for a similar device", 0) == 0) return "similar device's";
+    if (m.tuning_note.rfind("defaults for ", 0) == 0) return m.tuning_note.substr(std::string("defaults for ").size()) + " defaults";
+    return m.tuning_note;  // "tuned here", "tuned here at 1024"
+}
 
 // Every rung at one size, horizontal bars so the names stay readable.
 void plot_rungs(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
@@ -35,7 +47,8 @@ void plot_rungs(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
     const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
     for (size_t i = 0; i < perf.rungs.size(); ++i) {
         const Measurement& m = perf.rungs[i];
-        f.hbar(double(i), hh, m.gflops, pal.series[i % 6], m.kernel, short_number(m.gflops));
+        const std::string src = short_source(m);
+        f.hbar(double(i), hh, m.gflops, pal.series[i % 6], m.kernel, short_number(m.gflops) + (src.empty() ? "" : "  " + src));
     }
 }
 
@@ -144,14 +157,23 @@ void start_performance(AppState& state) {
         s.units_total = rungs.size() * 2 + sizes.size() * 2 + tiles.size() + 2;
         auto measure = [&](const LaunchConfig& c, std::vector<Measurement>& into) {
             s.set_message("measuring " + config_label(c) + " on " + dev.name);
+            const auto t0 = std::chrono::steady_clock::now();
             try {
                 into.push_back(runner.measure(c, ro));
             } catch (const InputError& e) {
                 s.set_message(config_label(c) + ": " + e.what());
             }
             ++s.units_done;
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         };
-        for (const KernelSpec& k : rungs) measure(LaunchConfig{k, ProblemSize{size, size, size}, k.default_tile}, p.rungs);
+        // every rung with the tuning this device has (its own, a similar device's, its
+        // type's defaults; the row says which); how long one measure took is what one
+        // point of `tune --quick` costs, for the offer's "about N s"
+        for (const KernelSpec& k : rungs) {
+            LaunchConfig c{k, ProblemSize{size, size, size}, k.default_tile};
+            apply_tuning(c, dev);
+            p.rung_seconds[k.name] = measure(c, p.rungs);
+        }
         for (const char* name : {"naive", "tiled"})
             if (const KernelSpec* k = find_rung(name))
                 for (int n : sizes) measure(LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, p.sweep_sizes);
@@ -221,19 +243,28 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         }
         return;
     }
+    ImGui::BeginDisabled(state.tuning.running());  // one job at a time on the device
     if (ImGui::SmallButton("Measure again")) {
         perf.rungs.clear();
         start_performance(state);
     }
+    ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextWrapped("%s: median of 3 verified runs. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
                 perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
                 perf.peak_gflops, perf.bandwidth_gbs);
+    draw_tuning_strip(state, ImGui::GetContentRegionAvail().x);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = fh * 0.6f, w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
-
+    // A projector's short window cannot hold four plots in presenter type: the rungs and the
+    // roofline get the whole height (the sweeps are one F5 away).
+    if (theme().presenter && avail.y < fh * 30) {
+        plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + avail.y));
+        plot_roofline(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + avail.y));
+        return;
+    }
     plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + h));
     plot_sizes(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + h));
     plot_tiles(dl, perf, ImVec2(o.x, o.y + h + gap), ImVec2(o.x + w, o.y + 2 * h + gap));
