@@ -41,15 +41,23 @@ void plot_rungs(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
         name_w = std::max(name_w, ImGui::CalcTextSize(m.kernel.c_str()).x);
     }
     const double n = double(std::max<size_t>(1, perf.rungs.size()));
+    // Each bar's label (GFLOP/s and where its tuning came from) right of the bar: the axis
+    // reaches far enough that the longest bar's label fits (as PlotFrame places its plot).
+    std::vector<std::string> labels;
+    const double inner = std::max(fh * 4.0, double(p1.x - p0.x) - fh * (name_w / fh + 0.8f) - fh * 0.8f);
+    double xrange = xmax * 1.15;
+    for (const Measurement& m : perf.rungs) {
+        const std::string src = short_source(m);
+        labels.push_back(short_number(m.gflops) + (src.empty() ? "" : "  " + src));
+        const double room = 1.0 - std::min(0.7, (ImGui::CalcTextSize(labels.back().c_str()).x + 10) / inner);
+        xrange = std::max(xrange, m.gflops / room);
+    }
     PlotFrame f(dl, p0, p1, "every rung, " + std::to_string(perf.size) + "\u00b3",
-                "GFLOP/s (measured)", "", 0, xmax * 1.15, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
+                "GFLOP/s (measured)", "", 0, xrange, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
     f.x_ticks_auto();
     const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
-    for (size_t i = 0; i < perf.rungs.size(); ++i) {
-        const Measurement& m = perf.rungs[i];
-        const std::string src = short_source(m);
-        f.hbar(double(i), hh, m.gflops, pal.series[i % 6], m.kernel, short_number(m.gflops) + (src.empty() ? "" : "  " + src));
-    }
+    for (size_t i = 0; i < perf.rungs.size(); ++i)
+        f.hbar(double(i), hh, perf.rungs[i].gflops, pal.series[i % 6], perf.rungs[i].kernel, labels[i]);
 }
 
 // GFLOP/s against size, naive and tiled.
