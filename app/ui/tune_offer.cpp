@@ -85,11 +85,13 @@ void start_tuning(AppState& state, const TuneOffer& offer) {
     t.progress = std::make_shared<TuneProgress>();
     t.progress->planned = offer.points;
     const auto progress = t.progress;
-    const std::string sel = state.device_sel, name = offer.kernel;
+    const std::string sel = state.device_sel, name = offer.kernel, measured = state.perf.device;
     const int n = offer.size;
-    t.job = state.worker->submit("tune " + name, [sel, name, n, progress](JobStatus& s) -> std::any {
+    t.job = state.worker->submit("tune " + name, [sel, name, n, measured, progress](JobStatus& s) -> std::any {
         const DeviceInfo& dev = select_device(sel);
         if (dev.is_emulator) throw InputError("the emulator's times mean nothing; pick a real device to tune");
+        if (dev.label() != measured)  // the offer and its estimate are of the device measured
+            throw InputError("the device changed since the measurements; press Measure again, then tune");
         const KernelSpec* k = find_rung(name);
         if (!k) throw InputError("no rung named " + name);
         const ProblemSize size{n, n, n};
