@@ -27,17 +27,6 @@ fs::path temp_dir(const std::string& name) {
     return d;
 }
 
-std::string output_of(const std::string& cmd) {
-    std::string out;
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-        char buf[256];
-        while (fgets(buf, sizeof buf, p)) out += buf;
-        pclose(p);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-}
-
 std::vector<fs::path> json_files(const fs::path& dir) {
     std::vector<fs::path> out;
     std::error_code ec;
@@ -46,35 +35,13 @@ std::vector<fs::path> json_files(const fs::path& dir) {
     return out;
 }
 
-class LiveGui {
+// The shared LiveGui (gui_test_support.h) with any control command, `state` reports, and
+// a wait for a state.
+class TuneGui {
 public:
-    LiveGui(const fs::path& dir, const std::string& options) : dir_(dir) {
-        pid_ = fork();
-        if (pid_ == 0) {
-            const int fd = open((dir / "gui.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            dup2(fd, 1);
-            dup2(fd, 2);
-            const std::string cmd = std::string(TILESCOPE_BIN) + " gui" + options + " --control " + (dir / "control").string();
-            execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), (char*)nullptr);
-            _exit(127);
-        }
-    }
-    ~LiveGui() {
-        if (alive()) {
-            kill(pid_, SIGTERM);
-            waitpid(pid_, nullptr, 0);
-        }
-    }
-    bool alive() {
-        if (exited_) return false;
-        int status = 0;
-        if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
-        return !exited_;
-    }
-    std::string log() const {
-        std::ifstream in(dir_ / "gui.log");
-        return std::string(std::istreambuf_iterator<char>(in), {});
-    }
+    TuneGui(const fs::path& dir, const std::string& options) : dir_(dir), gui_(TILESCOPE_BIN, dir, options) {}
+    bool alive() { return gui_.alive(); }
+    std::string log() const { return gui_.log(); }
     // One command; a command the GUI has not taken yet is not overwritten (it reads the file within a frame).
     void command(const std::string& line) {
         for (int i = 0; i < 600 && alive() && fs::exists(dir_ / "control"); ++i)
@@ -117,8 +84,7 @@ public:
 
 private:
     fs::path dir_;
-    pid_t pid_ = -1;
-    bool exited_ = false;
+    LiveGui gui_;
     int n_ = 0;
 };
 
@@ -148,7 +114,7 @@ TEST(GuiTune, OfferOnAnUntunedDeviceThenTunedHereThenACancelSavesNothing) {
     setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);      // nor the user's own tuning
     setenv("TILESCOPE_TUNING_DIR", tuning.c_str(), 1);       // where the run must write
     setenv("POCL_CACHE_DIR", (dir / "pocl").c_str(), 1);     // every point built afresh, as on a first run
-    LiveGui gui(dir, " --kernel tiled --size 32 --tile 8 --window 1280x720");
+    TuneGui gui(dir, " --kernel tiled --size 32 --tile 8 --window 1280x720");
     const std::string window = output_of("timeout 30 xdotool search --sync --name '^tilescope$' | head -1");
     ASSERT_FALSE(window.empty()) << gui.log();
 
