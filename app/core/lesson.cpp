@@ -40,7 +40,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
     if (!s.is_object()) throw InputError(where + ": a step must be an object {title, state, script, question?}");
     for (const auto& [key, value] : s.items())
         if (key != "title" && key != "state" && key != "script" && key != "question")
-            throw InputError(where + ": unknown key '" + key + "'; accepted: title, state, script, question");
+            throw InputError(where + ": unknown key '" + shown(key) + "'; accepted: title, state, script, question");
     if (!s.contains("title") || !s["title"].is_string()) throw InputError(where + ": 'title' must be a string");
     if (!s.contains("script") || !s["script"].is_string()) throw InputError(where + ": 'script' must be a string");
     if (!s.contains("state") || !s["state"].is_object()) throw InputError(where + ": 'state' must be an object");
@@ -49,7 +49,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
     step.state = s["state"];
     for (const auto& [key, value] : step.state.items())
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
-            throw InputError(where + ": state key '" + key + "' is unknown; accepted: kernel, size, tile, group, phase, "
+            throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, group, phase, "
                              "view, play, presenter, compare, device");
     auto want = [&](const char* key, bool ok, const char* what) {
         if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
@@ -72,7 +72,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
         if (std::find(known.begin(), known.end(), quantity) == known.end()) {
             std::string list;
             for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-            throw InputError(where + ": question quantity '" + quantity + "' is unknown; accepted: " + list);
+            throw InputError(where + ": question quantity '" + shown(quantity) + "' is unknown; accepted: " + list);
         }
         step.question = LessonQuestion{q["text"].get<std::string>(), quantity};
     }
@@ -87,7 +87,7 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
     try {
         doc = json::parse(text);
     } catch (const json::exception& e) {
-        throw InputError(file + ": not JSON (" + std::string(e.what()) + ")");
+        throw InputError(file + ": not JSON (" + shown(e.what(), 160) + ")");
     }
     if (!doc.is_object() || !doc.contains("title") || !doc["title"].is_string() || !doc.contains("steps") ||
         !doc["steps"].is_array() || doc["steps"].empty())
@@ -113,7 +113,7 @@ LaunchConfig step_launch(const LessonStep& step) {
     const json& st = step.state;
     const std::string name = st.value("kernel", std::string("tiled"));
     const KernelSpec* k = find_kernel(name);
-    if (!k) throw InputError("lesson step '" + step.title + "': unknown kernel '" + name + "'");
+    if (!k) throw InputError("lesson step '" + shown(step.title) + "': unknown kernel '" + shown(name) + "'");
     LaunchConfig c{*k, parse_size(st.value("size", std::string("32")), "lesson size"), st.value("tile", k->default_tile)};
     return c;
 }
@@ -124,12 +124,12 @@ std::optional<LaunchConfig> step_compare_launch(const LessonStep& step) {
     const size_t colon = text.find(':');
     const std::string name = text.substr(0, colon);
     const KernelSpec* k = find_kernel(name);
-    if (!k) throw InputError("lesson step '" + step.title + "': compare names an unknown kernel '" + name + "'");
+    if (!k) throw InputError("lesson step '" + shown(step.title) + "': compare names an unknown kernel '" + shown(name) + "'");
     LaunchConfig c = step_launch(step);
     c.kernel = *k;
     const std::string tile = colon == std::string::npos ? "" : text.substr(colon + 1);
     if (colon != std::string::npos && (tile.empty() || tile.size() > 4 || tile.find_first_not_of("0123456789") != std::string::npos))
-        throw InputError("lesson step '" + step.title + "': compare '" + text + "'; accepted: KERNEL or KERNEL:TILE");
+        throw InputError("lesson step '" + shown(step.title) + "': compare '" + shown(text) + "'; accepted: KERNEL or KERNEL:TILE");
     c.tile = tile.empty() ? k->default_tile : std::stoi(tile);
     return c;
 }
@@ -245,7 +245,7 @@ LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Tr
         a.traced = double(t.wrong_cells.size());
         a.explanation = "traced: cells of C that differ from the CPU reference";
     } else {
-        throw InputError("question quantity '" + std::string(quantity) + "' is unknown");
+        throw InputError("question quantity '" + shown(quantity) + "' is unknown");
     }
     return a;
 }

@@ -30,6 +30,7 @@
 #include "core/expr.h"
 #include "core/kernel_spec.h"
 #include "core/launch_config.h"
+#include "core/lesson.h"
 #include "core/trace_runner.h"
 #include "core/tuning.h"
 #ifdef TILESCOPE_FUZZ_SCENES
@@ -186,6 +187,17 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
         r.status = "ok";
         r.gflops = 1;
         merge_tuning(in, "fuzz / device", rng() % 2 ? "tiled" : "reg2d", ProblemSize{64, 64, 64}, {r}, "fuzz");
+    };
+    t["lesson"] = [](const std::string& in, Rng&) {
+        // `gui --lesson FILE`: the lesson, then every step's set-up as the GUI opens it.
+        const Lesson lesson = parse_lesson(in, "fuzz.json");
+        for (const LessonStep& step : lesson.steps) {
+            resolve(step_launch(step));
+            if (const auto other = step_compare_launch(step)) resolve(*other);
+#ifdef TILESCOPE_FUZZ_SCENES
+            ui::lesson_step_options(lesson, static_cast<int>(&step - lesson.steps.data()));
+#endif
+        }
     };
 #ifdef TILESCOPE_FUZZ_SCENES
     t["scene"] = [](const std::string& in, Rng&) {
