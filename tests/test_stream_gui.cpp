@@ -74,6 +74,30 @@ TEST(FirstPicture, GroupPhaseIsDrawnWhileTheLaunchGoesOn) {
     EXPECT_EQ(garbage_names(), garbage_before) << "files of garbage names appeared in " << fs::current_path();
 }
 
+// Resizing while the trace streams in: frames come fast then (the picture and the bar
+// change), so a resize lands mid-frame, and Mesa once presented a region of a back buffer
+// of the old size; the X server's BadValue ended the process.
+TEST(FirstPicture, SurvivesResizesWhileTheLaunchGoesOn) {
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "no Xvfb";
+    ASSERT_EQ(run("command -v xdotool >/dev/null"), 0) << "xdotool is missing (scripts/packages.txt)";
+    const fs::path dir = temp_dir("resize");
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+    unsetenv("TILESCOPE_FULL_REDRAW");  // the partial repaint is what is under test
+    LiveGui gui(TILESCOPE_BIN, dir, " --kernel tiled --size 256 --tile 16 --window 1280x720 --timings");
+    std::string log;
+    ASSERT_FALSE(wait_for_line(gui, std::regex("timing: first picture"), 300, log).empty()) << log;
+    const std::string window = output_of("timeout 30 xdotool search --sync --pid " + std::to_string(gui.pid()) + " --name '^tilescope$' | head -1");
+    ASSERT_FALSE(window.empty()) << gui.log();
+    const char* sizes[] = {"1920 1080", "900 600", "1600 1000", "800 600", "1920 1080", "1280 720", "1000 700", "1920 1080",
+                           "700 500", "1280 720"};
+    for (const char* size : sizes) {
+        run("xdotool windowsize " + window + " " + size);
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        ASSERT_TRUE(gui.alive()) << "died after a resize to " << size << ":\n" << gui.log();
+    }
+    EXPECT_TRUE(gui.quit()) << gui.log();
+}
+
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);

@@ -1,5 +1,9 @@
 #include "gfx/backend.h"
 
+#include <dlfcn.h>
+
+#include <atomic>
+
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -45,6 +49,34 @@ void find_copy_sub_buffer(void*& copy_fn, void*& display, unsigned long& drawabl
     if (display && drawable) copy_fn = copy;
 }
 
+// Xlib, looked up by name like GLX above (no X11 headers): the layout of XErrorEvent is
+// part of Xlib's ABI.
+struct XErrorEventAbi {
+    int type;
+    void* display;
+    unsigned long resourceid, serial;
+    unsigned char error_code, request_code, minor_code;
+};
+using XErrorHandlerFn = int (*)(void*, XErrorEventAbi*);
+using XSetErrorHandlerFn = XErrorHandlerFn (*)(XErrorHandlerFn);
+using XGetGeometryFn = int (*)(void*, unsigned long, unsigned long*, int*, int*, unsigned*, unsigned*, unsigned*, unsigned*);
+XErrorHandlerFn g_previous_x_handler = nullptr;
+std::atomic<bool> g_present_lost{false};
+
+// A window resized while a frame was in flight: Mesa presents a region of a back buffer
+// of the old size, and the X server refuses it with BadValue on MIT-SHM's ShmPutImage
+// (an extension request, minor 3). Xlib's default handler would end the process; the
+// frame is lost instead, and the next one is drawn whole. Every other error goes on to
+// the handler that was there before.
+int tolerate_lost_present(void* display, XErrorEventAbi* e) {
+    constexpr unsigned char kBadValue = 2, kShmPutImage = 3;
+    if (e && e->error_code == kBadValue && e->request_code >= 128 && e->minor_code == kShmPutImage) {
+        g_present_lost = true;
+        return 0;
+    }
+    return g_previous_x_handler ? g_previous_x_handler(display, e) : 0;
+}
+
 }  // namespace
 
 bool Backend::display_available(std::string& why) {
@@ -80,6 +112,16 @@ Backend::Backend(const BackendOptions& o) {
     glfwSetWindowUserPointer(window_, this);
     install_damage_callbacks(window_);  // before ImGui's, which chain to nothing of these
     find_copy_sub_buffer(copy_sub_buffer_, display_, drawable_);
+    if (copy_sub_buffer_) {
+        if (auto set = reinterpret_cast<XSetErrorHandlerFn>(dlsym(RTLD_DEFAULT, "XSetErrorHandler")))
+            g_previous_x_handler = set(&tolerate_lost_present);
+        get_geometry_ = dlsym(RTLD_DEFAULT, "XGetGeometry");
+        // The X window itself: GLX's drawable may be a GLXWindow, which XGetGeometry refuses.
+        using GetX11Window = unsigned long (*)(GLFWwindow*);
+        if (auto get_window = reinterpret_cast<GetX11Window>(dlsym(RTLD_DEFAULT, "glfwGetX11Window")))
+            x_window_ = get_window(window_);
+        if (!x_window_) get_geometry_ = nullptr;
+    }
     renderer_ = std::make_unique<DamageRenderer>();
 
     IMGUI_CHECKVERSION();
@@ -106,6 +148,7 @@ void Backend::begin_frame() {
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
     if (w != fb_w_ || h != fb_h_) mark_full_damage();  // a change whose event we missed
+    if (g_present_lost.exchange(false)) mark_full_damage();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
 }
@@ -138,6 +181,19 @@ void Backend::present() {
     if (swap_this_frame_) {
         glfwSwapBuffers(window_);
         return;
+    }
+    // The window may have changed size since this frame began (its events come with the
+    // next poll): present a region only of a back buffer that still has the window's size.
+    if (get_geometry_ && damage_w_ > 0 && damage_h_ > 0) {
+        unsigned long root = 0;
+        int x = 0, y = 0;
+        unsigned w = 0, h = 0, border = 0, depth = 0;
+        if (reinterpret_cast<XGetGeometryFn>(get_geometry_)(display_, x_window_, &root, &x, &y, &w, &h, &border, &depth) &&
+            (int(w) != fb_w_ || int(h) != fb_h_)) {
+            mark_full_damage();
+            glfwSwapBuffers(window_);
+            return;
+        }
     }
     using Copy = void (*)(void*, unsigned long, int, int, int, int);
     if (damage_w_ > 0 && damage_h_ > 0)

@@ -72,6 +72,8 @@ private:
     void* copy_sub_buffer_ = nullptr;  // glXCopySubBufferMESA
     void* display_ = nullptr;
     unsigned long drawable_ = 0;
+    void* get_geometry_ = nullptr;     // XGetGeometry: the window's size just before a partial present
+    unsigned long x_window_ = 0;       // the X window (glfwGetX11Window)
     int full_frames_ = 2;             // frames left that repaint and swap everything
     int frames_since_change_ = 0;
     bool swap_this_frame_ = true;
