@@ -9,19 +9,12 @@
 #include "core/cache_trace.h"
 #include "core/errors.h"
 #include "ui/panels.h"
+#include "ui/counters.h"
 #include "ui/plot.h"
 #include "ui/theme.h"
 
 namespace tilescope::ui {
 namespace {
-
-std::string bytes_text(double b) {
-    char buf[64];
-    if (b >= 1 << 20) std::snprintf(buf, sizeof buf, "%.2f MB", b / double(1 << 20));
-    else if (b >= 1 << 10) std::snprintf(buf, sizeof buf, "%.1f KB", b / 1024.0);
-    else std::snprintf(buf, sizeof buf, "%.0f B", b);
-    return buf;
-}
 
 std::string count_text(uint64_t v) { return short_number(double(v)); }
 

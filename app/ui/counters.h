@@ -8,6 +8,9 @@
 
 namespace tilescope::ui {
 
+// "1.50 MB", "12.0 KB", "512 B": bytes as the panels show them.
+std::string bytes_text(double bytes);
+
 enum class NumberKind { Traced, Modelled, Measured };  // DESIGN.md: the three kinds of number
 
 struct CounterRow {

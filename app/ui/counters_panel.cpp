@@ -10,14 +10,6 @@
 namespace tilescope::ui {
 namespace {
 
-std::string bytes_text(double b) {
-    char buf[64];
-    if (b >= 1 << 20) std::snprintf(buf, sizeof buf, "%.2f MB", b / double(1 << 20));
-    else if (b >= 1 << 10) std::snprintf(buf, sizeof buf, "%.1f KB", b / 1024.0);
-    else std::snprintf(buf, sizeof buf, "%.0f B", b);
-    return buf;
-}
-
 std::string fixed(double v, int digits) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -78,6 +70,14 @@ std::string closed_form_note(const ExpectedVsTraced* e) {
 }
 
 }  // namespace
+
+std::string bytes_text(double b) {
+    char buf[64];
+    if (b >= 1 << 20) std::snprintf(buf, sizeof buf, "%.2f MB", b / double(1 << 20));
+    else if (b >= 1 << 10) std::snprintf(buf, sizeof buf, "%.1f KB", b / 1024.0);
+    else std::snprintf(buf, sizeof buf, "%.0f B", b);
+    return buf;
+}
 
 std::vector<CounterRow> ndrange_counter_rows(const Trace& t) {
     const auto evt = expected_vs_traced(t);
