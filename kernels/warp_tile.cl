@@ -8,8 +8,12 @@
 // WNITER*TN (or WMITER*TM) multiply-adds. A's tile is stored transposed (k-major, padded by
 // PAD words) so that both operands are read as float4 vectors. The tiles are double-buffered
 // as in reg2d_dbuf (the next phase's global loads wait in registers while this phase is
-// computed; one barrier per phase). Edges load zeros and store nothing outside C, so any
-// M, N, K work.
+// computed; one barrier per phase), and the phase loop is written out so that its body has
+// no test at all: phase 0 is loaded before it, the last phase computed after it.
+// The kernel is built for its size: the host defines EDGES as M%TS + N%TS + K%TSK. When it
+// is 0 (TS divides M and N, TSK divides K) every global load and store is a whole aligned
+// float4 with no check; otherwise loads past an edge give zeros and stores outside C are
+// skipped, so any M, N, K work.
 
 #ifndef TS
 #define TS 128      // C tile per work-group: TS x TS
@@ -34,6 +38,9 @@
 #endif
 #ifndef PAD
 #define PAD 4       // words of padding per row of the transposed A tile
+#endif
+#ifndef EDGES
+#define EDGES 1     // M%TS + N%TS + K%TSK, set by the host: 0 when no tile crosses an edge
 #endif
 
 #define WARP 32
@@ -73,6 +80,46 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
     return x;
 }
 
+// The pieces of one phase, written once and used where the phase loop needs them.
+// LOAD_PHASE(p): issue phase p's global loads into anext/bnext (nothing waits for them yet).
+#if EDGES == 0
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
+        bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
+#else
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
+        bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
+#endif
+// STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
+#define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x; \
+        at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y; \
+        at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z; \
+        at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; \
+        bt[set][tid + l * NT] = bnext[l]; } \
+    barrier(CLK_LOCAL_MEM_FENCE); }
+// COMPUTE_PHASE(set): for each k of the tiles in one set, read the work-item's fragments of
+// A and B (float4s) and do its WMITER*TM x WNITER*TN multiply-adds.
+#define COMPUTE_PHASE(set) { const __local float4* as = at4[set]; const __local float4* bs = bt[set]; \
+    _Pragma("unroll") for (int k = 0; k < TSK; ++k) { \
+        float a[WMITER * TM], b[WNITER * TN]; \
+        _Pragma("unroll") for (int wm = 0; wm < WMITER; ++wm) \
+        _Pragma("unroll") for (int i = 0; i < TM / 4; ++i) { \
+            const float4 v = as[k * (AROW / 4) + afrag + wm * (WSUBM / 4) + i]; \
+            a[wm * TM + i * 4 + 0] = v.x; a[wm * TM + i * 4 + 1] = v.y; \
+            a[wm * TM + i * 4 + 2] = v.z; a[wm * TM + i * 4 + 3] = v.w; } \
+        _Pragma("unroll") for (int wn = 0; wn < WNITER; ++wn) \
+        _Pragma("unroll") for (int j = 0; j < TN / 4; ++j) { \
+            const float4 v = bs[k * (TS / 4) + bfrag + wn * (WSUBN / 4) + j]; \
+            b[wn * TN + j * 4 + 0] = v.x; b[wn * TN + j * 4 + 1] = v.y; \
+            b[wn * TN + j * 4 + 2] = v.z; b[wn * TN + j * 4 + 3] = v.w; } \
+        _Pragma("unroll") for (int i = 0; i < WMITER * TM; ++i) \
+        _Pragma("unroll") for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]); } }
+
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void mm_warp_tile(const int M, const int N, const int K,
                   const __global float* A,
@@ -102,8 +149,9 @@ void mm_warp_tile(const int M, const int N, const int K,
     // A phase's tiles, held in registers between their global loads and their stores.
     float4 anext[LOADS], bnext[LOADS];
     const int phases = (K + TSK - 1) / TSK;
-    // Which float4 of each tile a work-item loads: row and column inside the tile.
-    int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS];
+    // Which float4 of each tile a work-item loads: row and column inside the tile, and (for
+    // the loads without checks) its offset in A and B at phase 0.
+    int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS], aoff[LOADS], boff[LOADS];
     #pragma unroll
     for (int l = 0; l < LOADS; ++l) {
         const int e = tid + l * NT;
@@ -111,79 +159,29 @@ void mm_warp_tile(const int M, const int N, const int K,
         acol[l] = (e % (TSK / 4)) * 4;
         brow[l] = e / (TS / 4);
         bcol[l] = (e % (TS / 4)) * 4;
+        aoff[l] = (row0 + arow[l]) * K + acol[l];
+        boff[l] = brow[l] * N + col0 + bcol[l];
     }
 
-    for (int p = 0; p <= phases; ++p) {
-        // Issue phase p's global loads (nothing waits for them until the stores below).
-        if (p < phases) {
-            const int k0 = p * TSK;
-            #pragma unroll
-            for (int l = 0; l < LOADS; ++l) {
-                const int e = tid + l * NT;
-                if (e < AVECS) {
-                    anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]);
-                    bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]);
-                }
-            }
-        }
-        // Compute phase p-1 from the set its tiles were stored in.
-        if (p > 0) {
-            const __local float4* as = at4[(p - 1) & 1];
-            const __local float4* bs = bt[(p - 1) & 1];
-            #pragma unroll
-            for (int k = 0; k < TSK; ++k) {
-                float a[WMITER * TM], b[WNITER * TN];
-                #pragma unroll
-                for (int wm = 0; wm < WMITER; ++wm)
-                    #pragma unroll
-                    for (int i = 0; i < TM / 4; ++i) {
-                        const float4 v = as[k * (AROW / 4) + afrag + wm * (WSUBM / 4) + i];
-                        a[wm * TM + i * 4 + 0] = v.x;
-                        a[wm * TM + i * 4 + 1] = v.y;
-                        a[wm * TM + i * 4 + 2] = v.z;
-                        a[wm * TM + i * 4 + 3] = v.w;
-                    }
-                #pragma unroll
-                for (int wn = 0; wn < WNITER; ++wn)
-                    #pragma unroll
-                    for (int j = 0; j < TN / 4; ++j) {
-                        const float4 v = bs[k * (TS / 4) + bfrag + wn * (WSUBN / 4) + j];
-                        b[wn * TN + j * 4 + 0] = v.x;
-                        b[wn * TN + j * 4 + 1] = v.y;
-                        b[wn * TN + j * 4 + 2] = v.z;
-                        b[wn * TN + j * 4 + 3] = v.w;
-                    }
-                #pragma unroll
-                for (int i = 0; i < WMITER * TM; ++i)
-                    #pragma unroll
-                    for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
-            }
-        }
-        // Store phase p's tiles into the other set; nobody reads it until after the barrier,
-        // and everybody finished reading it (phase p-2) before the last one.
-        if (p < phases) {
-            __local float* at = (__local float*)at4[p & 1];
-            #pragma unroll
-            for (int l = 0; l < LOADS; ++l) {
-                const int e = tid + l * NT;
-                if (e < AVECS) {
-                    at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x;
-                    at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y;
-                    at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z;
-                    at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w;
-                    bt[p & 1][e] = bnext[l];
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+    // Phase 0's tiles go into set 0. Then, for each later phase p: issue p's global loads,
+    // compute phase p-1 from its set, store p's tiles into the other set (everybody finished
+    // reading it, phase p-2, before the last barrier), and wait once. The last phase is
+    // computed after the loop.
+    LOAD_PHASE(0)
+    STORE_PHASE(0)
+    for (int p = 1; p < phases; ++p) {
+        LOAD_PHASE(p)
+        COMPUTE_PHASE((p - 1) & 1)
+        STORE_PHASE(p & 1)
     }
+    COMPUTE_PHASE((phases - 1) & 1)
 
     #pragma unroll
     for (int wm = 0; wm < WMITER; ++wm)
         #pragma unroll
         for (int i = 0; i < TM; ++i) {
             const int row = row0 + wrow * WM + wm * WSUBM + trow * TM + i;
-            if (row >= M) continue;
+            if (EDGES != 0 && row >= M) continue;
             #pragma unroll
             for (int wn = 0; wn < WNITER; ++wn)
                 #pragma unroll
@@ -191,7 +189,7 @@ void mm_warp_tile(const int M, const int N, const int K,
                     const int col = col0 + wcol * WN + wn * WSUBN + tcol * TN + j;
                     const float4 v = (float4)(acc[wm * TM + i][wn * TN + j], acc[wm * TM + i][wn * TN + j + 1],
                                               acc[wm * TM + i][wn * TN + j + 2], acc[wm * TM + i][wn * TN + j + 3]);
-                    if (col + 4 <= N && (N & 3) == 0) {
+                    if (EDGES == 0 || (col + 4 <= N && (N & 3) == 0)) {
                         vstore4(v, 0, C + row * N + col);
                     } else {
                         if (col < N) C[row * N + col] = v.x;

@@ -13,6 +13,12 @@ TEST(Expr, EvaluatesArithmeticOverSizes) {
     EXPECT_EQ(eval_expr("2*M*N*K", v), 2 * 37 * 29 * 45);
     EXPECT_EQ(eval_expr("-(K - 50)", v), 5);
     EXPECT_EQ(eval_expr(" TS * TS / 4 ", v), 16);
+    // % is the remainder, at * and / precedence, with the sign of the left side as in C.
+    EXPECT_EQ(eval_expr("M%TS + N%TS + K%TS", v), 5 + 5 + 5);
+    EXPECT_EQ(eval_expr("M - M/TS*TS", v), eval_expr("M%TS", v));
+    EXPECT_EQ(eval_expr("2*M%5", v), 74 % 5);
+    EXPECT_EQ(eval_expr("-M%TS", v), -5);
+    EXPECT_EQ(eval_expr("(-9223372036854775807-1) % -1", v), 0);  // no overflow trap
 }
 
 TEST(Expr, RejectsMalformed) {
@@ -21,7 +27,8 @@ TEST(Expr, RejectsMalformed) {
     EXPECT_THROW(eval_expr("(M", v), InputError);
     EXPECT_THROW(eval_expr("Q", v), InputError);
     EXPECT_THROW(eval_expr("M/0", v), InputError);
-    EXPECT_THROW(eval_expr("M % 2", v), InputError);
+    EXPECT_THROW(eval_expr("M % 0", v), InputError);
+    EXPECT_THROW(eval_expr("M %", v), InputError);
     EXPECT_THROW(eval_expr("99999999999999999999", v), InputError);
 }
 

@@ -34,7 +34,7 @@ const char* kHelp =
     "       ones). Without --tile or --param, tuned values for the device (assets/tuning/) are\n"
     "       used when present; the table says [tuned ...] or [default ...].\n"
     "  SPEC NAME=int:E | NAME=matrix:ExE[:rowmajor|colmajor][:in|out] | NAME=local:E\n"
-    "  E    integer expression over M, N, K, TS with + - * / ( )\n"
+    "  E    integer expression over M, N, K, TS with + - * / % ( )\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
 
 }  // namespace

@@ -9,7 +9,7 @@
 namespace tilescope {
 namespace {
 
-// Recursive descent: sum := product (('+'|'-') product)*; product := unary (('*'|'/') unary)*;
+// Recursive descent: sum := product (('+'|'-') product)*; product := unary (('*'|'/'|'%') unary)*;
 // unary := '-' unary | atom; atom := number | name | '(' sum ')'. Recursion is bounded by
 // kMaxExprDepth, so no input can exhaust the stack.
 class Parser {
@@ -31,7 +31,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& what) const {
         throw InputError(std::string(option_) + " '" + shown(text_) + "': " + what +
-                         " (accepted: integers, M, N, K, TS, the kernel's parameters, + - * / and parentheses)");
+                         " (accepted: integers, M, N, K, TS, the kernel's parameters, + - * / % and parentheses)");
     }
     void skip_space() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -56,6 +56,14 @@ private:
         }
         return checked(static_cast<__int128>(v) / d);  // INT64_MIN / -1 overflows
     }
+    // The remainder with the sign of v, as in C (so v == (v / d) * d + v % d).
+    int64_t remainder(int64_t v, int64_t d) const {
+        if (d == 0) {
+            if (!syntax_only_) fail("remainder of a division by zero");
+            return 0;
+        }
+        return static_cast<int64_t>(static_cast<__int128>(v) % d);  // in 128 bits: INT64_MIN % -1 is 0
+    }
     // Guards every recursive step: parentheses and unary minus nest.
     struct Depth {
         explicit Depth(Parser& p) : p_(p) {
@@ -77,6 +85,7 @@ private:
         for (;;) {
             if (eat('*')) v = checked(static_cast<__int128>(v) * unary());
             else if (eat('/')) v = divide(v, unary());
+            else if (eat('%')) v = remainder(v, unary());
             else return v;
         }
     }
