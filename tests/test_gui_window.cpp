@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -123,6 +124,41 @@ TEST(GuiWindow, PresenterMatricesAreLargerThanNormalAt1920x1080) {
     const float p = width_of(presenter.matrix("C")), n = width_of(normal.matrix("C"));
     EXPECT_GT(n, 0.f);
     EXPECT_GT(p, n * 1.1f) << "presenter C " << p << " px, normal C " << n << " px";
+}
+
+// Filling the window, the matrices leave a column free on the right; the legend goes
+// there, so that a projected view still says what its colours mean: the heatmap's colour
+// scale (a ramp of many colours) and the emulation view's keys (A's colour among them).
+TEST(GuiWindow, PresenterModeKeepsTheLegendBesideTheMatrices) {
+    for (const char* view : {"emulation", "heatmap"})
+        for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}}) {
+            const std::string size = std::to_string(w) + "x" + std::to_string(h);
+            SCOPED_TRACE(std::string(view) + " " + size);
+            const std::string name = std::string("legend_") + view + "_" + size;
+            const Layout l = layout_of(" --presenter --view " + std::string(view) + " --window " + size, name);
+            ASSERT_TRUE(l.j.contains("legend")) << "no legend in presenter mode: " << l.j.dump();
+            const auto& box = l.j["legend"];
+            const float x0 = box["x0"], y0 = box["y0"], x1 = box["x1"], y1 = box["y1"], font = l.j["font_px"];
+            for (const auto& m : l.j["matrices"]) EXPECT_GE(x0, float(m["x1"])) << "the legend covers " << m["name"];
+            EXPECT_GE(y0, 0.f);
+            EXPECT_LE(x1, float(w));
+            EXPECT_LE(y1, float(h));
+            EXPECT_GE(y1 - y0, font * 3) << "a legend of less than three lines";
+            const Image shot = load_png((fs::temp_directory_path() / ("tilescope_window_" + name + "_" + std::to_string(getpid())) /
+                                         "shot.png").string());
+            ASSERT_EQ(shot.w, w);
+            std::set<std::array<int, 3>> colours;
+            bool a_key = false;
+            const auto& a = l.j["colours"]["a_loaded"];
+            for (int y = int(y0); y < int(y1); ++y)
+                for (int x = int(x0); x < int(x1); ++x) {
+                    const std::array<int, 3> c = shot.at(float(x), float(y));
+                    colours.insert(c);
+                    if (c[0] == int(a[0]) && c[1] == int(a[1]) && c[2] == int(a[2])) a_key = true;
+                }
+            if (std::string(view) == "heatmap") EXPECT_GE(colours.size(), 40u) << "no colour ramp in the legend";
+            else EXPECT_TRUE(a_key) << "no key in A's colour in the legend";
+        }
 }
 
 int main(int argc, char** argv) {

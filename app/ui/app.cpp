@@ -438,7 +438,7 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
     // filling the window in presenter mode, the phase and controls are the presenter bar's
     const EmulationViewFlags flags = (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) |
                                      (s_.scripted ? EmulationViewFlags_NoInput : 0) |
-                                     (matrices_fill_window() ? EmulationViewFlags_Compact : 0);
+                                     (matrices_fill_window() ? EmulationViewFlags_Compact | EmulationViewFlags_SideLegend : 0);
     EmulationViewData data = view_data(s_, s_.main);
     if (s_.view == View::Heatmap) data = heatmap_by_dram(std::move(data), s_);  // by DRAM fetches when asked
     const EmulationViewResult r = emulation_.draw(data, origin, size, flags, zoom_.transform());
@@ -448,6 +448,11 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
 
 std::vector<MatrixPlacement> App::placements() const {
     return s_.view == View::Compare ? compare_.placements() : emulation_.placements();
+}
+
+std::optional<std::array<float, 4>> App::legend_box() const {
+    if (s_.view != View::Emulation && s_.view != View::Heatmap) return std::nullopt;
+    return emulation_.legend_box();
 }
 
 void App::save_settings_on_exit() {

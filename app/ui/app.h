@@ -40,6 +40,7 @@ public:
     const AppState& state() const { return s_; }
     bool data_ready() const;  // no trace, measurement or device query in flight
     std::vector<MatrixPlacement> placements() const;  // the matrices of the view on screen
+    std::optional<std::array<float, 4>> legend_box() const;  // the side legend's rectangle, where one is drawn
     void save_settings_on_exit();
 
     // Scripted runs: after render, before present.

@@ -96,6 +96,37 @@ bool has_race_marks(const Trace& t) {
     return false;
 }
 
+// `text` with line breaks at spaces so that each line fits `width` where it can: ImGui's own
+// wrapping also breaks after '.', which cuts a range such as "8..15" in two.
+std::string wrap_at_spaces(const std::string& text, float width) {
+    std::string out, line;
+    size_t i = 0;
+    while (i <= text.size()) {
+        const size_t nl = std::min(text.find('\n', i), text.size());
+        std::string rest = text.substr(i, nl - i);
+        const size_t indent = rest.find_first_not_of(' ');
+        const std::string lead = indent == std::string::npos ? rest : rest.substr(0, indent);
+        line = lead;
+        size_t j = lead.size();
+        while (j < rest.size()) {
+            const size_t sp = std::min(rest.find(' ', j), rest.size());
+            const std::string word = rest.substr(j, sp - j);
+            const std::string tried = line.size() > lead.size() ? line + " " + word : line + word;
+            if (line.size() > lead.size() && ImGui::CalcTextSize(tried.c_str()).x > width) {
+                out += line + "\n";
+                line = lead + "  " + word;  // a continued line: indented a little more
+            } else {
+                line = tried;
+            }
+            j = sp + 1;
+        }
+        out += line;
+        if (nl < text.size()) out += "\n";
+        i = nl + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 ImU32 heat_colour(uint32_t loads) {
@@ -129,10 +160,13 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
             new_row();
             if (dl) dl->AddText(nullptr, 0.f, ImVec2(at.x, at.y + y), e.colour ? e.colour : pal.text, e.text.c_str(), nullptr, width);
             y += ImGui::CalcTextSize(e.text.c_str(), nullptr, false, width).y + fh * 0.5f;
-        } else {  // the ramp, its ticks below it, the text to its right
+        } else {  // the ramp, its ticks below it, the text to its right (below it in a narrow column)
             new_row();
             const std::vector<uint32_t> ticks = heat_ticks();
-            const float tick_w = ImGui::CalcTextSize("4096+").x * 1.25f, ramp_w = tick_w * float(ticks.size());
+            const float tick_w = ImGui::CalcTextSize("4096+").x * 1.25f;  // half the last label hangs past the ramp's end
+            const float ramp_w = std::max(fh * 4, std::min(tick_w * float(ticks.size()), width - fh - tick_w * 0.4f));
+            const bool caption_below = width - ramp_w - fh * 2 < fh * 8;
+            const float caption_w = caption_below ? width : std::max(fh * 4, width - ramp_w - fh * 2);
             if (dl) {
                 const ImVec2 p(at.x + fh * 0.5f, at.y + y + fh * 0.5f);  // room above for the marks
                 for (uint32_t m : e.marks) {  // this run's counts, as a notch above the ramp
@@ -145,17 +179,21 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
                     dl->AddRectFilled(ImVec2(x0, p.y + 2), ImVec2(x1 + 0.5f, p.y + fh + 2), heat(float(i) / 63.f));
                 }
                 dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + ramp_w, p.y + fh + 2), pal.outline);
+                float labels_end = -1e9f;  // a squeezed ramp labels only the ticks that do not collide
                 for (uint32_t t : ticks) {
                     const float tx = p.x + ramp_w * heat_position(t);
                     const std::string s = std::to_string(t) + (t == kHeatMaxLoads ? "+" : "");
+                    const float lw = ImGui::CalcTextSize(s.c_str()).x;
                     dl->AddLine(ImVec2(tx, p.y + fh + 2), ImVec2(tx, p.y + fh + 6), pal.outline);
-                    dl->AddText(ImVec2(tx - ImGui::CalcTextSize(s.c_str()).x * 0.5f, p.y + fh + 5), pal.text, s.c_str());
+                    if (tx - lw * 0.5f < labels_end + fh * 0.3f) continue;
+                    dl->AddText(ImVec2(tx - lw * 0.5f, p.y + fh + 5), pal.text, s.c_str());
+                    labels_end = tx + lw * 0.5f;
                 }
-                dl->AddText(nullptr, 0.f, ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f), pal.text, e.text.c_str(), nullptr,
-                            std::max(fh * 4, width - ramp_w - fh * 2));
+                const ImVec2 caption_at = caption_below ? ImVec2(at.x, p.y + fh * 2.6f) : ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f);
+                dl->AddText(nullptr, 0.f, caption_at, pal.text, e.text.c_str(), nullptr, caption_w);
             }
-            const float caption_w = std::max(fh * 4, width - ramp_w - fh * 2);
-            y += std::max(fh * 3.3f, fh * 0.5f + ImGui::CalcTextSize(e.text.c_str(), nullptr, false, caption_w).y + fh * 0.3f);
+            const float caption_h = ImGui::CalcTextSize(e.text.c_str(), nullptr, false, caption_w).y;
+            y += caption_below ? fh * 3.1f + caption_h + fh * 0.5f : std::max(fh * 3.3f, fh * 0.5f + caption_h + fh * 0.3f);
         }
     }
     if (x > 0) y += row_h;
@@ -179,6 +217,8 @@ struct EmulationView::Frame {
     Legend legend;
     float legend_h = 0;
     bool short_legend = false;
+    float content_right = 0;  // right edge of the matrices and local arrays, before zoom and pan
+    float right_limit = 0;    // what is right of it belongs to the side legend
 };
 
 EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
@@ -220,15 +260,44 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     }
     lay_out_matrices(f);
     placements_ = {f.pa, f.pb, f.pc};
+    legend_box_.reset();
+    f.right_limit = origin.x + size.x;
+    // Filling the window (a projector), the legend goes in the column the matrices leave free
+    // on the right, if they leave one wide enough: without it the colours mean nothing.
+    Legend side;
+    bool side_short = false;
+    ImVec2 side_at{};
+    float side_w = 0;
+    if (f.compact && (flags & EmulationViewFlags_SideLegend)) {
+        side_at = ImVec2(f.content_right + f.gap * 1.5f, origin.y + f.lh * 0.5f);
+        side_w = origin.x + size.x - side_at.x - f.gap;
+        if (side_w >= f.fh * 8) {
+            side = legend_of(f);
+            if (!f.heatmap && f.v.has_detail) side.insert(side.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims), {}, {}});
+            for (LegendEntry& e : side) {  // one key per row at most: the short texts where a long one overflows
+                if (e.kind == LegendEntry::Kind::Key && f.fh * 2 + ImGui::CalcTextSize(e.text.c_str()).x > side_w) side_short = true;
+                if (e.kind == LegendEntry::Kind::Line) e.text = wrap_at_spaces(e.text, side_w);
+            }
+            const float room = origin.y + size.y - side_at.y;
+            if (lay_out_legend(side, side_w, nullptr, {}, side_short) > room) side_short = true;
+            const float h = lay_out_legend(side, side_w, nullptr, {}, side_short);
+            if (h > room) side.clear();
+            else {
+                f.right_limit = side_at.x - f.gap * 0.5f;
+                legend_box_ = std::array<float, 4>{side_at.x, side_at.y, side_at.x + side_w, side_at.y + h};
+            }
+        }
+    }
 
-    // zoomed matrices stay inside the view; the legend below them stays put
-    dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y - f.legend_h), true);
+    // zoomed matrices stay inside the view; the legend below them (or beside them) stays put
+    dl->PushClipRect(origin, ImVec2(f.right_limit, origin.y + size.y - f.legend_h), true);
     paint_cells(f);
     paint_annotations(f);
     dl->PopClipRect();
     if (f.show_locals) paint_locals(f);
     if (!f.legend.empty())
         lay_out_legend(f.legend, size.x - f.gap * 2, dl, ImVec2(origin.x + f.gap, origin.y + size.y - f.legend_h + f.fh * 0.3f), f.short_legend);
+    if (!side.empty()) lay_out_legend(side, side_w, dl, side_at, side_short);
     return handle_hover(f);
 }
 
@@ -276,6 +345,7 @@ void EmulationView::lay_out_matrices(Frame& f) {
     f.pa = place(*f.A, "A", ImVec2(left, ctop), ImVec2(left + K * s, ctop + M * s));
     f.pc = place(*f.C, "C", ImVec2(left + K * s + gap, ctop), ImVec2(left + K * s + gap + N * s, ctop + M * s));
     f.locals_at = ImVec2(left + K * s + gap + N * s + gap * 2, top);
+    f.content_right = f.show_locals ? f.locals_at.x + f.local_w : left + K * s + gap + N * s;
 }
 
 // Cell colours, recomputed only when what they show changes.
@@ -392,7 +462,7 @@ void EmulationView::paint_locals(const Frame& f) {
                       false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoBackground |
                           ImGuiWindowFlags_NoScrollWithMouse);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->PushClipRect(f.origin, ImVec2(f.origin.x + f.size.x, bottom), true);
+    dl->PushClipRect(f.origin, ImVec2(f.right_limit, bottom), true);
     const float avail_h = std::max(20.f, (bottom - ly) / float(v.locals.size()) - f.lh - f.gap);
     while (locals_.size() < v.locals.size()) locals_.push_back(std::make_unique<Grid>());
     for (size_t i = 0; i < v.locals.size(); ++i) {

@@ -7,6 +7,7 @@
 // The caller owns the data (trace snapshot, roles, cursor) and the zoom/pan; the view
 // paints them and says what the user did (clicked group, hovered cell) and where each
 // matrix landed. It holds only its GPU textures, so one view per configuration.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,6 +39,7 @@ enum EmulationViewFlags_ : int {
     EmulationViewFlags_Heatmap = 1 << 0,  // A and B coloured by global loads per element
     EmulationViewFlags_Compact = 1 << 1,  // no legend, no phase text, short labels (compare)
     EmulationViewFlags_NoInput = 1 << 2,  // no hover, no click (a pinned hover still shows)
+    EmulationViewFlags_SideLegend = 1 << 3,  // with Compact: the legend in the free column right of the matrices, where one is
 };
 using EmulationViewFlags = int;
 
@@ -93,6 +95,8 @@ public:
     EmulationViewResult draw(const EmulationViewData& data, ImVec2 origin, ImVec2 size, EmulationViewFlags flags = 0,
                              const ViewTransform& transform = {});
     const std::vector<MatrixPlacement>& placements() const { return placements_; }
+    // Where the last draw put its legend (x0, y0, x1, y1 on screen); none when it drew none.
+    const std::optional<std::array<float, 4>>& legend_box() const { return legend_box_; }
 
 private:
     struct Grid {
@@ -110,6 +114,7 @@ private:
     Grid a_, b_, c_;
     std::vector<std::unique_ptr<Grid>> locals_;
     std::vector<MatrixPlacement> placements_;
+    std::optional<std::array<float, 4>> legend_box_;
     std::string cache_key_;
 };
 

@@ -21,7 +21,8 @@ double percentile(std::vector<double> v, double p) {
     return v[i];
 }
 
-void write_layout(const std::string& path, const AppState& s, const std::vector<MatrixPlacement>& placements, int w, int h) {
+void write_layout(const std::string& path, const AppState& s, const std::vector<MatrixPlacement>& placements,
+                  const std::optional<std::array<float, 4>>& legend, int w, int h) {
     nlohmann::json j;
     j["window"] = {w, h};
     j["group"] = {s.cursor.group[0], s.cursor.group[1], s.cursor.group[2]};
@@ -39,6 +40,7 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
         ms.push_back({{"name", m.name}, {"role", m.role}, {"x0", m.p0.x}, {"y0", m.p0.y}, {"x1", m.p1.x}, {"y1", m.p1.y},
                       {"rows", m.rows}, {"cols", m.cols}});
     j["matrices"] = ms;
+    if (legend) j["legend"] = {{"x0", (*legend)[0]}, {"y0", (*legend)[1]}, {"x1", (*legend)[2]}, {"y1", (*legend)[3]}};
     write_file_atomically(path, j.dump(2) + "\n");
 }
 
@@ -99,7 +101,7 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
             status_ = 2;
         }
     }
-    if (o_.layout) write_layout(*o_.layout, app.state(), app.placements(), w, h);
+    if (o_.layout) write_layout(*o_.layout, app.state(), app.placements(), app.legend_box(), w, h);
 }
 
 void ScriptedRun::print_frame_stats() const {
