@@ -161,6 +161,36 @@ TEST(GuiWindow, PresenterModeKeepsTheLegendBesideTheMatrices) {
         }
 }
 
+// Closing the window ends the process within seconds, whatever the background work is
+// doing. A kernel that never ends (tests/kernels/endless.cl) traced on the emulator: the
+// trace is cancelled (the plugin checks at every memory access) and the GUI ends as usual.
+// A long launch on a device (naive at 4096^3 on PoCL, about a minute): OpenCL cannot
+// interrupt it, so the GUI says so in one line and leaves without waiting for it.
+TEST(GuiWindow, ClosesPromptlyWhateverTheWorkerIsDoing) {
+    const std::string endless = std::string(" --device pocl --source ") + TILESCOPE_KERNEL_TESTS +
+                                "/endless.cl --entry mm --global N,M --local 8,8 --arg M=int:M --arg N=int:N --arg K=int:K"
+                                " --arg A=matrix:MxK:in --arg B=matrix:KxN:in --arg C=matrix:MxN:out --check C=A*B --size 16";
+    for (const bool on_device : {false, true}) {
+        SCOPED_TRACE(on_device ? "a long launch on the device" : "an endless kernel on the emulator");
+        const fs::path dir = temp_dir(on_device ? "long_launch" : "endless");
+        setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+        LiveGui gui(TILESCOPE_BIN, dir, on_device ? " --device pocl" + kSetup : endless);
+        if (on_device) {
+            std::this_thread::sleep_for(std::chrono::seconds(2));
+            std::ofstream(dir / "control.tmp") << "measure 4096\n";
+            fs::rename(dir / "control.tmp", dir / "control");
+        }
+        std::this_thread::sleep_for(std::chrono::seconds(5));  // the trace, or the first launch, under way
+        ASSERT_TRUE(gui.alive()) << gui.log();
+        const auto asked = std::chrono::steady_clock::now();
+        EXPECT_TRUE(gui.quit(15)) << "the window did not close within 15 s of quit:\n" << gui.log();
+        const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+        const bool left_running = gui.log().find("OpenCL cannot interrupt it") != std::string::npos;
+        if (on_device) EXPECT_TRUE(left_running) << "the launch should have been left running, and said so (" << took << " s):\n" << gui.log();
+        else EXPECT_FALSE(left_running) << "the emulator's trace was not cancelled (" << took << " s):\n" << gui.log();
+    }
+}
+
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);

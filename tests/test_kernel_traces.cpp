@@ -18,10 +18,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <nlohmann/json.hpp>
 
 #include "core/analysis.h"
@@ -253,6 +255,37 @@ TEST(TraceRunner, CancelStopsBetweenWorkGroups) {
     };
     EXPECT_THROW(run_trace(rung("tiled", "128", 8), o), Cancelled);
     EXPECT_LT(last.load(), 256u);  // 256 work-groups; stopped well before the end
+}
+
+// A work-item that never ends (it waits for a value nobody writes) still stops when the
+// run is cancelled: the plugin checks at every memory access, not only between groups.
+TEST(TraceRunner, CancelStopsAWorkItemThatNeverEnds) {
+    CustomKernelOptions k;
+    k.source_path = (kDir / "endless.cl").string();
+    k.entry = "mm";
+    k.global = {"N", "M"};
+    k.local = {"8", "8"};
+    k.args = {"M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK:in", "B=matrix:KxN:in", "C=matrix:MxN:out"};
+    LaunchConfig c;
+    c.kernel = load_custom_kernel(k);
+    c.size = parse_size("16");
+    TraceOptions o;
+    o.checks = false;
+    const auto started = std::chrono::steady_clock::now();
+    o.cancelled = [&] { return std::chrono::steady_clock::now() - started > std::chrono::seconds(1); };
+    auto done = std::async(std::launch::async, [&] {
+        try {
+            run_trace(c, o);
+        } catch (const Cancelled&) {
+            return true;
+        }
+        return false;
+    });
+    if (done.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+        ADD_FAILURE() << "the trace did not stop 29 s after it was cancelled";
+        std::_Exit(1);  // the emulator's thread cannot be joined
+    }
+    EXPECT_TRUE(done.get()) << "the endless kernel's trace ended without Cancelled";
 }
 
 TEST(TraceRunner, GroupsOutsideTheNdrangeAreRefused) {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -217,6 +218,44 @@ struct ProgressRelay {
     }
 };
 
+// The plugin asks `cancelled` only when a group completes; a work-item that never ends
+// completes nothing. While alive, this asks every 50 ms and raises the flag the plugin
+// checks at every memory access.
+class CancelWatch {
+public:
+    explicit CancelWatch(ProgressRelay& relay) : relay_(relay) {
+        if (!relay.options->cancelled) return;
+        thread_ = std::thread([this] {
+            std::unique_lock<std::mutex> lock(mutex_);
+            while (!done_) {
+                {
+                    std::lock_guard<std::mutex> relay_lock(relay_.mutex);
+                    if (relay_.options->cancelled()) relay_.cancel = true;
+                }
+                wake_.wait_for(lock, std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~CancelWatch() {
+        if (!thread_.joinable()) return;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    CancelWatch(const CancelWatch&) = delete;
+    CancelWatch& operator=(const CancelWatch&) = delete;
+
+private:
+    ProgressRelay& relay_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
 // Turns the plugin's partial results into Trace snapshots: keeps the early groups'
 // detail as it arrives (each call brings only the newly completed ones).
 struct PartialRelay {
@@ -396,6 +435,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
             throw InputError("the trace plugin " + plugin.path + " was built for another version of tilescope");
         RunOptions ro;
         ro.cancelled = options.cancelled;
+        const CancelWatch watch(relay);
         run = runner.run_once(config, ro);
         if (!plugin.take(&raw))
             throw InputError("the emulator ran without the trace plugin (Oclgrind did not load " + plugin.path +

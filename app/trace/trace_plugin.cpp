@@ -955,15 +955,36 @@ void TracePlugin::log(oclgrind::MessageType type, const char* message) {
     run->messages.push_back(std::move(m));
 }
 
+namespace {
+
+// A cancelled run stops where this is called: at the start of a work-group, and at every
+// memory access of a work-item, so that a work-item that never ends (a loop whose exit is
+// never reached, e.g. a student's k-- for k++) stops too. Oclgrind's worker catches the
+// error, drops its group and stops; the others follow at their next check.
+void stop_if_cancelled(Run& run) {
+    if (!run.config.cancel || !run.config.cancel->load(std::memory_order_relaxed)) return;
+    {
+        std::lock_guard<std::mutex> lock(run.mutex);
+        run.cancelled = true;
+    }
+    throw oclgrind::FatalError("cancelled by the user", __FILE__, __LINE__);
+}
+
+}  // namespace
+
 void TracePlugin::memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address,
                              size_t size) {
-    if (Run* run = run_.get()) record(*run, memory, workItem, address, size, false);
+    Run* run = run_.get();
+    if (!run) return;
+    stop_if_cancelled(*run);
+    record(*run, memory, workItem, address, size, false);
 }
 
 void TracePlugin::memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address,
                               size_t size, const uint8_t*) {
     Run* run = run_.get();
     if (!run) return;
+    stop_if_cancelled(*run);
     // LLVM's optimiser turns `*(float4*)p = (float4)(a, b, c, d)` into a store of an
     // undefined vector followed by four scalar stores. The first writes nothing a kernel
     // can rely on and no real compiler keeps it: it is not traffic.
@@ -986,7 +1007,10 @@ void TracePlugin::memoryStore(const oclgrind::Memory* memory, const oclgrind::Wo
 // An atomic reads and writes: it counts as one load and one store.
 void TracePlugin::memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem,
                                    oclgrind::AtomicOp, size_t address, size_t size) {
-    if (Run* run = run_.get()) record(*run, memory, workItem, address, size, false);
+    Run* run = run_.get();
+    if (!run) return;
+    stop_if_cancelled(*run);
+    record(*run, memory, workItem, address, size, false);
 }
 
 void TracePlugin::memoryAtomicStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem,
@@ -997,15 +1021,7 @@ void TracePlugin::memoryAtomicStore(const oclgrind::Memory* memory, const oclgri
 void TracePlugin::workGroupBegin(const oclgrind::WorkGroup* workGroup) {
     Run* run = run_.get();
     if (!run) return;
-    if (run->config.cancel && run->config.cancel->load()) {
-        {
-            std::lock_guard<std::mutex> lock(run->mutex);
-            run->cancelled = true;
-        }
-        // Oclgrind's worker catches this, drops the group and stops; the others follow
-        // at their next group, and the launch ends early.
-        throw oclgrind::FatalError("cancelled by the user", __FILE__, __LINE__);
-    }
+    stop_if_cancelled(*run);
     if (!run->local_buffers_numbered.load(std::memory_order_acquire)) {
         // Every work-group numbers its local buffers alike; the numbers name local
         // addresses in Oclgrind's messages.

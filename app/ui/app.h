@@ -40,6 +40,9 @@ public:
     const AppState& state() const { return s_; }
     bool data_ready() const;  // no trace, measurement or device query in flight
     std::vector<MatrixPlacement> placements() const;  // the matrices of the view on screen
+    // Cancels the background work and waits up to `seconds`; false when a job is stuck in an
+    // OpenCL call that cannot be interrupted (see Worker::cancel_and_wait).
+    bool finish_work(double seconds) { return worker_.cancel_and_wait(seconds); }
     std::optional<std::array<float, 4>> legend_box() const;  // the side legend's rectangle, where one is drawn
     void save_settings_on_exit();
 

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -85,6 +86,14 @@ int gui_main(const std::vector<std::string>& args) {
     const int status = script ? script->status() : 0;
     if (script) script->print_frame_stats();
     app->save_settings_on_exit();
+    if (!app->finish_work(2.0)) {
+        // A kernel still running on a device (or a build still going): OpenCL cannot
+        // interrupt it, and waiting would leave a window that no longer answers. The
+        // settings are saved and every output is written whole or not at all: leave now.
+        std::cerr << "tilescope gui: a kernel or build was still running on the device and OpenCL cannot interrupt it; "
+                     "closed without waiting for it\n";
+        std::_Exit(status);
+    }
     app.reset();  // before the back-end: its GL objects and ImGui state go first
     return status;
 }

@@ -162,10 +162,15 @@ void SetupPanel::draw_jobs(AppState& s) {
         ImGui::ProgressBar(j->fraction(), ImVec2(-ImGui::GetFontSize() * 4, 0), j->label.c_str());
         ImGui::SameLine();
         ImGui::PushID(j.get());
-        if (ImGui::Button("Cancel")) j->cancel = true;
+        if (ImGui::Button("Cancel")) ask_cancel(*j);
         ImGui::PopID();
         const std::string m = j->message();
         if (!m.empty()) ImGui::TextColored(ImColor(pal.faint_text), "%s", m.c_str());
+        if (cancel_is_stuck(*j)) {
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextColored(ImColor(pal.race), "%s", kStuckCancelText);
+            ImGui::PopTextWrapPos();
+        }
     }
     for (const TraceSlot* slot : {&s.main, &s.other})
         if (!slot->error.empty()) {

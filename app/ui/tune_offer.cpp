@@ -209,7 +209,7 @@ void draw_tuning_strip(AppState& state, float width) {
         if (t.job->cancel) {
             ImGui::TextColored(ImColor(pal.race), "cancelling...");
         } else {
-            if (ImGui::Button("Cancel")) t.job->cancel = true;
+            if (ImGui::Button("Cancel")) ask_cancel(*t.job);
             const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
             if (!t.job->cancel) t.cancel_button = {a.x, a.y, b.x, b.y};
         }
@@ -221,6 +221,7 @@ void draw_tuning_strip(AppState& state, float width) {
             std::snprintf(info, sizeof info, "%.0f s (%s)  \u00b7  no verified point yet", elapsed, about_text(t.about_s).c_str());
         ImGui::PushTextWrapPos(x0 + width);
         ImGui::TextWrapped("%s", info);
+        if (cancel_is_stuck(*t.job)) ImGui::TextColored(ImColor(pal.race), "%s", kStuckCancelText);
         ImGui::PopTextWrapPos();
         return;
     }

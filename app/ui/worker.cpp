@@ -6,6 +6,19 @@
 
 namespace tilescope::ui {
 
+namespace {
+double steady_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+}  // namespace
+
+void ask_cancel(JobStatus& job) {
+    if (!job.cancel.exchange(true)) job.cancel_asked_at = steady_seconds();
+}
+
+bool cancel_is_stuck(const JobStatus& job, double grace) {
+    const double asked = job.cancel_asked_at.load();
+    return job.cancel && !job.done && asked > 0 && steady_seconds() - asked > grace;
+}
+
 Worker::Worker() : thread_([this] { loop(); }) {}
 
 Worker::~Worker() {
@@ -35,6 +48,13 @@ void Worker::cancel_all() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& q : queue_) q.first->cancel = true;
     if (running_) running_->cancel = true;
+}
+
+bool Worker::cancel_and_wait(double seconds) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (auto& q : queue_) q.first->cancel = true;
+    if (running_) running_->cancel = true;
+    return idle_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return !running_ && queue_.empty(); });
 }
 
 void Worker::loop() {
@@ -73,6 +93,7 @@ void Worker::loop() {
         std::lock_guard<std::mutex> lock(mutex_);
         running_.reset();
         busy_ = !queue_.empty();
+        idle_.notify_all();
     }
 }
 

@@ -19,6 +19,7 @@ struct JobStatus {
     std::string label;
     std::atomic<bool> cancel{false};
     std::atomic<bool> done{false};
+    std::atomic<double> cancel_asked_at{0};  // steady-clock seconds of the user's Cancel (ask_cancel); 0: not asked
     std::atomic<uint64_t> units_done{0}, units_total{0};
     double started = 0;  // seconds, now_seconds() clock of the worker
 
@@ -53,6 +54,16 @@ private:
 };
 using JobHandle = std::shared_ptr<JobStatus>;
 
+// The user's Cancel: sets the flag and remembers when.
+void ask_cancel(JobStatus& job);
+// A Cancel the job has not honoured after `grace` seconds: it is inside an OpenCL call
+// that cannot be interrupted (a kernel that never ends, a long build). kStuckCancelText
+// says so to the user.
+bool cancel_is_stuck(const JobStatus& job, double grace = 2.0);
+inline constexpr const char* kStuckCancelText =
+    "Still running: a kernel or a build on a device cannot be interrupted (OpenCL has no way to). "
+    "It stops when it ends, or when tilescope closes.";
+
 class Worker {
 public:
     // Returns the job's result (stored in the status) or throws; InputError and
@@ -64,11 +75,15 @@ public:
     JobHandle submit(std::string label, Job job);
     bool busy() const { return busy_.load(); }
     void cancel_all();
+    // Cancels everything and waits up to `seconds` for the thread to be idle. False when a
+    // job is still running then: stuck in an OpenCL call that cannot be interrupted (a
+    // kernel that never ends on a real device), which the destructor would wait for forever.
+    bool cancel_and_wait(double seconds);
 
 private:
     void loop();
     std::mutex mutex_;
-    std::condition_variable wake_;
+    std::condition_variable wake_, idle_;
     std::deque<std::pair<JobHandle, Job>> queue_;
     JobHandle running_;
     std::atomic<bool> busy_{false};

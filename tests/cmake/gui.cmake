@@ -3,7 +3,8 @@
 if(TARGET tilescope_ui AND TARGET tilescope_trace)
   add_executable(gui_window_tests test_gui_window.cpp)
   target_link_libraries(gui_window_tests PRIVATE GTest::gtest nlohmann_json::nlohmann_json stb)
-  target_compile_definitions(gui_window_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+  target_compile_definitions(gui_window_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+                             TILESCOPE_KERNEL_TESTS="${CMAKE_CURRENT_SOURCE_DIR}/kernels")
   add_dependencies(gui_window_tests tilescope tilescope_trace)
   gtest_discover_tests(gui_window_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
 endif()
