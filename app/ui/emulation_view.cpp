@@ -179,16 +179,24 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
                     dl->AddRectFilled(ImVec2(x0, p.y + 2), ImVec2(x1 + 0.5f, p.y + fh + 2), heat(float(i) / 63.f));
                 }
                 dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + ramp_w, p.y + fh + 2), pal.outline);
-                float labels_end = -1e9f;  // a squeezed ramp labels only the ticks that do not collide
+                // A squeezed ramp labels only the ticks that do not collide; the last one,
+                // the scale's end, is always labelled (its neighbour gives way).
+                struct Label {
+                    float x0, x1;
+                    std::string text;
+                };
+                std::vector<Label> labels;
                 for (uint32_t t : ticks) {
                     const float tx = p.x + ramp_w * heat_position(t);
-                    const std::string s = std::to_string(t) + (t == kHeatMaxLoads ? "+" : "");
+                    std::string s = std::to_string(t) + (t == kHeatMaxLoads ? "+" : "");
                     const float lw = ImGui::CalcTextSize(s.c_str()).x;
                     dl->AddLine(ImVec2(tx, p.y + fh + 2), ImVec2(tx, p.y + fh + 6), pal.outline);
-                    if (tx - lw * 0.5f < labels_end + fh * 0.3f) continue;
-                    dl->AddText(ImVec2(tx - lw * 0.5f, p.y + fh + 5), pal.text, s.c_str());
-                    labels_end = tx + lw * 0.5f;
+                    const bool last = t == ticks.back();
+                    while (last && !labels.empty() && tx - lw * 0.5f < labels.back().x1 + fh * 0.3f) labels.pop_back();
+                    if (labels.empty() || tx - lw * 0.5f >= labels.back().x1 + fh * 0.3f)
+                        labels.push_back({tx - lw * 0.5f, tx + lw * 0.5f, std::move(s)});
                 }
+                for (const Label& l : labels) dl->AddText(ImVec2(l.x0, p.y + fh + 5), pal.text, l.text.c_str());
                 const ImVec2 caption_at = caption_below ? ImVec2(at.x, p.y + fh * 2.6f) : ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f);
                 dl->AddText(nullptr, 0.f, caption_at, pal.text, e.text.c_str(), nullptr, caption_w);
             }
