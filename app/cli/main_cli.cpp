@@ -31,6 +31,11 @@ const char* kUsage =
     "  export     turn a saved trace (.tstrace) into a self-contained HTML hand-out\n"
     "Every subcommand has --help.\n";
 
+int cancelled(const std::string& cmd) {
+    std::cerr << "tilescope " << shown(cmd, 40) << ": cancelled; nothing was written\n";
+    return 130;
+}
+
 }  // namespace
 
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
@@ -67,14 +72,18 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         }
         std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings, export (see --help)\n";
         return 2;
+    } catch (const Cancelled&) {
+        return cancelled(cmd);
     } catch (const InputError& e) {
+        // After Ctrl-C a failure is the interruption's doing: LLVM's signal handler, in the
+        // drivers' compilers, deletes the build's temporary files before it passes the
+        // signal on, so a build under way fails ("unable to rename temporary ...").
+        if (interrupted()) return cancelled(cmd);
         // One line whatever the input held: control characters in quoted values are escaped.
         std::cerr << "tilescope " << shown(cmd, 40) << ": " << shown(e.what(), std::string::npos) << "\n";
         return 2;
-    } catch (const Cancelled&) {
-        std::cerr << "tilescope " << cmd << ": cancelled; nothing was written\n";
-        return 130;
     } catch (const std::exception& e) {
+        if (interrupted()) return cancelled(cmd);
         std::cerr << "tilescope " << shown(cmd, 40) << ": internal error: " << shown(e.what(), std::string::npos) << "\n";
         return 3;
     }
