@@ -25,8 +25,7 @@ Worker::~Worker() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;
-        for (auto& q : queue_) q.first->cancel = true;
-        if (running_) running_->cancel = true;
+        cancel_locked();
     }
     wake_.notify_all();
     thread_.join();
@@ -44,16 +43,19 @@ JobHandle Worker::submit(std::string label, Job job) {
     return status;
 }
 
-void Worker::cancel_all() {
-    std::lock_guard<std::mutex> lock(mutex_);
+void Worker::cancel_locked() {
     for (auto& q : queue_) q.first->cancel = true;
     if (running_) running_->cancel = true;
 }
 
+void Worker::cancel_all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancel_locked();
+}
+
 bool Worker::cancel_and_wait(double seconds) {
     std::unique_lock<std::mutex> lock(mutex_);
-    for (auto& q : queue_) q.first->cancel = true;
-    if (running_) running_->cancel = true;
+    cancel_locked();
     return idle_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return !running_ && queue_.empty(); });
 }
 

@@ -82,6 +82,7 @@ public:
 
 private:
     void loop();
+    void cancel_locked();  // every queued job and the running one; mutex_ held
     std::mutex mutex_;
     std::condition_variable wake_, idle_;
     std::deque<std::pair<JobHandle, Job>> queue_;
