@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cache_trace.h"
-#include "core/catalog.h"
-#include "core/trace_runner.h"
+#include "core/caches/cache_trace.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
 
 using namespace tilescope;
 

@@ -3,10 +3,10 @@
 // coarser sectors, profiles and bad parameters. No emulator needed.
 #include <gtest/gtest.h>
 
-#include "core/cache_model.h"
-#include "core/cache_trace.h"
-#include "core/errors.h"
-#include "core/ladder_explained.h"
+#include "core/caches/cache_model.h"
+#include "core/caches/cache_trace.h"
+#include "core/base/errors.h"
+#include "core/teach/ladder_explained.h"
 
 using namespace tilescope;
 

@@ -11,12 +11,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/trace_export.h"
-#include "core/trace_runner.h"
-#include "core/view_model.h"
+#include "core/trace/analysis.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/io/trace_export.h"
+#include "core/emulator/trace_runner.h"
+#include "core/trace/view_model.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -3,9 +3,9 @@
 // it, and the coalescing ideal follows the access width.
 #include <gtest/gtest.h>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/trace_runner.h"
+#include "core/trace/analysis.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
 #include "ui/counters.h"
 
 using namespace tilescope;

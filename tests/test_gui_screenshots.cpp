@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/catalog.h"
-#include "core/trace_runner.h"
-#include "core/view_model.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
+#include "core/trace/view_model.h"
 #include "gui_test_support.h"
 
 namespace fs = std::filesystem;

@@ -4,9 +4,9 @@
 // barrier intervals of a work-group.
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/trace_runner.h"
-#include "core/view_model.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
+#include "core/trace/view_model.h"
 #include "ui/setup_form.h"
 
 using namespace tilescope;

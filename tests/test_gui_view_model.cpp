@@ -1,10 +1,10 @@
-// The GUI's view model (core/view_model.h) on real traces: what is highlighted at phase
+// The GUI's view model (core/trace/view_model.h) on real traces: what is highlighted at phase
 // p of group g must be exactly what the trace recorded, and the closed forms.
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/trace_runner.h"
-#include "core/view_model.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
+#include "core/trace/view_model.h"
 
 using namespace tilescope;
 

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/launch_config.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/kernel/launch_config.h"
 
 using namespace tilescope;
 

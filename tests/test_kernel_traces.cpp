@@ -26,12 +26,12 @@
 #include <future>
 #include <nlohmann/json.hpp>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/kernel_spec.h"
-#include "core/trace_export.h"
-#include "core/trace_runner.h"
+#include "core/trace/analysis.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/kernel/kernel_spec.h"
+#include "core/io/trace_export.h"
+#include "core/emulator/trace_runner.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -5,16 +5,16 @@
 
 #include <set>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/html_export.h"
-#include "core/lesson.h"
-#include "core/runner.h"
-#include "core/source_edit.h"
-#include "core/trace_file.h"
-#include "core/trace_runner.h"
-#include "core/view_model.h"
-#include "core/wrong_cells.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/io/html_export.h"
+#include "core/teach/lesson.h"
+#include "core/device/runner.h"
+#include "core/kernel/source_edit.h"
+#include "core/io/trace_file.h"
+#include "core/emulator/trace_runner.h"
+#include "core/trace/view_model.h"
+#include "core/trace/wrong_cells.h"
 
 using namespace tilescope;
 

@@ -14,13 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/catalog.h"
-#include "core/exercise_notes.h"
-#include "core/lesson.h"
-#include "core/matrix.h"
-#include "core/runner.h"
-#include "core/source_edit.h"
-#include "core/trace_file.h"
+#include "core/kernel/catalog.h"
+#include "core/teach/exercise_notes.h"
+#include "core/teach/lesson.h"
+#include "core/device/matrix.h"
+#include "core/device/runner.h"
+#include "core/kernel/source_edit.h"
+#include "core/io/trace_file.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <stb/stb_image.h>
 
-#include "core/lesson.h"
+#include "core/teach/lesson.h"
 #include "gui_test_support.h"
 
 namespace fs = std::filesystem;

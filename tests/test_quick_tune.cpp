@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/errors.h"
-#include "core/tuning.h"
+#include "core/base/errors.h"
+#include "core/tuning/tuning.h"
 
 using namespace tilescope;
 

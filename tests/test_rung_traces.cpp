@@ -3,8 +3,8 @@
 // multiples of every tile so the closed forms are exact; F = M*N*K multiply-adds.
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/trace_runner.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
 
 using namespace tilescope;
 

@@ -1,9 +1,9 @@
 // Runs real kernels on PoCL (the CPU OpenCL device every set-up installs).
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/runner.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/device/runner.h"
 
 using namespace tilescope;
 

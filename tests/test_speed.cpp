@@ -10,10 +10,10 @@
 #include <optional>
 #include <sstream>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/runner.h"
-#include "core/tuning.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/device/runner.h"
+#include "core/tuning/tuning.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;

@@ -3,8 +3,8 @@
 // instructions per k; C is written once. And it runs clean under Oclgrind's checks.
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/trace_runner.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
 
 using namespace tilescope;
 

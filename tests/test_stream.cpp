@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/trace_runner.h"
+#include "core/kernel/catalog.h"
+#include "core/emulator/trace_runner.h"
 
 using namespace tilescope;
 

@@ -2,11 +2,11 @@
 // emulator.
 #include <gtest/gtest.h>
 
-#include "core/analysis.h"
-#include "core/errors.h"
-#include "core/trace.h"
-#include "core/trace_export.h"
-#include "core/trace_runner.h"
+#include "core/trace/analysis.h"
+#include "core/base/errors.h"
+#include "core/trace/trace.h"
+#include "core/io/trace_export.h"
+#include "core/emulator/trace_runner.h"
 
 using namespace tilescope;
 namespace ta = tilescope::trace_abi;

@@ -1,4 +1,4 @@
-// tune --quick as the GUI runs it (core/tuning.h quick_tune_to_file): a cancel stops the
+// tune --quick as the GUI runs it (core/tuning/tuning.h quick_tune_to_file): a cancel stops the
 // search before the next point and writes nothing; progress reports every point, in
 // order; a finished run merges its best into the device's file; the "about N s" estimate.
 // Headless: the points are measured by a stand-in, so no device is needed.
@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/tuning.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/tuning/tuning.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/errors.h"
+#include "core/base/errors.h"
 
 namespace tilescope::args {
 

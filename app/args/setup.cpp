@@ -1,7 +1,7 @@
 #include "args/setup.h"
 
-#include "core/catalog.h"
-#include "core/errors.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
 
 namespace tilescope::args {
 

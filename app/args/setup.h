@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "args/options.h"
-#include "core/launch_config.h"
+#include "core/kernel/launch_config.h"
 
 namespace tilescope::args {
 

@@ -7,11 +7,11 @@
 #include "cli/cli.h"
 #include "args/options.h"
 #include "args/setup.h"
-#include "core/atomic_file.h"
-#include "core/errors.h"
-#include "core/measurement_export.h"
-#include "core/runner.h"
-#include "core/tuning.h"
+#include "core/base/atomic_file.h"
+#include "core/base/errors.h"
+#include "core/io/measurement_export.h"
+#include "core/device/runner.h"
+#include "core/tuning/tuning.h"
 
 namespace tilescope::cli {
 namespace {

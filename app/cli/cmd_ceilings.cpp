@@ -4,9 +4,9 @@
 
 #include "cli/cli.h"
 #include "args/options.h"
-#include "core/atomic_file.h"
-#include "core/ceilings.h"
-#include "core/errors.h"
+#include "core/base/atomic_file.h"
+#include "core/device/ceilings.h"
+#include "core/base/errors.h"
 
 namespace tilescope::cli {
 

@@ -4,8 +4,8 @@
 
 #include "cli/cli.h"
 #include "args/options.h"
-#include "core/cache_trace.h"
-#include "core/opencl_env.h"
+#include "core/caches/cache_trace.h"
+#include "core/device/opencl_env.h"
 
 namespace tilescope::cli {
 namespace {

@@ -2,10 +2,10 @@
 
 #include "cli/cli.h"
 #include "args/options.h"
-#include "core/atomic_file.h"
-#include "core/errors.h"
-#include "core/html_export.h"
-#include "core/trace_file.h"
+#include "core/base/atomic_file.h"
+#include "core/base/errors.h"
+#include "core/io/html_export.h"
+#include "core/io/trace_file.h"
 
 namespace tilescope::cli {
 namespace {

@@ -8,14 +8,14 @@
 
 #include "cli/cli.h"
 #include "args/options.h"
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/exercise_notes.h"
-#include "core/lesson.h"
-#include "core/runner.h"
-#include "core/trace_export.h"
-#include "core/trace_runner.h"
+#include "core/trace/analysis.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/teach/exercise_notes.h"
+#include "core/teach/lesson.h"
+#include "core/device/runner.h"
+#include "core/io/trace_export.h"
+#include "core/emulator/trace_runner.h"
 
 namespace tilescope::cli {
 namespace {

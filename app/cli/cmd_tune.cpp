@@ -13,11 +13,11 @@
 #include "cli/cli.h"
 #include "args/options.h"
 #include "args/setup.h"
-#include "core/atomic_file.h"
-#include "core/errors.h"
-#include "core/measurement_export.h"
-#include "core/runner.h"
-#include "core/tuning.h"
+#include "core/base/atomic_file.h"
+#include "core/base/errors.h"
+#include "core/io/measurement_export.h"
+#include "core/device/runner.h"
+#include "core/tuning/tuning.h"
 
 namespace tilescope::cli {
 namespace {
@@ -158,7 +158,7 @@ int cmd_tune(const std::vector<std::string>& args) {
     double took = 0;
     if (quick) {
         // Start from the best this device already has (its own, a similar device's, its type's);
-        // the run and the locked write are the GUI's too (core/tuning.h quick_tune_to_file).
+        // the run and the locked write are the GUI's too (core/tuning/tuning.h quick_tune_to_file).
         const QuickTuneStart start = quick_tune_start(device, kernel, size);
         if (!start.note.empty())
             std::fprintf(stderr, "tune --quick: starting from TS=%d %s (%s)\n", start.tile, params_string(start.params).c_str(),

@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "cli/cli.h"
-#include "core/errors.h"
-#include "core/watchdog.h"
+#include "core/base/errors.h"
+#include "core/base/watchdog.h"
 
 namespace tilescope::cli {
 namespace {

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 
 #include "gfx/matrix_grid.h"
 #include "ui/lesson_panel.h"

@@ -1,10 +1,10 @@
 #include "ui/app_state.h"
 
-#include "core/exercise_notes.h"
+#include "core/teach/exercise_notes.h"
 
 #include <algorithm>
 
-#include "core/trace_runner.h"
+#include "core/emulator/trace_runner.h"
 
 namespace tilescope::ui {
 

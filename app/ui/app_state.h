@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "core/ladder_explained.h"
-#include "core/launch_config.h"
-#include "core/opencl_env.h"
-#include "core/runner.h"
-#include "core/trace.h"
-#include "core/view_model.h"
+#include "core/teach/ladder_explained.h"
+#include "core/kernel/launch_config.h"
+#include "core/device/opencl_env.h"
+#include "core/device/runner.h"
+#include "core/trace/trace.h"
+#include "core/trace/view_model.h"
 #include "ui/tune_offer.h"
 #include "ui/worker.h"
 
@@ -118,7 +118,7 @@ struct AppState {
     bool heatmap_by_dram = false;       // the heatmap colours A and B by modelled DRAM fetches
     std::string custom_source_path;    // --source as given, for the set-up form
     // The source view's barrier toggle: lines whose barrier is removed from the main
-    // configuration's kernel, and that kernel as it was before (core/source_edit.h).
+    // configuration's kernel, and that kernel as it was before (core/kernel/source_edit.h).
     std::vector<int> dropped_barriers;
     std::optional<KernelSpec> undropped_kernel;
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/cache_trace.h"
-#include "core/errors.h"
+#include "core/caches/cache_trace.h"
+#include "core/base/errors.h"
 #include "ui/panels.h"
 #include "ui/counters.h"
 #include "ui/plot.h"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cache_model.h"
-#include "core/ladder_explained.h"
-#include "core/trace.h"
+#include "core/caches/cache_model.h"
+#include "core/teach/ladder_explained.h"
+#include "core/trace/trace.h"
 #include "ui/app_state.h"
 #include "ui/emulation_view.h"
 #include "ui/side_panel.h"

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <tuple>
 
-#include "core/analysis.h"
-#include "core/errors.h"
+#include "core/trace/analysis.h"
+#include "core/base/errors.h"
 #include "ui/panels.h"
 #include "ui/setup_form.h"
 #include "ui/theme.h"

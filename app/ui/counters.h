@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 
 namespace tilescope::ui {
 

@@ -2,7 +2,7 @@
 // row says, on hover, what it counts and which kind of number it is.
 #include <cstdio>
 
-#include "core/analysis.h"
+#include "core/trace/analysis.h"
 #include "ui/counters.h"
 #include "ui/panels.h"
 #include "ui/theme.h"

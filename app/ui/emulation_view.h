@@ -17,8 +17,8 @@
 
 #include <imgui.h>
 
-#include "core/trace.h"
-#include "core/view_model.h"
+#include "core/trace/trace.h"
+#include "core/trace/view_model.h"
 #include "gfx/matrix_grid.h"
 
 namespace tilescope::ui {

@@ -7,9 +7,9 @@
 #include <memory>
 #include <optional>
 
-#include "core/errors.h"
-#include "core/phase_gif.h"
-#include "core/trace_runner.h"
+#include "core/base/errors.h"
+#include "core/teach/phase_gif.h"
+#include "core/emulator/trace_runner.h"
 #include "gfx/backend.h"
 #include "ui/app.h"
 #include "ui/gui_options.h"

@@ -7,9 +7,9 @@
 
 #include "args/options.h"
 #include "args/setup.h"
-#include "core/catalog.h"
-#include "core/atomic_file.h"
-#include "core/errors.h"
+#include "core/kernel/catalog.h"
+#include "core/base/atomic_file.h"
+#include "core/base/errors.h"
 
 namespace tilescope::ui {
 

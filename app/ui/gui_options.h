@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/launch_config.h"
-#include "core/lesson.h"
-#include "core/trace_file.h"
+#include "core/kernel/launch_config.h"
+#include "core/teach/lesson.h"
+#include "core/io/trace_file.h"
 #include "ui/app_state.h"
 #include "ui/settings.h"
 

@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 
-#include "core/errors.h"
-#include "core/phase_gif.h"
+#include "core/base/errors.h"
+#include "core/teach/phase_gif.h"
 #include "gfx/backend.h"
 #include "ui/panels.h"
 #include "ui/settings.h"

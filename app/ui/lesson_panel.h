@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/lesson.h"
+#include "core/teach/lesson.h"
 #include "ui/gui_options.h"
 #include "ui/side_panel.h"
 

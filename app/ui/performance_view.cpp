@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <set>
 
-#include "core/catalog.h"
-#include "core/ceilings.h"
-#include "core/errors.h"
-#include "core/trace_runner.h"
-#include "core/tuning.h"
+#include "core/kernel/catalog.h"
+#include "core/device/ceilings.h"
+#include "core/base/errors.h"
+#include "core/emulator/trace_runner.h"
+#include "core/tuning/tuning.h"
 #include "ui/cache_views.h"
 #include "ui/panels.h"
 #include "ui/plot.h"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "ui/app.h"
 #include "ui/theme.h"
 

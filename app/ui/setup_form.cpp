@@ -3,9 +3,9 @@
 #include <cctype>
 #include <cstring>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/errors.h"
+#include "core/trace/analysis.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
 
 namespace tilescope::ui {
 namespace {

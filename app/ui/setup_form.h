@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/launch_config.h"
-#include "core/opencl_env.h"
+#include "core/kernel/launch_config.h"
+#include "core/device/opencl_env.h"
 
 namespace tilescope::ui {
 

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/catalog.h"
-#include "core/errors.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/source_edit.h"
+#include "core/kernel/source_edit.h"
 #include "ui/source_view.h"
 #include "ui/theme.h"
 

@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/atomic_file.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/runner.h"
-#include "core/tuning.h"
+#include "core/base/atomic_file.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/device/runner.h"
+#include "core/tuning/tuning.h"
 #include "ui/app_state.h"
 #include "ui/theme.h"
 

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "core/errors.h"
+#include "core/base/errors.h"
 
 namespace tilescope::ui {
 

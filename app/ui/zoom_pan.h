@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "core/trace.h"
+#include "core/trace/trace.h"
 #include "ui/emulation_view.h"
 
 namespace tilescope::ui {

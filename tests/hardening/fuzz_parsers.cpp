@@ -25,14 +25,14 @@
 #include <string>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/expr.h"
-#include "core/kernel_spec.h"
-#include "core/launch_config.h"
-#include "core/lesson.h"
-#include "core/trace_runner.h"
-#include "core/tuning.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/base/expr.h"
+#include "core/kernel/kernel_spec.h"
+#include "core/kernel/launch_config.h"
+#include "core/teach/lesson.h"
+#include "core/emulator/trace_runner.h"
+#include "core/tuning/tuning.h"
 #ifdef TILESCOPE_FUZZ_SCENES
 #include <filesystem>
 #include <unistd.h>

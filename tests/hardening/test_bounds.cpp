@@ -6,12 +6,12 @@
 #include <fstream>
 #include <string>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/expr.h"
-#include "core/kernel_spec.h"
-#include "core/launch_config.h"
-#include "core/runner.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/base/expr.h"
+#include "core/kernel/kernel_spec.h"
+#include "core/kernel/launch_config.h"
+#include "core/device/runner.h"
 
 using namespace tilescope;
 namespace fs = std::filesystem;

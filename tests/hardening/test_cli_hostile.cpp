@@ -18,12 +18,12 @@
 #include <sstream>
 #include <thread>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/expr.h"
-#include "core/kernel_spec.h"
-#include "core/launch_config.h"
-#include "core/trace_runner.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+#include "core/base/expr.h"
+#include "core/kernel/kernel_spec.h"
+#include "core/kernel/launch_config.h"
+#include "core/emulator/trace_runner.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;

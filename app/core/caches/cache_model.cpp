@@ -1,0 +1,340 @@
+#include "core/caches/cache_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <unordered_map>
+
+#include "core/base/errors.h"
+
+namespace tilescope {
+namespace {
+
+std::string kb_text(uint64_t bytes) {
+    return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KB" : std::to_string(bytes) + " bytes";
+}
+
+// One level: `sets` x `ways` lines, each with a valid and a dirty bit per sector, LRU
+// by last-use stamp. A set's lines are allocated on its first use, so idle compute units
+// and the untouched part of a large cache (a CPU's last level) cost nothing.
+class SectorCache {
+public:
+    struct Way {
+        uint64_t line = kEmpty;
+        uint64_t valid = 0, dirty = 0;  // one bit per sector of the line
+        uint64_t stamp = 0;             // last use
+    };
+    static constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();
+
+    SectorCache() = default;
+    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways)
+        : sets_(bytes / (uint64_t(line_bytes) * ways)), ways_(ways) {}
+
+    bool enabled() const { return sets_ > 0; }
+
+    Way* find(uint64_t line) {
+        Way* set = existing_set(line);
+        if (!set) return nullptr;
+        for (uint32_t w = 0; w < ways_; ++w)
+            if (set[w].line == line) return &set[w];
+        return nullptr;
+    }
+
+    // A line for `line`, taking the least recently used way of its set.
+    Way& allocate(uint64_t line) {
+        Way* set = existing_set(line);
+        if (!set) {
+            const uint64_t index = line % sets_;
+            if (first_way_.empty()) first_way_.assign(sets_, kNoSet);
+            first_way_[index] = static_cast<uint32_t>(pool_.size());
+            pool_.resize(pool_.size() + ways_);
+            set = &pool_[first_way_[index]];
+        }
+        Way* victim = &set[0];
+        for (uint32_t w = 0; w < ways_; ++w) {
+            if (set[w].line == kEmpty) {
+                victim = &set[w];
+                break;
+            }
+            if (set[w].stamp < victim->stamp) victim = &set[w];
+        }
+        *victim = Way{line, 0, 0, 0};
+        return *victim;
+    }
+
+    void touch(Way& way) { way.stamp = ++clock_; }
+
+private:
+    static constexpr uint32_t kNoSet = std::numeric_limits<uint32_t>::max();
+    Way* existing_set(uint64_t line) {
+        if (first_way_.empty()) return nullptr;
+        const uint32_t first = first_way_[line % sets_];
+        return first == kNoSet ? nullptr : &pool_[first];
+    }
+
+    uint64_t sets_ = 0;
+    uint32_t ways_ = 1;
+    uint64_t clock_ = 0;
+    std::vector<uint32_t> first_way_;  // per set: its first way in pool_, or kNoSet
+    std::vector<Way> pool_;
+};
+
+// The model's sectors of one request: the stream's, coarsened to the model's sector size.
+void model_sectors(const CacheRequestStream& stream, const CacheRequestStream::Request& r, unsigned shift,
+                   std::vector<uint64_t>& out) {
+    out.clear();
+    for (uint32_t i = 0; i < r.sector_count; ++i) {
+        const uint64_t s = stream.sectors[r.sector_begin + i] >> shift;
+        if (out.empty() || out.back() != s) out.push_back(s);
+    }
+}
+
+unsigned coarsening_shift(const CacheRequestStream& stream, uint32_t model_sector_bytes) {
+    return static_cast<unsigned>(std::countr_zero(model_sector_bytes) - std::countr_zero(stream.sector_bytes));
+}
+
+class Replay {
+public:
+    Replay(const CacheRequestStream& stream, const CacheParams& p)
+        : stream_(stream), p_(p), shift_(coarsening_shift(stream, p.sector_bytes)),
+          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways) {
+        l1_.assign(p.cus, SectorCache(p.l1_bytes, p.line_bytes, p.ways));
+        by_buffer_.resize(stream.buffers.size());
+        for (const auto& r : stream.requests) line_index_.emplace(r.line, 0);
+        std::vector<int32_t> lines;
+        for (const auto& [line, index] : line_index_) lines.push_back(line);
+        std::sort(lines.begin(), lines.end());
+        for (size_t i = 0; i < lines.size(); ++i) line_index_[lines[i]] = i;
+        by_line_.resize(lines.size());
+        for (size_t i = 0; i < lines.size(); ++i) by_line_[i].first = lines[i];
+    }
+
+    void run() {
+        struct Slot {
+            uint32_t next = 0, end = 0;
+            bool busy = false;
+        };
+        const size_t slots_per_cu = p_.resident;
+        std::vector<Slot> slots(size_t(p_.cus) * slots_per_cu);
+        size_t next_group = 0, busy = 0;
+        auto take_next = [&](Slot& slot) {
+            slot.busy = false;
+            while (next_group < stream_.groups.size()) {
+                const auto& g = stream_.groups[next_group++];
+                if (g.request_count == 0) continue;  // a group with no global request ends at once
+                slot = {g.request_begin, g.request_begin + g.request_count, true};
+                return;
+            }
+        };
+        // Dealt like cards: one group to each unit in turn, `resident` times over.
+        for (size_t s = 0; s < slots_per_cu; ++s)
+            for (size_t cu = 0; cu < p_.cus; ++cu) {
+                Slot& slot = slots[cu * slots_per_cu + s];
+                take_next(slot);
+                busy += slot.busy;
+            }
+        while (busy > 0) {
+            for (size_t cu = 0; cu < p_.cus; ++cu)
+                for (size_t s = 0; s < slots_per_cu; ++s) {
+                    Slot& slot = slots[cu * slots_per_cu + s];
+                    if (!slot.busy) continue;
+                    issue(stream_.requests[slot.next++], l1_[cu]);
+                    if (slot.next == slot.end) {
+                        take_next(slot);
+                        if (!slot.busy) --busy;
+                    }
+                }
+        }
+    }
+
+    CacheReport report(const std::string& profile) const {
+        CacheReport out;
+        out.profile = profile;
+        out.params = p_;
+        out.totals = totals_;
+        for (size_t b = 0; b < by_buffer_.size(); ++b)
+            if (!(by_buffer_[b] == CacheCounts{})) out.buffers.emplace_back(stream_.buffers[b], by_buffer_[b]);
+        out.lines = by_line_;
+        out.dram_reads.assign(dram_reads_.begin(), dram_reads_.end());
+        std::sort(out.dram_reads.begin(), out.dram_reads.end());
+        out.bounds = cache_bounds(stream_, p_.sector_bytes);
+        return out;
+    }
+
+private:
+    void issue(const CacheRequestStream::Request& r, SectorCache& l1) {
+        model_sectors(stream_, r, shift_, scratch_);
+        CacheCounts c;
+        if (r.store) store(c);
+        else load(c, l1);
+        totals_ += c;
+        if (r.buffer < by_buffer_.size()) by_buffer_[r.buffer] += c;
+        by_line_[line_index_.at(r.line)].second += c;
+    }
+
+    void load(CacheCounts& c, SectorCache& l1) {
+        ++c.l1_requests;
+        for (uint64_t sector : scratch_) {
+            const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
+            ++c.l1_sectors;
+            SectorCache::Way* w1 = l1.enabled() ? l1.find(line) : nullptr;
+            if (w1 && (w1->valid & bit)) {
+                ++c.l1_hit_sectors;
+                l1.touch(*w1);
+                continue;
+            }
+            ++c.l2_sectors;
+            ++c.l2_load_sectors;
+            SectorCache::Way* w2 = l2_.find(line);
+            if (w2 && (w2->valid & bit)) {
+                ++c.l2_hit_sectors;
+            } else {
+                c.dram_read_bytes += p_.sector_bytes;
+                ++dram_reads_[sector];
+                if (!w2) w2 = &l2_.allocate(line);
+                w2->valid |= bit;
+            }
+            l2_.touch(*w2);
+            if (l1.enabled()) {
+                if (!w1) w1 = &l1.allocate(line);
+                w1->valid |= bit;
+                l1.touch(*w1);
+            }
+        }
+    }
+
+    // Write-through L1 without allocation (a copy L1 holds is left as it is), write-back
+    // L2 with allocation and no fetch. A sector going from clean to dirty will be written
+    // to DRAM exactly once (when evicted, or at the end), so its write is counted here,
+    // against the request that dirtied it.
+    void store(CacheCounts& c) {
+        for (uint64_t sector : scratch_) {
+            const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
+            ++c.l2_sectors;
+            SectorCache::Way* w2 = l2_.find(line);
+            if (w2 && (w2->valid & bit)) ++c.l2_hit_sectors;
+            if (!w2) w2 = &l2_.allocate(line);
+            w2->valid |= bit;
+            if (!(w2->dirty & bit)) {
+                w2->dirty |= bit;
+                c.dram_write_bytes += p_.sector_bytes;
+            }
+            l2_.touch(*w2);
+        }
+    }
+
+    const CacheRequestStream& stream_;
+    CacheParams p_;
+    unsigned shift_;
+    uint64_t sectors_per_line_;
+    SectorCache l2_;
+    std::vector<SectorCache> l1_;
+    CacheCounts totals_;
+    std::vector<CacheCounts> by_buffer_;
+    std::unordered_map<int32_t, size_t> line_index_;
+    std::vector<std::pair<int32_t, CacheCounts>> by_line_;
+    std::vector<uint64_t> scratch_;
+    std::unordered_map<uint64_t, uint32_t> dram_reads_;
+};
+
+}  // namespace
+
+void CacheRequestStream::begin_group() {
+    groups.push_back({static_cast<uint32_t>(requests.size()), 0});
+}
+
+void CacheRequestStream::add(const uint64_t* begin, const uint64_t* end, bool store, uint16_t buffer, int32_t line) {
+    if (groups.empty()) begin_group();
+    Request r;
+    r.sector_begin = static_cast<uint32_t>(sectors.size());
+    std::vector<uint64_t> sorted(begin, end);
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    sectors.insert(sectors.end(), sorted.begin(), sorted.end());
+    r.sector_count = static_cast<uint32_t>(sorted.size());
+    r.line = line;
+    r.buffer = buffer;
+    r.load = !store;
+    r.store = store;
+    requests.push_back(r);
+    ++groups.back().request_count;
+    if (buffers.size() <= buffer) buffers.resize(buffer + 1u, "buffer" + std::to_string(buffer));
+}
+
+void CacheRequestStream::add(std::initializer_list<uint64_t> request_sectors, bool store, uint16_t buffer,
+                             int32_t line) {
+    add(request_sectors.begin(), request_sectors.end(), store, buffer, line);
+}
+
+uint64_t CacheRequestStream::bytes() const {
+    return groups.capacity() * sizeof(Group) + requests.capacity() * sizeof(Request) + sectors.capacity() * 8;
+}
+
+CacheCounts& CacheCounts::operator+=(const CacheCounts& o) {
+    l1_requests += o.l1_requests;
+    l1_sectors += o.l1_sectors;
+    l1_hit_sectors += o.l1_hit_sectors;
+    l2_sectors += o.l2_sectors;
+    l2_load_sectors += o.l2_load_sectors;
+    l2_hit_sectors += o.l2_hit_sectors;
+    dram_read_bytes += o.dram_read_bytes;
+    dram_write_bytes += o.dram_write_bytes;
+    return *this;
+}
+
+void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
+    if (!std::has_single_bit(p.sector_bytes) || p.sector_bytes < stream_sector_bytes)
+        throw InputError("--sector " + std::to_string(stream_sector_bytes) + ": the cache profile's sectors are " +
+                         std::to_string(p.sector_bytes) + " bytes; accepted: a --sector that is a power of two no "
+                         "larger than the profile's sector");
+    if (p.line_bytes == 0 || p.line_bytes % p.sector_bytes != 0 || p.line_bytes / p.sector_bytes > 64)
+        throw InputError("--line " + std::to_string(p.line_bytes) + ": accepted: a multiple of the " +
+                         std::to_string(p.sector_bytes) + "-byte sector, at most 64 sectors");
+    if (p.ways == 0 || p.ways > 1024) throw InputError("--ways " + std::to_string(p.ways) + ": accepted: 1 to 1024");
+    if (p.cus == 0 || p.cus > 100000) throw InputError("--cus " + std::to_string(p.cus) + ": accepted: 1 to 100000");
+    if (p.resident == 0 || p.resident > 1024)
+        throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
+    const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;
+    if (p.l1_bytes != 0 && (p.l1_bytes < smallest || p.l1_bytes > (1ull << 30)))
+        throw InputError("--l1 " + kb_text(p.l1_bytes) + ": accepted: 0 (no L1) or " + kb_text(smallest) +
+                         " (one set of " + std::to_string(p.ways) + " lines of " + std::to_string(p.line_bytes) +
+                         " bytes) to 1048576 KB");
+    if (p.l2_bytes < smallest || p.l2_bytes > (1ull << 30))
+        throw InputError("--l2 " + kb_text(p.l2_bytes) + ": accepted: " + kb_text(smallest) + " (one set of " +
+                         std::to_string(p.ways) + " lines of " + std::to_string(p.line_bytes) +
+                         " bytes) to 1048576 KB");
+    if (uint64_t(p.cus) * (p.l1_bytes / p.line_bytes) > (1ull << 28))
+        throw InputError("--cus " + std::to_string(p.cus) + ": with --l1 " + kb_text(p.l1_bytes) +
+                         " the L1s would hold more than 2^28 lines; accepted: fewer compute units or a smaller L1");
+}
+
+CacheReport run_cache_model(const CacheRequestStream& stream, const CacheParams& params, const std::string& profile) {
+    check_cache_params(params, stream.sector_bytes);
+    Replay replay(stream, params);
+    replay.run();
+    return replay.report(profile);
+}
+
+CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes) {
+    const unsigned shift = coarsening_shift(stream, model_sector_bytes);
+    CacheBounds b;
+    std::vector<uint64_t> all, group, one;
+    for (const auto& g : stream.groups) {
+        group.clear();
+        for (uint32_t i = 0; i < g.request_count; ++i) {
+            const auto& r = stream.requests[g.request_begin + i];
+            if (r.store) continue;
+            model_sectors(stream, r, shift, one);
+            group.insert(group.end(), one.begin(), one.end());
+        }
+        std::sort(group.begin(), group.end());
+        group.erase(std::unique(group.begin(), group.end()), group.end());
+        b.group_distinct_sectors += group.size();
+        all.insert(all.end(), group.begin(), group.end());
+    }
+    std::sort(all.begin(), all.end());
+    b.distinct_sectors = static_cast<uint64_t>(std::unique(all.begin(), all.end()) - all.begin());
+    return b;
+}
+
+}  // namespace tilescope

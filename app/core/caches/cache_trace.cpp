@@ -1,0 +1,349 @@
+#include "core/caches/cache_trace.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/device/cl.h"
+#include "core/base/embedded_files.h"
+#include "core/base/errors.h"
+#include "core/trace/trace.h"
+
+namespace tilescope {
+namespace abi = trace_abi;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kProfileDir = "assets/caches/";
+
+// Where each of Oclgrind's buffers starts in the model's flat address space.
+struct FlatLayout {
+    std::map<uint64_t, uint64_t> base_of_buffer;  // Oclgrind buffer number -> first byte
+    uint64_t end = 0;
+};
+
+FlatLayout flat_layout(const abi::Result& raw) {
+    std::map<uint64_t, uint64_t> bytes;  // buffer number -> bytes used by the parameters in it
+    for (const abi::BufferStats& b : raw.buffers) {
+        if (b.name == "(unbound)") continue;
+        uint64_t& size = bytes[b.memory_buffer];
+        size = std::max(size, b.base_offset + b.elements * b.element_size);
+    }
+    FlatLayout layout;
+    for (const auto& [buffer, size] : bytes) {
+        layout.base_of_buffer[buffer] = layout.end;
+        layout.end += (size + 4095) / 4096 * 4096;
+    }
+    return layout;
+}
+
+std::string read_line(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::string s;
+    std::getline(in, s);
+    return s;
+}
+
+uint64_t size_with_suffix(const std::string& s) {
+    uint64_t v = 0;
+    size_t i = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) v = v * 10 + uint64_t(s[i++] - '0');
+    if (i < s.size() && (s[i] == 'K' || s[i] == 'k')) v <<= 10;
+    if (i < s.size() && s[i] == 'M') v <<= 20;
+    return v;
+}
+
+// This machine's data caches: the L1d of one core and the last level, from sysfs, else
+// from the C library (which asks the CPU). Returns a note on where they came from.
+std::string read_cpu_caches(CacheParams& p) {
+    uint64_t l1 = 0, last = 0, line = 0, ways = 0;
+    int last_level = 0;
+    const std::filesystem::path dir = "/sys/devices/system/cpu/cpu0/cache";
+    std::error_code ec;
+    for (int i = 0; i < 16; ++i) {
+        const auto index = dir / ("index" + std::to_string(i));
+        if (!std::filesystem::exists(index, ec)) break;
+        const int level = std::atoi(read_line(index / "level").c_str());
+        const std::string type = read_line(index / "type");
+        const uint64_t size = size_with_suffix(read_line(index / "size"));
+        if (type == "Instruction" || size == 0) continue;
+        if (level == 1) {
+            l1 = size;
+            line = std::strtoull(read_line(index / "coherency_line_size").c_str(), nullptr, 10);
+            ways = std::strtoull(read_line(index / "ways_of_associativity").c_str(), nullptr, 10);
+        }
+        if (level > last_level) last_level = level, last = size;
+    }
+    std::string from = "sysfs (" + dir.string() + ")";
+    if (!l1 || !last || last_level < 2) {
+        l1 = static_cast<uint64_t>(std::max(0L, sysconf(_SC_LEVEL1_DCACHE_SIZE)));
+        line = static_cast<uint64_t>(std::max(0L, sysconf(_SC_LEVEL1_DCACHE_LINESIZE)));
+        ways = static_cast<uint64_t>(std::max(0L, sysconf(_SC_LEVEL1_DCACHE_ASSOC)));
+        last = static_cast<uint64_t>(std::max({0L, sysconf(_SC_LEVEL2_CACHE_SIZE), sysconf(_SC_LEVEL3_CACHE_SIZE)}));
+        from = "the C library's sysconf (sysfs has no cache information here)";
+    }
+    if (!l1 || !last) return "neither sysfs nor sysconf report caches here: the file's values";
+    p.l1_bytes = l1;
+    p.l2_bytes = std::min<uint64_t>(last, 1ull << 30);
+    if (line >= 16 && line <= 1024) p.line_bytes = p.sector_bytes = static_cast<uint32_t>(line);
+    if (ways >= 1 && ways <= 64) p.ways = static_cast<uint32_t>(ways);
+    p.cus = static_cast<uint32_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    return from;
+}
+
+json counts_json(const CacheCounts& c) {
+    return {{"l1_sectors", c.l1_sectors},         {"l1_hit_sectors", c.l1_hit_sectors},
+            {"l2_sectors", c.l2_sectors},         {"l2_hit_sectors", c.l2_hit_sectors},
+            {"dram_read_bytes", c.dram_read_bytes}, {"dram_write_bytes", c.dram_write_bytes}};
+}
+
+std::string grouped(uint64_t v) {
+    const std::string digits = std::to_string(v);
+    std::string s;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');
+        s.push_back(digits[i]);
+    }
+    return s;
+}
+
+std::string percent(uint64_t part, uint64_t whole) {
+    if (!whole) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * double(part) / double(whole));
+    return buf;
+}
+
+std::string row(const std::string& name, const CacheCounts& c) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-10s %10s %12s %7s %12s %7s %14s %14s\n", name.c_str(),
+                  grouped(c.l1_requests).c_str(), grouped(c.l1_sectors).c_str(),
+                  percent(c.l1_hit_sectors, c.l1_sectors).c_str(), grouped(c.l2_sectors).c_str(),
+                  percent(c.l2_hit_sectors, c.l2_sectors).c_str(), (grouped(c.dram_read_bytes) + " B").c_str(),
+                  (grouped(c.dram_write_bytes) + " B").c_str());
+    return buf;
+}
+
+}  // namespace
+
+CacheRequestStream cache_stream(const abi::Result& raw) {
+    CacheRequestStream s;
+    s.sector_bytes = raw.sector_bytes;
+    const FlatLayout layout = flat_layout(raw);
+    for (const abi::BufferStats& b : raw.buffers) {
+        s.buffers.push_back(b.name);
+        const auto it = layout.base_of_buffer.find(b.memory_buffer);
+        const uint64_t base = it == layout.base_of_buffer.end() || b.name == "(unbound)" ? 0 : it->second + b.base_offset;
+        s.buffer_first_sector.push_back(base / raw.sector_bytes);
+    }
+    const unsigned sector_shift = static_cast<unsigned>(__builtin_ctz(raw.sector_bytes ? raw.sector_bytes : 32));
+    const unsigned offset_sector_bits = raw.address_offset_bits - sector_shift;
+    const uint64_t offset_mask = (uint64_t(1) << offset_sector_bits) - 1;
+    size_t total_requests = 0, total_sectors = 0;
+    for (const auto& g : raw.cache_groups) total_requests += g.requests.size(), total_sectors += g.sectors.size();
+    s.requests.reserve(total_requests);
+    s.sectors.reserve(total_sectors);
+    // Groups that made no global request never reach the plugin's list; they still take a
+    // compute unit's slot in no way that matters (they end at once), so skipping is exact.
+    for (const abi::CacheGroupRequests& g : raw.cache_groups) {
+        s.begin_group();
+        for (const abi::CacheRequest& q : g.requests) {
+            CacheRequestStream::Request r;
+            r.sector_begin = static_cast<uint32_t>(s.sectors.size());
+            for (uint32_t i = 0; i < q.sector_count; ++i) {
+                const uint64_t key = g.sectors[q.sector_begin + i];
+                const uint64_t buffer = key >> offset_sector_bits;
+                const auto it = layout.base_of_buffer.find(buffer);
+                // Memory no parameter points at: past every known buffer, apart per buffer.
+                const uint64_t base = it != layout.base_of_buffer.end() ? it->second : layout.end + (buffer << 32);
+                const uint64_t flat = (base >> sector_shift) + (key & offset_mask);
+                s.sectors.push_back(flat);
+            }
+            // Sorted already unless one request spans buffers (pointer selects): sort anyway.
+            const auto first = s.sectors.begin() + r.sector_begin;
+            std::sort(first, s.sectors.end());
+            s.sectors.erase(std::unique(first, s.sectors.end()), s.sectors.end());
+            r.sector_count = static_cast<uint32_t>(s.sectors.size() - r.sector_begin);
+            r.line = static_cast<int32_t>(q.line);
+            r.buffer = q.buffer;
+            r.load = q.load;
+            r.store = q.store;
+            s.requests.push_back(r);
+            ++s.groups.back().request_count;
+        }
+    }
+    return s;
+}
+
+std::vector<std::string> cache_profile_names() {
+    std::vector<std::string> names;
+    for (const EmbeddedFile& f : embedded_files())
+        if (f.path.starts_with(kProfileDir) && f.path.ends_with(".json")) {
+            std::string_view n = f.path.substr(kProfileDir.size());
+            names.emplace_back(n.substr(0, n.size() - 5));
+        }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+CacheProfile parse_cache_profile(const std::string& name, const std::string& text) {
+    const json j = json::parse(text);
+    CacheProfile p;
+    p.name = name;
+    p.title = j.value("title", name);
+    p.source = j.value("source", "");
+    p.notes = j.value("notes", "");
+    CacheParams& c = p.params;
+    c.l1_bytes = j.at("l1_kb").get<uint64_t>() * 1024;
+    c.l2_bytes = j.at("l2_kb").get<uint64_t>() * 1024;
+    c.line_bytes = j.at("line").get<uint32_t>();
+    c.sector_bytes = j.at("sector").get<uint32_t>();
+    c.ways = j.at("ways").get<uint32_t>();
+    c.cus = j.at("cus").get<uint32_t>();
+    c.resident = j.at("resident").get<uint32_t>();
+    if (j.value("sysfs", false)) {
+        p.from_sysfs = true;
+        p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
+    }
+    return p;
+}
+
+CacheProfile load_cache_profile(const std::string& name, const std::string& option) {
+    const std::string path = std::string(kProfileDir) + name + ".json";
+    for (const EmbeddedFile& f : embedded_files())
+        if (f.path == path) return parse_cache_profile(name, std::string(f.text));
+    std::string accepted;
+    for (const std::string& n : cache_profile_names()) accepted += (accepted.empty() ? "" : ", ") + n;
+    throw InputError(option + " " + name + ": no such cache profile; accepted: " + accepted);
+}
+
+std::optional<ReportedCache> reported_cache(const DeviceInfo& device) {
+    if (device.is_emulator) return std::nullopt;
+    try {
+        const cl::Device d = cl_device(device);
+        ReportedCache r{d.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>(), d.getInfo<CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE>()};
+        if (r.bytes == 0 && r.line_bytes == 0) return std::nullopt;
+        return r;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string cache_profile_for(const DeviceInfo& device) {
+    std::string name = device.name;
+    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (name.find("H200") != std::string::npos) return "h200";
+    if (name.find("H100") != std::string::npos) return "h100";
+    if (device.is_cpu && !device.is_emulator) return "cpu";
+    return "";
+}
+
+CacheParams apply_overrides(CacheParams p, const CacheOverrides& o) {
+    if (o.l1_kb) p.l1_bytes = *o.l1_kb * 1024;
+    if (o.l2_kb) p.l2_bytes = *o.l2_kb * 1024;
+    if (o.line) {
+        p.line_bytes = *o.line;
+        // A line smaller than the profile's sector is one sector.
+        if (p.sector_bytes > p.line_bytes) p.sector_bytes = p.line_bytes;
+    }
+    if (o.ways) p.ways = *o.ways;
+    if (o.cus) p.cus = *o.cus;
+    if (o.resident) p.resident = *o.resident;
+    return p;
+}
+
+CacheReport model_trace_caches(const Trace& trace, const CacheProfile& profile, const CacheOverrides& overrides) {
+    if (!trace.cache_requests)
+        throw InputError("--caches: this trace holds no cache requests" +
+                         std::string(trace.cache_requests_truncated ? " (too many to keep: use a smaller --size)" : ""));
+    CacheParams params = apply_overrides(profile.params, overrides);
+    // The profile's sector may be larger than the trace's (a CPU fills whole lines); the
+    // model then coarsens. A smaller one would need a finer trace.
+    if (params.sector_bytes < trace.cache_requests->sector_bytes)
+        throw InputError("--sector " + std::to_string(trace.cache_requests->sector_bytes) + ": profile " + profile.name +
+                         " has " + std::to_string(params.sector_bytes) + "-byte sectors; accepted: --sector " +
+                         std::to_string(params.sector_bytes) + " or smaller");
+    return run_cache_model(*trace.cache_requests, params, profile.name + (overrides.any() ? " + overrides" : ""));
+}
+
+std::vector<uint32_t> dram_fetches_per_element(const CacheRequestStream& s, const CacheReport& r,
+                                               const std::string& buffer, uint32_t element_size, uint64_t elements) {
+    const auto it = std::find(s.buffers.begin(), s.buffers.end(), buffer);
+    if (it == s.buffers.end() || s.buffer_first_sector.size() != s.buffers.size()) return {};
+    const uint64_t first = s.buffer_first_sector[size_t(it - s.buffers.begin())] * s.sector_bytes;  // bytes
+    const uint64_t model_sector = r.params.sector_bytes;
+    std::vector<uint32_t> out(elements, 0);
+    for (uint64_t e = 0; e < elements; ++e) {
+        const uint64_t sector = (first + e * element_size) / model_sector;
+        const auto f = std::lower_bound(r.dram_reads.begin(), r.dram_reads.end(), std::make_pair(sector, uint32_t(0)));
+        if (f != r.dram_reads.end() && f->first == sector) out[e] = f->second;
+    }
+    return out;
+}
+
+std::shared_ptr<const Trace> with_dram_heatmap(const Trace& trace, const CacheReport& report) {
+    auto copy = std::make_shared<Trace>(trace);
+    if (!trace.cache_requests) return copy;
+    for (TracedBuffer& b : copy->buffers) {
+        auto counts = dram_fetches_per_element(*trace.cache_requests, report, b.name, b.element_size, b.elements);
+        if (!counts.empty()) b.load_counts = std::move(counts);
+    }
+    return copy;
+}
+
+json cache_report_to_json(const CacheReport& r) {
+    json j;
+    j["profile"] = r.profile;
+    j["params"] = {{"l1_kb", r.params.l1_bytes / 1024}, {"l2_kb", r.params.l2_bytes / 1024},
+                   {"line", r.params.line_bytes},       {"sector", r.params.sector_bytes},
+                   {"ways", r.params.ways},             {"cus", r.params.cus},
+                   {"resident", r.params.resident}};
+    j["totals"] = counts_json(r.totals);
+    j["bounds"] = {{"distinct_sectors", r.bounds.distinct_sectors},
+                   {"group_distinct_sectors", r.bounds.group_distinct_sectors}};
+    json buffers = json::object();
+    for (const auto& [name, c] : r.buffers) buffers[name] = counts_json(c);
+    j["buffers"] = buffers;
+    json lines = json::array();
+    for (const auto& [line, c] : r.lines) {
+        json l = {{"line", line}};
+        l.update(counts_json(c));
+        lines.push_back(l);
+    }
+    j["lines"] = lines;
+    return j;
+}
+
+std::string cache_report_table(const CacheReport& r, const std::string& title) {
+    const CacheParams& p = r.params;
+    std::ostringstream o;
+    o << "caches (MODELLED from the traced requests; profile " << r.profile << (title.empty() ? "" : ": " + title)
+      << ")\n  L1 " << (p.l1_bytes ? std::to_string(p.l1_bytes / 1024) + " KB" : std::string("none")) << " x " << p.cus
+      << " compute units, L2 " << p.l2_bytes / 1024 << " KB shared, lines of " << p.line_bytes << " B in "
+      << p.sector_bytes << "-B sectors, " << p.ways << "-way LRU, " << p.resident << " work-groups resident per unit\n";
+    char head[256];
+    std::snprintf(head, sizeof head, "  %-10s %10s %12s %7s %12s %7s %14s %14s\n", "", "L1 loads", "L1 sectors", "hit",
+                  "L2 sectors", "hit", "DRAM read", "DRAM write");
+    o << head;
+    for (const auto& [name, c] : r.buffers) o << row(name, c);
+    o << row("total", r.totals);
+    o << "  bounds (order-independent): " << grouped(r.bounds.distinct_sectors)
+      << " distinct sectors (a perfect L2 still reads " << grouped(r.bounds.distinct_sectors * p.sector_bytes)
+      << " B from DRAM); " << grouped(r.bounds.group_distinct_sectors)
+      << " summed per work-group (perfect, unshared L1s load that many from L2; modelled: "
+      << grouped(r.totals.l2_load_sectors) << ")\n";
+    std::vector<std::pair<int32_t, CacheCounts>> busiest = r.lines;
+    std::sort(busiest.begin(), busiest.end(),
+              [](const auto& a, const auto& b) { return a.second.l2_sectors > b.second.l2_sectors; });
+    if (busiest.size() > 6) busiest.resize(6);
+    for (const auto& [line, c] : busiest) o << row("line " + std::to_string(line), c);
+    return o.str();
+}
+
+}  // namespace tilescope

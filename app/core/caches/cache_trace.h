@@ -1,0 +1,77 @@
+#pragma once
+// The cache model applied to a trace: the plugin's requests turned into the model's
+// stream, the device profiles (assets/caches/*.json), and the model's report as JSON
+// (trace --json's "caches") and as the terminal table. Every figure here is modelled.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/caches/cache_model.h"
+#include "core/device/opencl_env.h"
+#include "trace/trace_abi.h"
+
+namespace tilescope {
+
+struct Trace;
+
+// The plugin's requests in the model's flat address space: the buffers one after
+// another in the order of Oclgrind's buffer numbers, each starting on a 4 KiB boundary
+// (as an allocator would place them; keeps A, B and C from sharing set indices).
+CacheRequestStream cache_stream(const trace_abi::Result& raw);
+
+struct CacheProfile {
+    std::string name;    // file name without .json: "h200", "teaching", "cpu"
+    std::string title;   // "NVIDIA H200-like (GH100, SXM)"
+    std::string source;  // where the figures come from
+    std::string notes;   // what the model leaves out for this device
+    CacheParams params;
+    bool from_sysfs = false;  // the figures were read from this machine's sysfs at run time
+};
+
+// Profiles compiled into the binary (assets/caches/), by name.
+std::vector<std::string> cache_profile_names();
+// Throws InputError naming `option` and the accepted names when unknown.
+CacheProfile load_cache_profile(const std::string& name, const std::string& option = "--caches");
+// Parses one profile file's text (the sysfs values replace the file's when it asks for them).
+CacheProfile parse_cache_profile(const std::string& name, const std::string& text);
+
+// What a real device says of its global-memory cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
+// CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE), shown beside the profile that models it.
+struct ReportedCache {
+    uint64_t bytes = 0;
+    uint32_t line_bytes = 0;
+};
+std::optional<ReportedCache> reported_cache(const DeviceInfo& device);
+// The profile that models `device`: "h200", "h100", "cpu"; empty when none fits.
+std::string cache_profile_for(const DeviceInfo& device);
+
+// Overrides from the command line (KB for sizes), applied over a profile.
+struct CacheOverrides {
+    std::optional<uint64_t> l1_kb, l2_kb;
+    std::optional<uint32_t> line, ways, cus, resident;
+    bool any() const { return l1_kb || l2_kb || line || ways || cus || resident; }
+};
+CacheParams apply_overrides(CacheParams params, const CacheOverrides& overrides);
+
+// Runs the model over a trace recorded with its cache requests; throws InputError when
+// the trace has none (or they were truncated).
+CacheReport model_trace_caches(const Trace& trace, const CacheProfile& profile, const CacheOverrides& overrides = {});
+
+// How often the model read each element's sector from DRAM, per element of `buffer` in
+// storage order (the heatmap "by DRAM fetches"); empty when the stream does not know
+// where the buffer lies.
+std::vector<uint32_t> dram_fetches_per_element(const CacheRequestStream& stream, const CacheReport& report,
+                                               const std::string& buffer, uint32_t element_size, uint64_t elements);
+// A copy of `trace` whose buffers' load heatmaps count DRAM fetches instead of loads.
+std::shared_ptr<const Trace> with_dram_heatmap(const Trace& trace, const CacheReport& report);
+
+// trace --json's "caches" object (names fixed by issue 11).
+nlohmann::json cache_report_to_json(const CacheReport& report);
+
+// The terminal table: per buffer and in total, then the bounds and the busiest lines.
+std::string cache_report_table(const CacheReport& report, const std::string& title = "");
+
+}  // namespace tilescope

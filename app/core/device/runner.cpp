@@ -1,0 +1,384 @@
+#include "core/device/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <clblast.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sstream>
+
+#include "core/device/cl.h"
+#include "core/base/errors.h"
+#include "core/base/watchdog.h"
+
+namespace tilescope {
+namespace {
+
+std::string human_bytes(uint64_t b) {
+    char buf[64];
+    if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", b / double(1ull << 30));
+    else if (b >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", b / double(1ull << 20));
+    else if (b >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+    else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+    return buf;
+}
+
+// The first line of a build log that names an error, for one-line messages, with the
+// compiler's temporary file name replaced by the kernel's own.
+std::string first_error_line(const std::string& log, const std::string& source_name) {
+    std::istringstream in(log);
+    std::string line, found;
+    while (std::getline(in, line)) {
+        if (line.find("error") != std::string::npos) { found = line; break; }
+        if (found.empty() && !line.empty()) found = line;
+    }
+    if (found.empty()) return "no compiler log";
+    const size_t cl = found.find(".cl:");
+    if (cl != std::string::npos) {
+        size_t start = found.rfind(' ', cl);
+        start = start == std::string::npos ? 0 : start + 1;
+        found.replace(start, cl + 3 - start, source_name);
+    }
+    return found;
+}
+
+// Some drivers (PoCL) print compiler diagnostics straight to the process's stderr; the
+// build log has them too, so they are kept out of the terminal while a program builds.
+class QuietStderr {
+public:
+    QuietStderr() {
+        std::fflush(stderr);
+        saved_ = dup(STDERR_FILENO);
+        const int null = open("/dev/null", O_WRONLY);
+        if (saved_ >= 0 && null >= 0) dup2(null, STDERR_FILENO);
+        if (null >= 0) close(null);
+    }
+    ~QuietStderr() {
+        if (saved_ >= 0) {
+            std::fflush(stderr);
+            dup2(saved_, STDERR_FILENO);
+            close(saved_);
+        }
+    }
+
+private:
+    int saved_ = -1;
+};
+
+}  // namespace
+
+TimeSummary summarize_times(std::vector<double> times_s) {
+    if (times_s.empty()) return {};
+    std::sort(times_s.begin(), times_s.end());
+    const size_t n = times_s.size();
+    return {n % 2 ? times_s[n / 2] : 0.5 * (times_s[n / 2 - 1] + times_s[n / 2]), times_s.front()};
+}
+
+std::map<std::string, HostMatrix> make_matrices(const ResolvedLaunch& launch) {
+    std::map<std::string, HostMatrix> m;
+    for (const ResolvedArg& a : launch.args) {
+        if (a.spec.kind != ArgSpec::Kind::Matrix) continue;
+        if (a.spec.access == Access::In) {
+            m[a.spec.name] = random_matrix(a.spec.name, a.rows, a.cols, a.spec.layout);
+        } else {
+            m[a.spec.name] = HostMatrix{a.rows, a.cols, a.spec.layout,
+                                        std::vector<float>(static_cast<size_t>(a.rows * a.cols), 0.0f)};
+        }
+    }
+    return m;
+}
+
+struct Runner::Impl {
+    cl::Device device;
+    cl::Context context;
+    cl::CommandQueue queue;
+    std::map<std::string, cl::Program> programs;  // by options + source
+
+    // A launch ready to enqueue: kernel with every argument bound by name.
+    struct Prepared {
+        cl::Kernel kernel;
+        std::map<std::string, cl::Buffer> buffers;
+    };
+
+    cl::Program build(const KernelSpec& spec, const std::string& options, const DeviceInfo& info) {
+        const std::string key = options + '\n' + spec.source;
+        if (auto it = programs.find(key); it != programs.end()) return it->second;
+        cl::Program program(context, spec.source);
+        try {
+            QuietStderr quiet;
+            // A build cannot be interrupted: the watchdog bounds it (and Ctrl-C still works).
+            const watchdog::Deadline limit("building kernel '" + spec.name + "' on " + info.label(),
+                                           watchdog::build_limit_seconds(),
+                                           "accepted: a kernel that builds within the limit (TILESCOPE_BUILD_TIMEOUT_S)");
+            program.build({device}, options.c_str());
+        } catch (const cl::Error&) {
+            std::string log;
+            try {
+                log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+            } catch (const cl::Error&) {
+            }
+            throw InputError("kernel '" + spec.name + "' (" + spec.source_name + ") does not build on " + info.label() +
+                             ": " + first_error_line(log, spec.source_name));
+        }
+        programs[key] = program;
+        return program;
+    }
+
+    // Builds and binds every argument by name. With `host` null, only checks: no buffers.
+    Prepared prepare(const LaunchConfig& config, const ResolvedLaunch& launch, const DeviceInfo& info,
+                     std::map<std::string, HostMatrix>* host) {
+        const KernelSpec& spec = config.kernel;
+        Prepared p;
+        if (!spec.library.empty()) {
+            // A library call takes the matrices as buffers; it has no kernel of ours.
+            for (const ResolvedArg& a : launch.args)
+                if (a.spec.kind == ArgSpec::Kind::Matrix && host) {
+                    HostMatrix& m = host->at(a.spec.name);
+                    p.buffers[a.spec.name] = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                        m.data.size() * sizeof(float), m.data.data());
+                }
+            return p;
+        }
+        const std::string options = "-cl-kernel-arg-info " + launch.build_options;
+        cl::Program program = build(spec, options, info);
+        try {
+            p.kernel = cl::Kernel(program, spec.entry.c_str());
+        } catch (const cl::Error&) {
+            throw InputError("--entry '" + spec.entry + "': no kernel of that name in " + spec.source_name);
+        }
+        const cl_uint nargs = p.kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+        std::vector<std::string> params;
+        for (cl_uint i = 0; i < nargs; ++i) {
+            std::string pname = p.kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i);
+            while (!pname.empty() && pname.back() == '\0') pname.pop_back();
+            params.push_back(pname);
+            const cl_kernel_arg_address_qualifier aq = p.kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i);
+            const ResolvedArg* arg = launch.find(pname);
+            if (!arg)
+                throw InputError("kernel '" + spec.entry + "' parameter '" + pname + "' has no --arg; give e.g. --arg " +
+                                 pname + "=int:N or " + pname + "=matrix:MxK");
+            const std::string spec_text = shown(to_string(arg->spec));
+            switch (arg->spec.kind) {
+            case ArgSpec::Kind::Int:
+                if (aq != CL_KERNEL_ARG_ADDRESS_PRIVATE)
+                    throw InputError("--arg " + spec_text + ": parameter '" + pname + "' is a pointer, not an int");
+                p.kernel.setArg(i, static_cast<cl_int>(arg->value));
+                break;
+            case ArgSpec::Kind::Local:
+                if (aq != CL_KERNEL_ARG_ADDRESS_LOCAL)
+                    throw InputError("--arg " + spec_text + ": parameter '" + pname + "' is not a __local pointer");
+                p.kernel.setArg(i, cl::Local(static_cast<size_t>(arg->bytes())));
+                break;
+            case ArgSpec::Kind::Matrix: {
+                if (aq != CL_KERNEL_ARG_ADDRESS_GLOBAL && aq != CL_KERNEL_ARG_ADDRESS_CONSTANT)
+                    throw InputError("--arg " + spec_text + ": parameter '" + pname +
+                                     "' is not a __global or __constant pointer");
+                if (!host) break;
+                HostMatrix& m = host->at(pname);
+                cl::Buffer buf(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.data.size() * sizeof(float),
+                               m.data.data());
+                p.kernel.setArg(i, buf);
+                p.buffers[pname] = buf;
+                break;
+            }
+            }
+        }
+        for (const ResolvedArg& a : launch.args)
+            if (std::find(params.begin(), params.end(), a.spec.name) == params.end()) {
+                std::string list;
+                for (auto& n : params) list += (list.empty() ? "" : ", ") + n;
+                throw InputError("--arg " + shown(to_string(a.spec)) + ": kernel '" + spec.entry + "' has no parameter '" +
+                                 a.spec.name + "'; its parameters: " + list);
+            }
+        // Limits known only once built: registers and static __local arrays.
+        const size_t kernel_wg = p.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+        if (launch.group_size() > kernel_wg)
+            throw InputError("--tile " + std::to_string(config.tile) + ": kernel '" + spec.name + "' needs work-groups of " +
+                             std::to_string(launch.group_size()) + " work-items, but once built it allows at most " +
+                             std::to_string(kernel_wg) + " on " + info.label() + " (registers or local memory)");
+        const cl_ulong kernel_local = p.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
+        if (kernel_local > info.local_mem)
+            throw InputError("--tile " + std::to_string(config.tile) + ": kernel '" + spec.name + "' needs " +
+                             human_bytes(kernel_local) + " of local memory per work-group; " + info.label() +
+                             " has " + human_bytes(info.local_mem));
+        return p;
+    }
+
+    cl::NDRange range(const std::array<size_t, 3>& v, int dims) {
+        if (dims == 1) return cl::NDRange(v[0]);
+        if (dims == 2) return cl::NDRange(v[0], v[1]);
+        return cl::NDRange(v[0], v[1], v[2]);
+    }
+
+    // One launch; returns its device time in seconds (profiling events).
+    double launch_once(const LaunchConfig& config, const ResolvedLaunch& launch, Prepared& p,
+                       const std::map<std::string, HostMatrix>& host) {
+        // Outputs start from zero every time, so a kernel that accumulates into C is
+        // judged on one launch, not on the sum of all of them.
+        for (const ResolvedArg& a : launch.args)
+            if (a.spec.kind == ArgSpec::Kind::Matrix && a.spec.access == Access::Out)
+                queue.enqueueFillBuffer(p.buffers.at(a.spec.name), 0.0f, 0, a.bytes());
+        cl::Event ev;
+        if (config.kernel.library == "clblast") {
+            // CLBlast may run several kernels (padding, transposes, the GEMM) and its event
+            // covers only the last one, so a library call is timed by the host clock from
+            // an idle queue until the queue drains again.
+            queue.finish();
+            const auto t0 = std::chrono::steady_clock::now();
+            cl_event raw = nullptr;
+            cl_command_queue q = queue();
+            const auto status = clblast::Gemm<float>(
+                clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo,
+                static_cast<size_t>(config.size.M), static_cast<size_t>(config.size.N), static_cast<size_t>(config.size.K),
+                1.0f, p.buffers.at("A")(), 0, static_cast<size_t>(config.size.K), p.buffers.at("B")(), 0,
+                static_cast<size_t>(config.size.N), 0.0f, p.buffers.at("C")(), 0, static_cast<size_t>(config.size.N),
+                &q, &raw);
+            if (status != clblast::StatusCode::kSuccess)
+                throw InputError("CLBlast SGEMM failed with status " + std::to_string(static_cast<int>(status)));
+            queue.finish();
+            const auto t1 = std::chrono::steady_clock::now();
+            if (raw) clReleaseEvent(raw);
+            return std::chrono::duration<double>(t1 - t0).count();
+        }
+        queue.enqueueNDRangeKernel(p.kernel, cl::NullRange, range(launch.global, launch.dims),
+                                   range(launch.local, launch.dims), nullptr, &ev);
+        ev.wait();
+        const cl_ulong t0 = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        const cl_ulong t1 = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        return static_cast<double>(t1 - t0) * 1e-9;
+    }
+
+    void read_back(const ResolvedLaunch& launch, Prepared& p, std::map<std::string, HostMatrix>& host) {
+        for (auto& [name, buf] : p.buffers) {
+            HostMatrix& m = host.at(name);
+            queue.enqueueReadBuffer(buf, CL_TRUE, 0, m.data.size() * sizeof(float), m.data.data());
+        }
+    }
+};
+
+Runner::Runner(const DeviceInfo& device) : device_(device), impl_(std::make_unique<Impl>()) {
+    impl_->device = cl_device(device);
+    try {
+        impl_->context = cl::Context(impl_->device);
+        impl_->queue = cl::CommandQueue(impl_->context, impl_->device, CL_QUEUE_PROFILING_ENABLE);
+    } catch (const cl::Error& e) {
+        throw InputError("device " + device.label() + " cannot be used: " + e.what() + " " + cl_error_name(e.err()));
+    }
+}
+
+Runner::~Runner() {
+    // CLBlast caches programs built in our context; release them while it still exists.
+    clblast::ClearCache();
+}
+
+void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& launch) const {
+    const DeviceInfo& d = device_;
+    const std::string tile = "--tile " + std::to_string(config.tile) + ": kernel '" + config.kernel.name + "'";
+    if (config.kernel.library.empty()) {
+        if (launch.group_size() > d.max_work_group)
+            throw InputError(tile + " needs work-groups of " + std::to_string(launch.group_size()) + " work-items (" +
+                             launch.local_text() + "), but " + d.label() + " allows at most " +
+                             std::to_string(d.max_work_group));
+        for (int i = 0; i < launch.dims; ++i)
+            if (i < static_cast<int>(d.max_work_item_sizes.size()) && launch.local[i] > d.max_work_item_sizes[i])
+                throw InputError(tile + " needs " + std::to_string(launch.local[i]) + " work-items in dimension " +
+                                 std::to_string(i) + ", but " + d.label() + " allows at most " +
+                                 std::to_string(d.max_work_item_sizes[i]));
+        if (launch.local_arg_bytes > d.local_mem)
+            throw InputError(tile + " needs " + human_bytes(launch.local_arg_bytes) + " of local memory per work-group; " +
+                             d.label() + " has " + human_bytes(d.local_mem));
+    }
+    const std::string size = "--size " + config.size.label() + ":";
+    for (const ResolvedArg& a : launch.args)
+        if (a.spec.kind == ArgSpec::Kind::Matrix && a.bytes() > d.max_alloc)
+            throw InputError(size + " matrix " + a.spec.name + " (" + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                             ") needs " + human_bytes(a.bytes()) + " but " + d.label() + " allocates at most " +
+                             human_bytes(d.max_alloc) + " per buffer");
+    if (launch.buffer_bytes > d.global_mem)
+        throw InputError(size + " the matrices need " + human_bytes(launch.buffer_bytes) + " but " + d.label() + " has " +
+                         human_bytes(d.global_mem) + " of global memory");
+    // The host keeps a copy of every matrix (plus the reference's working set).
+    const uint64_t host_mem = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+    if (launch.buffer_bytes * 2 > host_mem)
+        throw InputError(size + " the matrices need " + human_bytes(launch.buffer_bytes) + " twice over on the host, which has " +
+                         human_bytes(host_mem));
+}
+
+void Runner::validate(const LaunchConfig& config) {
+    const ResolvedLaunch launch = resolve(config);
+    check_limits(config, launch);
+    try {
+        impl_->prepare(config, launch, device_, nullptr);
+    } catch (const cl::Error& e) {
+        throw InputError("kernel '" + config.kernel.name + "' cannot be set up on " + device_.label() + ": " + e.what() +
+                         " " + cl_error_name(e.err()));
+    }
+}
+
+Measurement Runner::measure(const LaunchConfig& config, const RunOptions& options) {
+    if (options.reps < 1) throw InputError("--reps " + std::to_string(options.reps) + ": accepted: an integer of at least 1");
+    if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
+    const ResolvedLaunch launch = resolve(config);
+    check_limits(config, launch);
+    std::map<std::string, HostMatrix> host = make_matrices(launch);
+
+    Measurement m;
+    m.kernel = config.kernel.name;
+    m.title = config.kernel.title;
+    m.library = !config.kernel.library.empty();
+    m.device = device_.label();
+    m.size = config.size;
+    m.tile = config.tile;
+    m.launch = launch;
+    m.params_source = config.params_source;
+    m.tuning_note = config.tuning_note;
+    m.reps = options.reps;
+    try {
+        Impl::Prepared p = impl_->prepare(config, launch, device_, &host);
+        const int total = options.warmup + options.reps;
+        for (int r = 0; r < total; ++r) {
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const double t = impl_->launch_once(config, launch, p, host);
+            if (r >= options.warmup) m.times_s.push_back(t);
+            if (options.progress)
+                options.progress((r < options.warmup ? "warm-up " : "run ") +
+                                 std::to_string(r < options.warmup ? r + 1 : r - options.warmup + 1) + "/" +
+                                 std::to_string(r < options.warmup ? options.warmup : options.reps));
+        }
+        impl_->read_back(launch, p, host);
+    } catch (const cl::Error& e) {
+        throw InputError("kernel '" + config.kernel.name + "' failed on " + device_.label() + ": " + e.what() + " " +
+                         cl_error_name(e.err()));
+    }
+    const TimeSummary times = summarize_times(m.times_s);
+    m.median_s = times.median_s;
+    m.min_s = times.min_s;
+    if (config.kernel.check) {
+        if (options.progress) options.progress("verifying against the CPU reference");
+        const CheckSpec& c = *config.kernel.check;
+        m.checked = true;
+        m.verification = verify_product(host.at(c.a), host.at(c.b), host.at(c.c), options.cancelled);
+    }
+    if (m.verification.verified && m.median_s > 0) m.gflops = launch.flops / m.median_s * 1e-9;
+    return m;
+}
+
+RunResult Runner::run_once(const LaunchConfig& config, const RunOptions& options) {
+    const ResolvedLaunch launch = resolve(config);
+    check_limits(config, launch);
+    RunResult result;
+    result.matrices = make_matrices(launch);
+    try {
+        Impl::Prepared p = impl_->prepare(config, launch, device_, &result.matrices);
+        const auto t0 = std::chrono::steady_clock::now();
+        impl_->launch_once(config, launch, p, result.matrices);
+        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        impl_->read_back(launch, p, result.matrices);
+    } catch (const cl::Error& e) {
+        throw InputError("kernel '" + config.kernel.name + "' failed on " + device_.label() + ": " + e.what() + " " +
+                         cl_error_name(e.err()));
+    }
+    return result;
+}
+
+}  // namespace tilescope

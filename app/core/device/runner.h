@@ -1,0 +1,86 @@
+#pragma once
+// Runs a LaunchConfig on one OpenCL device: builds the kernel with its defines, checks
+// the device's limits before launching, times it with profiling events after warm-up,
+// and verifies the result against the CPU reference. The same code path drives the
+// emulator, which is just another device.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/kernel/launch_config.h"
+#include "core/device/matrix.h"
+#include "core/device/opencl_env.h"
+
+namespace tilescope {
+
+struct RunOptions {
+    int reps = 3;    // timed launches
+    int warmup = 1;  // untimed launches before them
+    std::function<bool()> cancelled;                        // polled between launches
+    std::function<void(const std::string&)> progress;       // short status lines
+};
+
+struct Measurement {
+    std::string kernel, device, title;
+    bool library = false;
+    ProblemSize size;
+    int tile = 0;
+    ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
+    std::string params_source = "default";  // where tile and parameters came from: default, tuned, similar, type-defaults, given
+    std::string tuning_note;      // the same in words ("tuned for a similar device: NAME")
+    int reps = 0;
+    std::vector<double> times_s;  // one per timed launch
+    double median_s = 0, min_s = 0;
+    double gflops = 0;            // 2*M*N*K / median; 0 unless verified
+    bool checked = false;         // a reference was available (rungs, --check)
+    Verification verification;
+};
+
+struct RunResult {
+    std::map<std::string, HostMatrix> matrices;  // every matrix argument after the run
+    double seconds = 0;                          // wall time of the launch
+};
+
+class Runner {
+public:
+    explicit Runner(const DeviceInfo& device);
+    ~Runner();
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    const DeviceInfo& device() const { return device_; }
+
+    // Checks what can be checked without building: work-group shape, local memory of
+    // local:E arguments, buffer sizes against max allocation and global memory.
+    // Throws InputError naming the limit.
+    void check_limits(const LaunchConfig& config, const ResolvedLaunch& launch) const;
+
+    // Everything that can be refused without running: limits, the build, binding every
+    // parameter by name. Throws InputError.
+    void validate(const LaunchConfig& config);
+
+    // Warm-up, timed launches, verification. Throws InputError (bad config, build
+    // failure, limits) or Cancelled.
+    Measurement measure(const LaunchConfig& config, const RunOptions& options);
+
+    // One untimed launch; returns the matrices. Used by the emulator trace.
+    RunResult run_once(const LaunchConfig& config, const RunOptions& options = {});
+
+private:
+    struct Impl;
+    DeviceInfo device_;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Median and fastest of the timed launches; both 0 when there are none.
+struct TimeSummary {
+    double median_s = 0, min_s = 0;
+};
+TimeSummary summarize_times(std::vector<double> times_s);
+
+// Fresh inputs (seeded random) and zeroed outputs for every matrix argument.
+std::map<std::string, HostMatrix> make_matrices(const ResolvedLaunch& launch);
+
+}  // namespace tilescope

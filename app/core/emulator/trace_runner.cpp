@@ -1,0 +1,469 @@
+#include "core/emulator/trace_runner.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "core/trace/analysis.h"
+#include "core/base/errors.h"
+#include "core/device/opencl_env.h"
+#include "core/device/runner.h"
+#include "core/trace/wrong_cells.h"
+#include "core/base/watchdog.h"
+
+namespace tilescope {
+namespace fs = std::filesystem;
+namespace abi = trace_abi;
+
+namespace {
+
+std::string human_bytes(uint64_t b) {
+    char buf[64];
+    if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GB", b / double(1ull << 30));
+    else if (b >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.0f MB", b / double(1ull << 20));
+    else std::snprintf(buf, sizeof buf, "%.0f KB", b / 1024.0);
+    return buf;
+}
+
+std::string human_seconds(double s) {
+    char buf[64];
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+    else if (s >= 120) std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    else if (s >= 10) std::snprintf(buf, sizeof buf, "%.0f s", s);
+    else std::snprintf(buf, sizeof buf, "%.1f s", s);
+    return buf;
+}
+
+std::string group_text(const GroupId& g, int dims) {
+    std::string s = std::to_string(g[0]);
+    for (int d = 1; d < dims; ++d) s += "," + std::to_string(g[d]);
+    return s;
+}
+
+// Sets environment variables for the emulator context about to be created and puts the
+// previous values back afterwards (Oclgrind reads them when a context is created).
+class ScopedEnv {
+public:
+    void set(const char* name, const std::string& value) {
+        const char* old = std::getenv(name);
+        saved_.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
+        setenv(name, value.c_str(), 1);
+    }
+    void unset(const char* name) {
+        const char* old = std::getenv(name);
+        saved_.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
+        unsetenv(name);
+    }
+    ~ScopedEnv() {
+        for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+            if (it->second) setenv(it->first.c_str(), it->second->c_str(), 1);
+            else unsetenv(it->first.c_str());
+        }
+    }
+
+private:
+    std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+struct PluginHandle {
+    std::string path;
+    abi::ConfigureFn configure = nullptr;
+    abi::TakeFn take = nullptr;
+};
+
+// The plugin is opened once and never closed, so the state Oclgrind's copy writes into
+// outlives every emulator context.
+const PluginHandle& open_plugin(const std::string& wanted) {
+    static std::mutex mutex;
+    static std::optional<PluginHandle> handle;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (handle) return *handle;
+    std::string path = wanted.empty() ? find_trace_plugin() : wanted;
+    if (path.empty())
+        throw InputError("the trace plugin libtilescope_trace.so was not found next to the executable or in the "
+                         "build tree; build the tilescope_trace target or set TILESCOPE_TRACE_PLUGIN to its path");
+    std::error_code ec;
+    if (fs::path canonical = fs::canonical(path, ec); !ec) path = canonical.string();
+    void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) throw InputError("the trace plugin " + path + " cannot be loaded: " + dlerror());
+    PluginHandle h;
+    h.path = path;
+    h.configure = reinterpret_cast<abi::ConfigureFn>(dlsym(lib, abi::kConfigureSymbol));
+    h.take = reinterpret_cast<abi::TakeFn>(dlsym(lib, abi::kTakeSymbol));
+    if (!h.configure || !h.take)
+        throw InputError("the library " + path + " is not the tilescope trace plugin (no " + abi::kConfigureSymbol + ")");
+    handle = h;
+    return *handle;
+}
+
+// Work-groups whose detail fits the budget when none were asked for: all of them when
+// they fit, else the first ones in linear order (at least one).
+std::vector<GroupId> automatic_groups(const ResolvedLaunch& launch, uint64_t per_group_bytes, uint64_t budget) {
+    const uint64_t total = launch.total_groups();
+    uint64_t n = per_group_bytes ? std::max<uint64_t>(1, budget / per_group_bytes) : total;
+    n = std::min(n, total);
+    std::vector<GroupId> out;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t x = i % launch.groups[0], y = (i / launch.groups[0]) % launch.groups[1],
+                       z = i / (launch.groups[0] * launch.groups[1]);
+        out.push_back({static_cast<uint32_t>(x), static_cast<uint32_t>(y), static_cast<uint32_t>(z)});
+    }
+    return out;
+}
+
+uint64_t physical_memory() {
+    return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+}
+
+uint64_t memory_limit(const TraceOptions& o) {
+    if (o.max_memory_bytes) return o.max_memory_bytes;
+    return std::min<uint64_t>(3ull << 29, physical_memory() / 2);
+}
+
+struct EstimateParts {
+    TraceEstimate estimate;
+    ResolvedLaunch launch;
+};
+
+EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& options) {
+    EstimateParts parts;
+    parts.launch = resolve(config);
+    const ResolvedLaunch& launch = parts.launch;
+    TraceEstimate& e = parts.estimate;
+
+    // Memory events: the closed forms for rungs; for other kernels about one access per
+    // flop (a multiply-add reading two operands), which is what untiled kernels do.
+    const double M = double(config.size.M), N = double(config.size.N), K = double(config.size.K);
+    double events = 0, private_events = 0;
+    if (const auto x = expected_traffic(config.kernel, config.size, config.tile, config.params)) {
+        events = double(x->global_load_bytes + x->global_store_bytes + x->local_load_bytes + x->local_store_bytes) / 4.0;
+        if (config.kernel.name.find("private") != std::string::npos) private_events = M * N * K + M * K;
+    } else {
+        events = launch.flops + M * N;
+    }
+    e.memory_events = static_cast<uint64_t>(events);
+
+    // Time: measured here at about 1.3 M accesses per second per worker with the checks
+    // off; the race detector costs about 1.5x, the uninitialised-value check 2.2x.
+    // Private accesses cost about as much as the others.
+    const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+    const double rate = 1.3e6 * workers / (options.checks ? 1.5 : 1.0) / (options.uninitialized ? 2.2 : 1.0);
+    e.seconds = (events + private_events) / rate + 0.3;
+
+    // Memory: Oclgrind and LLVM themselves, the matrices on the host (inputs, outputs and
+    // the reference), the device copies (plus shadow copies when the checks are on),
+    // the heatmaps (two counters per element per worker) and the detail.
+    uint64_t elements = 0;
+    for (const ResolvedArg& a : launch.args)
+        if (a.spec.kind == ArgSpec::Kind::Matrix) elements += static_cast<uint64_t>(a.rows * a.cols);
+    const uint64_t buffer_bytes = elements * 4;
+    const uint64_t base = 110ull << 20;
+    // The race detector keeps about 180 bytes per byte of global memory (measured: 140 MB
+    // for 768 KB of matrices); the uninitialised-value check a shadow of everything.
+    const uint64_t checks = (options.checks ? buffer_bytes * 180 : 0) + (options.uninitialized ? buffer_bytes * 45 : 0);
+    const uint64_t heatmaps = elements * 8 * (workers + 1);
+    const double per_group_events = events / double(std::max<size_t>(1, launch.total_groups()));
+    const uint64_t per_group_detail = static_cast<uint64_t>(per_group_events * 8 + 4096);
+    if (options.groups.empty()) {
+        e.detail_groups = automatic_groups(launch, per_group_detail, options.detail_budget_bytes);
+    } else {
+        for (const GroupId& g : options.groups)
+            for (int d = 0; d < 3; ++d)
+                if (g[d] >= launch.groups[d])
+                    throw InputError("--groups " + group_text(g, launch.dims) + ": the NDRange has " +
+                                     std::to_string(launch.groups[0]) + "x" + std::to_string(launch.groups[1]) +
+                                     (launch.dims > 2 ? "x" + std::to_string(launch.groups[2]) : "") +
+                                     " work-groups; accepted: X,Y with X < " + std::to_string(launch.groups[0]) +
+                                     " and Y < " + std::to_string(launch.groups[1]));
+        e.detail_groups = options.groups;
+    }
+    for (const GroupId& g : options.early_groups)  // streamed groups keep detail
+        if (std::find(e.detail_groups.begin(), e.detail_groups.end(), g) == e.detail_groups.end())
+            e.detail_groups.push_back(g);
+    e.detail_bytes = per_group_detail * e.detail_groups.size() * 2;  // touches, then the Trace built from them
+    e.peak_bytes = base + buffer_bytes * 4 + checks + heatmaps + e.detail_bytes;
+    // The cache model's requests: about one sector per 8 accesses at 8 bytes, plus the
+    // request records; kept twice while the Trace is built.
+    if (options.cache_requests) e.peak_bytes += static_cast<uint64_t>(events * 3);
+    return parts;
+}
+
+// Shared with the plugin's worker threads during a run.
+struct ProgressRelay {
+    const TraceOptions* options = nullptr;
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    std::chrono::steady_clock::time_point last{};
+
+    static void call(void* user, uint64_t done, uint64_t total) {
+        auto* self = static_cast<ProgressRelay*>(user);
+        std::lock_guard<std::mutex> lock(self->mutex);
+        if (self->options->cancelled && self->options->cancelled()) self->cancel = true;
+        const auto now = std::chrono::steady_clock::now();
+        if (self->options->progress && (done == total || now - self->last > std::chrono::milliseconds(200))) {
+            self->last = now;
+            self->options->progress(done, total);
+        }
+    }
+};
+
+// The plugin asks `cancelled` only when a group completes; a work-item that never ends
+// completes nothing. While alive, this asks every 50 ms and raises the flag the plugin
+// checks at every memory access.
+class CancelWatch {
+public:
+    explicit CancelWatch(ProgressRelay& relay) : relay_(relay) {
+        if (!relay.options->cancelled) return;
+        thread_ = std::thread([this] {
+            std::unique_lock<std::mutex> lock(mutex_);
+            while (!done_) {
+                {
+                    std::lock_guard<std::mutex> relay_lock(relay_.mutex);
+                    if (relay_.options->cancelled()) relay_.cancel = true;
+                }
+                wake_.wait_for(lock, std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~CancelWatch() {
+        if (!thread_.joinable()) return;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    CancelWatch(const CancelWatch&) = delete;
+    CancelWatch& operator=(const CancelWatch&) = delete;
+
+private:
+    ProgressRelay& relay_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+// Turns the plugin's partial results into Trace snapshots: keeps the early groups'
+// detail as it arrives (each call brings only the newly completed ones).
+struct PartialRelay {
+    const TraceOptions* options = nullptr;
+    const TraceContext* context = nullptr;
+    std::vector<abi::GroupDetail> details;  // only touched by the one call at a time
+
+    static void call(void* user, const abi::Result& so_far) noexcept {
+        // A snapshot that cannot be made (out of memory) is skipped: the final trace follows.
+        try {
+            static_cast<PartialRelay*>(user)->make(so_far);
+        } catch (...) {
+        }
+    }
+
+    void make(const abi::Result& so_far) {
+        PartialRelay* self = this;
+        for (const abi::GroupDetail& d : so_far.details) self->details.push_back(d);
+        abi::Result raw = so_far;
+        raw.details = self->details;
+        raw.complete = false;
+        std::set<uint32_t> lines;  // the barriers seen so far: those that closed the early groups' intervals
+        for (const abi::GroupDetail& d : raw.details)
+            for (const abi::IntervalDetail& i : d.intervals)
+                if (i.end_line) lines.insert(i.end_line);
+        raw.barrier_lines.assign(lines.begin(), lines.end());
+        Trace t = build_trace(std::move(raw), *self->context);
+        t.partial = true;
+        self->options->partial(std::make_shared<const Trace>(std::move(t)));
+    }
+};
+
+}  // namespace
+
+std::string TraceEstimate::text() const {
+    return "about " + human_seconds(seconds) + " and " + human_bytes(peak_bytes);
+}
+
+void use_emulator_only() {
+    // The device list registers Oclgrind's ICD plus the drivers in OCL_ICD_VENDORS (the
+    // system's directory when unset): an empty directory there leaves Oclgrind alone.
+    std::error_code ec;
+    const fs::path dir = fs::temp_directory_path(ec) / ("tilescope-no-icds-" + std::to_string(getpid()));
+    fs::create_directories(dir, ec);
+    const watchdog::TempPath remove_if_killed(dir.string());
+    {
+        ScopedEnv env;
+        env.set("OCL_ICD_VENDORS", dir.string());
+        all_devices();
+    }
+    fs::remove_all(dir, ec);
+}
+
+std::string find_trace_plugin() {
+    std::error_code ec;
+    if (const char* env = std::getenv("TILESCOPE_TRACE_PLUGIN"); env && *env && fs::exists(env, ec)) return env;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        for (const fs::path& p : {exe.parent_path() / "libtilescope_trace.so",
+                                  exe.parent_path() / "../lib/tilescope/libtilescope_trace.so",
+                                  exe.parent_path() / "../libtilescope_trace.so"})
+            if (fs::exists(p, ec)) return p.lexically_normal().string();
+    }
+#ifdef TILESCOPE_TRACE_PLUGIN_BUILD_PATH
+    if (fs::exists(TILESCOPE_TRACE_PLUGIN_BUILD_PATH, ec)) return TILESCOPE_TRACE_PLUGIN_BUILD_PATH;
+#endif
+    return "";
+}
+
+std::vector<GroupId> parse_groups(std::string_view text) {
+    auto bad = [&](const std::string& why) {
+        return InputError("--groups '" + shown(text) + "': " + why +
+                          "; accepted: X,Y[,Z] work-group ids separated by ';', e.g. 0,0;1,0");
+    };
+    std::vector<GroupId> out;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t semi = text.find(';', start);
+        const std::string_view part = text.substr(start, semi == std::string_view::npos ? text.npos : semi - start);
+        if (!part.empty()) {
+            GroupId g{0, 0, 0};
+            int d = 0;
+            size_t p = 0;
+            while (p <= part.size()) {
+                const size_t comma = part.find(',', p);
+                const std::string_view num = part.substr(p, comma == std::string_view::npos ? part.npos : comma - p);
+                if (d >= 3) throw bad("at most three coordinates per group");
+                if (num.empty() || num.find_first_not_of("0123456789") != std::string_view::npos || num.size() > 9)
+                    throw bad("'" + shown(num, 20) + "' is not a group index");
+                g[d++] = static_cast<uint32_t>(std::stoul(std::string(num)));
+                if (comma == std::string_view::npos) break;
+                p = comma + 1;
+            }
+            out.push_back(g);
+        }
+        if (semi == std::string_view::npos) break;
+        start = semi + 1;
+    }
+    if (out.empty()) throw bad("no group given");
+    return out;
+}
+
+TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& options) {
+    return estimate_parts(config, options).estimate;
+}
+
+Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
+    if (!config.kernel.library.empty())
+        throw InputError("--kernel " + config.kernel.name + ": a library call (" + config.kernel.library +
+                         ") cannot be traced; trace a ladder rung or a --source kernel");
+    EstimateParts parts = estimate_parts(config, options);
+    const TraceEstimate& est = parts.estimate;
+    const uint64_t mem_limit = memory_limit(options);
+    if (est.peak_bytes > mem_limit || est.seconds > options.max_seconds) {
+        // Suggest the largest square size, halving from here, that fits.
+        std::string smaller;
+        LaunchConfig probe = config;
+        TraceOptions probe_options = options;
+        probe_options.groups.clear();
+        for (int64_t s = std::max({config.size.M, config.size.N, config.size.K}) / 2; s >= 8; s /= 2) {
+            probe.size = {s, s, s};
+            try {
+                const TraceEstimate pe = estimate_trace(probe, probe_options);
+                if (pe.peak_bytes <= mem_limit && pe.seconds <= options.max_seconds) {
+                    smaller = std::to_string(s);
+                    break;
+                }
+            } catch (const InputError&) {
+            }
+        }
+        throw InputError("--size " + config.size.label() + ": tracing '" + config.kernel.name + "' on the emulator needs " +
+                         est.text() + " (limits " + human_seconds(options.max_seconds) + ", " + human_bytes(mem_limit) +
+                         "); use a smaller --size" + (smaller.empty() ? "" : " such as " + smaller) +
+                         (est.detail_groups.size() > 1 && est.detail_bytes * 4 > est.peak_bytes ? " or fewer --groups" : "") +
+                         (options.checks ? ", or --no-checks" : ""));
+    }
+
+    const PluginHandle& plugin = open_plugin(options.plugin_path);
+    ProgressRelay relay;
+    relay.options = &options;
+    abi::Config cfg;
+    cfg.kernel = config.kernel.entry;
+    for (const ResolvedArg& a : parts.launch.args)
+        if (a.spec.kind == ArgSpec::Kind::Matrix) cfg.buffers.push_back({a.spec.name, 4});
+    cfg.detail_groups = est.detail_groups;
+    cfg.warp = options.geometry.warp;
+    cfg.sector_bytes = options.geometry.sector_bytes;
+    cfg.banks = options.geometry.banks;
+    cfg.bank_bytes = options.geometry.bank_bytes;
+    cfg.max_detail_touches = std::max<uint64_t>(1'000'000, mem_limit / 16);
+    cfg.caches.enabled = options.cache_requests;
+    cfg.caches.max_sectors = std::max<uint64_t>(1'000'000, mem_limit / 64);
+    cfg.cancel = &relay.cancel;
+    cfg.progress = &ProgressRelay::call;
+    cfg.progress_user = &relay;
+    const TraceContext context = trace_context(config, parts.launch, options.checks);
+    PartialRelay partial{&options, &context, {}};
+    if (options.partial) {
+        cfg.early_groups = options.early_groups;
+        cfg.partial = &PartialRelay::call;
+        cfg.partial_user = &partial;
+        cfg.partial_interval_ms = options.partial_interval_ms;
+    }
+
+    abi::Result raw;
+    RunResult run;
+    {
+        ScopedEnv env;
+        env.set("OCLGRIND_PLUGINS", plugin.path);
+        env.set("OCLGRIND_DATA_RACES", options.checks ? "1" : "0");
+        env.set("OCLGRIND_UNINITIALIZED", options.uninitialized ? "1" : "0");
+        // Oclgrind's messages reach the trace as diagnostics; its own log would repeat them.
+        if (!std::getenv("OCLGRIND_LOG")) env.set("OCLGRIND_LOG", "/dev/null");
+        set_emulator_plugin(plugin.path);
+        Runner runner(emulator_device());
+        if (!plugin.configure(&cfg))
+            throw InputError("the trace plugin " + plugin.path + " was built for another version of tilescope");
+        RunOptions ro;
+        ro.cancelled = options.cancelled;
+        const CancelWatch watch(relay);
+        run = runner.run_once(config, ro);
+        if (!plugin.take(&raw))
+            throw InputError("the emulator ran without the trace plugin (Oclgrind did not load " + plugin.path +
+                             "; is OCLGRIND_PLUGINS overridden?)");
+    }
+    if (raw.cancelled || (options.cancelled && options.cancelled())) throw Cancelled();
+
+    Trace trace = build_trace(std::move(raw), context);
+    trace.seconds = run.seconds;  // the launch as the host timed it, like time_bare_emulation
+    if (options.verify && config.kernel.check) {
+        const CheckSpec& c = *config.kernel.check;
+        trace.verification = verify_product(run.matrices.at(c.a), run.matrices.at(c.b), run.matrices.at(c.c),
+                                            options.cancelled);
+        trace.wrong_cells = find_wrong_cells(run.matrices.at(c.a), run.matrices.at(c.b), run.matrices.at(c.c),
+                                             options.cancelled);
+        trace.result = std::move(run.matrices.at(c.c));
+    }
+    return trace;
+}
+
+double time_bare_emulation(const LaunchConfig& config, const TraceOptions& options) {
+    ScopedEnv env;
+    env.unset("OCLGRIND_PLUGINS");
+    env.set("OCLGRIND_DATA_RACES", options.checks ? "1" : "0");
+    env.set("OCLGRIND_UNINITIALIZED", options.uninitialized ? "1" : "0");
+    if (!std::getenv("OCLGRIND_LOG")) env.set("OCLGRIND_LOG", "/dev/null");
+    Runner runner(emulator_device());
+    return runner.run_once(config).seconds;
+}
+
+}  // namespace tilescope

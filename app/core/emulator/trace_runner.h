@@ -1,0 +1,78 @@
+#pragma once
+// Runs a LaunchConfig on the emulator (Oclgrind with the trace plugin) through the same
+// Runner as real devices, and returns its Trace. Estimates the cost first and refuses
+// runs beyond a bound; reports progress and can be cancelled between work-groups.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/kernel/launch_config.h"
+#include "core/trace/trace.h"
+
+namespace tilescope {
+
+struct TraceOptions {
+    // Oclgrind's race detector (--no-checks: off). Barrier divergence and out-of-bounds
+    // accesses are reported either way (Oclgrind always checks them).
+    bool checks = true;
+    // Oclgrind's uninitialised-value check: off by default; it makes the run about 1.5x
+    // slower and, at 256^3, takes about 100 MB more than the whole 300 MB budget allows.
+    bool uninitialized = false;
+    std::vector<GroupId> groups;      // work-groups with element-level detail (--groups); empty: automatic
+    TraceGeometry geometry;           // --warp, --sector, --banks
+    bool cache_requests = false;      // keep every global request for the cache model (--caches)
+    bool verify = true;               // check the emulator's C against the CPU reference when the kernel has a check
+    uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1.5 GiB or half the RAM, the smaller
+    double max_seconds = 900;         // refuse above this estimated emulation time
+    uint64_t detail_budget_bytes = 32ull << 20;  // automatic --groups keeps detail within this
+    std::string plugin_path;          // empty: find libtilescope_trace.so (see find_trace_plugin)
+    std::function<bool()> cancelled;  // polled after every work-group; true stops the run (throws Cancelled)
+    // After work-groups complete, at most a few times a second. Called from the emulator's
+    // worker threads, one call at a time.
+    std::function<void(uint64_t groups_done, uint64_t groups_total)> progress;
+    // The first picture at once (issue 12): work-groups whose detail is wanted as soon as
+    // each completes (they keep detail whether or not `groups` names them), and what gets
+    // each snapshot of the launch so far (Trace::partial). Called from the emulator's
+    // worker threads, one call at a time: at once when an early group completes, else at
+    // most every partial_interval_ms. Not called after run_trace returns.
+    std::vector<GroupId> early_groups;
+    std::function<void(TraceSnapshot)> partial;
+    uint32_t partial_interval_ms = 250;
+};
+
+struct TraceEstimate {
+    uint64_t memory_events = 0;     // global and local accesses the run will make (about)
+    uint64_t peak_bytes = 0;        // resident memory of the whole process at its peak (about)
+    uint64_t detail_bytes = 0;      // of which element-level detail
+    double seconds = 0;             // emulation time on this machine (about)
+    std::vector<GroupId> detail_groups;  // the groups that will keep detail
+    std::string text() const;       // "about 30 s and 180 MB"
+};
+
+// What tracing `config` would cost with `options`. Throws InputError for bad --groups.
+TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& options);
+
+// Estimates, refuses beyond the bounds (InputError, one line with the estimate and how to
+// reduce it), runs, and builds the Trace. Throws InputError (build failure, limits, a
+// missing plugin) or Cancelled. Must be called from the thread that drives OpenCL.
+Trace run_trace(const LaunchConfig& config, const TraceOptions& options = {});
+
+// The same launch on the emulator without the trace plugin, with Oclgrind's checks as
+// `options` asks: the seconds the kernel took. The yardstick for the trace's own cost.
+double time_bare_emulation(const LaunchConfig& config, const TraceOptions& options);
+
+// For a process that only traces (the CLI's trace): call before any other OpenCL use,
+// and the device list holds the emulator only, without loading the system's drivers
+// (PoCL alone keeps about 60 MB resident, a fifth of a 256^3 trace's budget). Does
+// nothing once devices have been listed.
+void use_emulator_only();
+
+// Where the plugin library is: TILESCOPE_TRACE_PLUGIN, then next to the executable,
+// then the build tree. Empty when none exists.
+std::string find_trace_plugin();
+
+// Parses --groups "X,Y[,Z];X,Y..." (InputError naming the option on bad input).
+std::vector<GroupId> parse_groups(std::string_view text);
+
+}  // namespace tilescope

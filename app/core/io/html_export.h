@@ -1,0 +1,29 @@
+#pragma once
+// The student hand-out: one self-contained HTML page (no network, no server) that plays
+// a saved trace. The core computes everything shown (what is highlighted per group and
+// phase, through the same view model as the GUI; the counters; hover facts) and embeds
+// it as data; the page's script only paints it.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/trace_file.h"
+
+namespace tilescope {
+
+struct HandoutOptions {
+    size_t max_groups = 4096;           // work-groups whose phases are embedded (those with detail, in order)
+    int64_t max_hover_cells = 1 << 18;  // owners of C's cells are embedded up to this many cells
+};
+
+// The data the page paints (exposed for tests): matrices, groups and their phases as
+// rectangles, counters, diagnostics, source.
+nlohmann::json handout_data(const TraceFile& file, const HandoutOptions& options = {});
+
+// The whole page.
+std::string handout_html(const TraceFile& file, const HandoutOptions& options = {});
+
+// The page's markup and script with a placeholder for the data (html_template.cpp).
+const char* handout_template();
+
+}  // namespace tilescope

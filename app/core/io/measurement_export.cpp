@@ -1,0 +1,98 @@
+#include "core/io/measurement_export.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace tilescope {
+namespace {
+
+nlohmann::json dims_json(const std::array<size_t, 3>& v, int dims) {
+    nlohmann::json a = nlohmann::json::array();
+    for (int i = 0; i < dims; ++i) a.push_back(v[i]);
+    return a;
+}
+
+}  // namespace
+
+std::string measurements_to_json(const std::vector<Measurement>& ms) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Measurement& m : ms) {
+        nlohmann::json r;
+        r["kernel"] = m.kernel;
+        r["device"] = m.device;
+        r["M"] = m.size.M;
+        r["N"] = m.size.N;
+        r["K"] = m.size.K;
+        r["tile"] = m.tile;
+        r["global"] = dims_json(m.launch.global, m.launch.dims);
+        r["local"] = dims_json(m.launch.local, m.launch.dims);
+        r["reps"] = m.reps;
+        r["median_s"] = m.median_s;
+        r["min_s"] = m.min_s;
+        // Never a rate for a result that was not verified.
+        r["gflops"] = m.verification.verified ? nlohmann::json(m.gflops) : nlohmann::json(nullptr);
+        r["max_rel_error"] = m.checked ? nlohmann::json(m.verification.max_rel_error) : nlohmann::json(nullptr);
+        r["verified"] = m.verification.verified;
+        r["tolerance"] = m.verification.tolerance;
+        r["checked_elements"] = m.verification.checked_elements;
+        r["library"] = m.library;
+        r["times_s"] = m.times_s;
+        r["params"] = m.launch.params;  // tunable parameters beyond TS ({} for most rungs)
+        r["params_source"] = m.params_source;
+        if (!m.tuning_note.empty()) r["tuning"] = m.tuning_note;  // "tuned here", "defaults for CPUs", ...
+        list.push_back(r);
+    }
+    return list.dump(2) + "\n";
+}
+
+std::string measurements_to_csv(const std::vector<Measurement>& ms) {
+    std::string out = "kernel,device,M,N,K,tile,global,local,reps,median_s,min_s,gflops,max_rel_error,verified\n";
+    for (const Measurement& m : ms) {
+        char buf[512];
+        std::string device = m.device;
+        for (char& c : device)
+            if (c == '"') c = '\'';
+        std::snprintf(buf, sizeof buf, "%s,\"%s\",%lld,%lld,%lld,%d,%s,%s,%d,%.9g,%.9g,%s,%s,%s\n", m.kernel.c_str(),
+                      device.c_str(), static_cast<long long>(m.size.M), static_cast<long long>(m.size.N),
+                      static_cast<long long>(m.size.K), m.tile, m.launch.global_text().c_str(),
+                      m.launch.local_text().c_str(), m.reps, m.median_s, m.min_s,
+                      m.verification.verified ? std::to_string(m.gflops).c_str() : "",
+                      m.checked ? std::to_string(m.verification.max_rel_error).c_str() : "",
+                      m.verification.verified ? "true" : "false");
+        out += buf;
+    }
+    return out;
+}
+
+std::string measurement_header() {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-20s %-12s %5s %-11s %-9s %12s %12s %10s  %s", "kernel", "size", "tile", "global",
+                  "local", "median ms", "min ms", "GFLOP/s", "check");
+    return buf;
+}
+
+std::string measurement_row(const Measurement& m) {
+    char buf[512];
+    char rate[32];
+    if (m.verification.verified) std::snprintf(rate, sizeof rate, "%.2f", m.gflops);
+    else std::snprintf(rate, sizeof rate, "-");
+    std::string check = !m.checked ? "not checked (no --check)"
+                        : m.verification.verified ? "ok (err " + [&] { char e[32]; std::snprintf(e, sizeof e, "%.1e", m.verification.max_rel_error); return std::string(e); }() + ")"
+                                                  : "WRONG: " + m.verification.summary();
+    std::snprintf(buf, sizeof buf, "%-20s %-12s %5d %-11s %-9s %12.3f %12.3f %10s  %s",
+                  (m.kernel + (m.library ? " [lib]" : "")).c_str(), m.size.label().c_str(), m.tile,
+                  m.library ? "(library)" : m.launch.global_text().c_str(), m.library ? "" : m.launch.local_text().c_str(), m.median_s * 1e3, m.min_s * 1e3, rate,
+                  check.c_str());
+    std::string row = buf;
+    // Which tile and parameters ran, and why: the defaults, a tuning file, or --param.
+    if (!m.library && (!m.launch.params.empty() || m.params_source != "default")) {
+        std::string params;
+        for (const auto& [name, value] : m.launch.params) params += " " + name + "=" + std::to_string(value);
+        // "[tuned here: TSK=16 ...]", "[defaults for CPUs: ...]", "[given: ...]"
+        const std::string source = m.tuning_note.empty() ? m.params_source : m.tuning_note;
+        row += "  [" + source + (params.empty() ? "" : ":" + params) + "]";
+    }
+    return row;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,543 @@
+#include "core/io/trace_file.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/base/atomic_file.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+
+namespace tilescope {
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kMagic = "tilescope trace file, version ";
+
+// --- small pieces ---
+
+json totals_json(const AccessTotals& t) { return json::array({t.load_bytes, t.store_bytes, t.loads, t.stores}); }
+AccessTotals totals_from(const json& j) {
+    return {j.at(0).get<uint64_t>(), j.at(1).get<uint64_t>(), j.at(2).get<uint64_t>(), j.at(3).get<uint64_t>()};
+}
+json coalescing_json(const CoalescingCounts& c) { return json::array({c.requests, c.sectors, c.ideal_sectors}); }
+CoalescingCounts coalescing_from(const json& j) {
+    CoalescingCounts c;
+    c.requests = j.at(0).get<uint64_t>();
+    c.sectors = j.at(1).get<uint64_t>();
+    c.ideal_sectors = j.at(2).get<uint64_t>();
+    return c;
+}
+json banks_json(const BankConflictCounts& b) {
+    return json::array({b.requests, b.degree_sum, b.conflicted_requests, b.max_degree});
+}
+BankConflictCounts banks_from(const json& j) {
+    BankConflictCounts b;
+    b.requests = j.at(0).get<uint64_t>();
+    b.degree_sum = j.at(1).get<uint64_t>();
+    b.conflicted_requests = j.at(2).get<uint64_t>();
+    b.max_degree = j.at(3).get<uint32_t>();
+    return b;
+}
+json id_json(const std::array<uint32_t, 3>& v) { return json::array({v[0], v[1], v[2]}); }
+std::array<uint32_t, 3> id_from(const json& j) { return {j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()}; }
+json dims_json(const std::array<uint64_t, 3>& v) { return json::array({v[0], v[1], v[2]}); }
+std::array<uint64_t, 3> dims_from(const json& j) { return {j.at(0).get<uint64_t>(), j.at(1).get<uint64_t>(), j.at(2).get<uint64_t>()}; }
+
+json rects_json(const std::vector<Rect>& rects) {
+    json a = json::array();
+    for (const Rect& r : rects) {
+        a.push_back(r.r0);
+        a.push_back(r.c0);
+        a.push_back(r.r1);
+        a.push_back(r.c1);
+    }
+    return a;
+}
+std::vector<Rect> rects_from(const json& j) {
+    if (j.size() % 4) throw json::other_error::create(501, "rectangle list not a multiple of 4", &j);
+    std::vector<Rect> out;
+    for (size_t i = 0; i < j.size(); i += 4)
+        out.push_back({j[i].get<int64_t>(), j[i + 1].get<int64_t>(), j[i + 2].get<int64_t>(), j[i + 3].get<int64_t>()});
+    return out;
+}
+
+// Element touches and counters are the bulk of a trace: raw little-endian words.
+template <class T>
+json words_json(const std::vector<T>& v) {
+    std::vector<uint8_t> bytes(v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(bytes.data(), v.data(), bytes.size());
+    return json::binary(std::move(bytes));
+}
+template <class T>
+std::vector<T> words_from(const json& j) {
+    const auto& bytes = j.get_binary();
+    if (bytes.size() % sizeof(T)) throw json::other_error::create(501, "binary block of the wrong length", &j);
+    std::vector<T> v(bytes.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+}
+// Touches are sorted by (element, work-item) and most repeat an element or step by one:
+// stored as variable-length deltas they take about 2 bytes instead of 8.
+void put_varint(std::vector<uint8_t>& out, uint64_t v) {
+    while (v >= 0x80) {
+        out.push_back(uint8_t(v) | 0x80);
+        v >>= 7;
+    }
+    out.push_back(uint8_t(v));
+}
+uint64_t get_varint(const std::vector<uint8_t>& in, size_t& at, const json& where) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (at >= in.size()) throw json::other_error::create(501, "touch list ends early", &where);
+        const uint8_t byte = in[at++];
+        v |= uint64_t(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) return v;
+    }
+    throw json::other_error::create(501, "touch list damaged", &where);
+}
+
+json touches_json(const std::vector<trace_abi::ElementTouch>& touches) {
+    std::vector<uint8_t> out;
+    put_varint(out, touches.size());
+    uint32_t element = 0, item = 0;
+    for (const auto& t : touches) {
+        put_varint(out, uint32_t(t.element - element));  // modulo 2^32, so an unsorted list reads back the same
+        const bool same = t.element == element && t.work_item >= item;
+        put_varint(out, same ? uint64_t(t.work_item - item) * 2 : uint64_t(t.work_item) * 2 + 1);
+        element = t.element;
+        item = t.work_item;
+    }
+    return json::binary(std::move(out));
+}
+
+std::vector<trace_abi::ElementTouch> touches_from(const json& j) {
+    const auto& in = j.get_binary();
+    size_t at = 0;
+    const uint64_t n = get_varint(in, at, j);
+    if (n > in.size()) throw json::other_error::create(501, "touch count larger than the file", &j);
+    std::vector<trace_abi::ElementTouch> out(n);
+    uint32_t element = 0, item = 0;
+    for (auto& t : out) {
+        element = uint32_t(element + get_varint(in, at, j));
+        const uint64_t w = get_varint(in, at, j);
+        item = (w & 1) ? uint32_t(w >> 1) : uint32_t(item + (w >> 1));
+        t = {element, item};
+    }
+    if (at != in.size()) throw json::other_error::create(501, "touch list has trailing bytes", &j);
+    return out;
+}
+
+json matrix_json(const HostMatrix& m) {
+    return {{"rows", m.rows}, {"cols", m.cols}, {"colmajor", m.layout == Layout::ColMajor}, {"data", words_json(m.data)}};
+}
+HostMatrix matrix_from(const json& j) {
+    HostMatrix m;
+    m.rows = j.at("rows").get<int64_t>();
+    m.cols = j.at("cols").get<int64_t>();
+    m.layout = j.at("colmajor").get<bool>() ? Layout::ColMajor : Layout::RowMajor;
+    m.data = words_from<float>(j.at("data"));
+    if (int64_t(m.data.size()) != m.rows * m.cols) throw json::other_error::create(501, "matrix data of the wrong size", &j);
+    return m;
+}
+
+// --- the kernel and launch ---
+
+json kernel_json(const KernelSpec& k) {
+    json args = json::array();
+    for (const ArgSpec& a : k.args) args.push_back(to_string(a));
+    json defines = json::array(), params = json::array();
+    for (const auto& [name, value] : k.defines) defines.push_back({name, value});
+    for (const TunableParam& p : k.params) params.push_back({p.name, p.default_value, p.values});
+    json j = {{"name", k.name},       {"title", k.title},   {"lesson", k.lesson},   {"tile_meaning", k.tile_meaning},
+              {"source", k.source},   {"source_name", k.source_name}, {"entry", k.entry}, {"global", k.global},
+              {"local", k.local},     {"defines", defines}, {"args", args},         {"params", params},
+              {"tiles", k.tiles},     {"default_tile", k.default_tile}, {"custom", k.custom}, {"library", k.library}};
+    if (k.check) j["check"] = {k.check->c, k.check->a, k.check->b};
+    return j;
+}
+
+KernelSpec kernel_from(const json& j) {
+    // A catalog kernel starts from the catalog's spec, so fields a later version added
+    // keep their values; everything saved then overrides it.
+    KernelSpec k;
+    const std::string name = j.at("name").get<std::string>();
+    if (!j.at("custom").get<bool>())
+        if (const KernelSpec* known = find_kernel(name)) k = *known;
+    k.name = name;
+    k.title = j.at("title").get<std::string>();
+    k.lesson = j.at("lesson").get<std::string>();
+    k.tile_meaning = j.at("tile_meaning").get<std::string>();
+    k.source = j.at("source").get<std::string>();
+    k.source_name = j.at("source_name").get<std::string>();
+    k.entry = j.at("entry").get<std::string>();
+    k.global = j.at("global").get<std::vector<std::string>>();
+    k.local = j.at("local").get<std::vector<std::string>>();
+    k.defines.clear();
+    for (const json& d : j.at("defines")) k.defines.emplace_back(d.at(0).get<std::string>(), d.at(1).get<std::string>());
+    k.args.clear();
+    for (const json& a : j.at("args")) k.args.push_back(parse_arg_spec(a.get<std::string>()));
+    k.params.clear();
+    for (const json& p : j.at("params"))
+        k.params.push_back({p.at(0).get<std::string>(), p.at(1).get<int64_t>(), p.at(2).get<std::vector<int64_t>>()});
+    k.tiles = j.at("tiles").get<std::vector<int>>();
+    k.default_tile = j.at("default_tile").get<int>();
+    k.custom = j.at("custom").get<bool>();
+    k.library = j.at("library").get<std::string>();
+    k.check.reset();
+    if (j.contains("check")) k.check = CheckSpec{j["check"].at(0).get<std::string>(), j["check"].at(1).get<std::string>(),
+                                                 j["check"].at(2).get<std::string>()};
+    return k;
+}
+
+json launch_json(const LaunchConfig& c) {
+    return {{"kernel", kernel_json(c.kernel)},
+            {"size", {c.size.M, c.size.N, c.size.K}},
+            {"tile", c.tile},
+            {"params", c.params},
+            {"params_source", c.params_source}};
+}
+
+LaunchConfig launch_from(const json& j) {
+    LaunchConfig c;
+    c.kernel = kernel_from(j.at("kernel"));
+    const json& s = j.at("size");
+    c.size = {s.at(0).get<int64_t>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>()};
+    c.tile = j.at("tile").get<int>();
+    c.params = j.at("params").get<std::map<std::string, int64_t>>();
+    c.params_source = j.at("params_source").get<std::string>();
+    return c;
+}
+
+// --- the trace ---
+
+json buffer_json(const TracedBuffer& b) {
+    return {{"name", b.name},
+            {"constant", b.constant},
+            {"is_matrix", b.is_matrix},
+            {"shape", {b.rows, b.cols}},
+            {"colmajor", b.layout == Layout::ColMajor},
+            {"element_size", b.element_size},
+            {"elements", b.elements},
+            {"traffic", totals_json(b.traffic)},
+            {"distinct", {b.distinct_elements_loaded, b.distinct_elements_stored}},
+            {"out_of_range", b.out_of_range},
+            {"load_counts", words_json(b.load_counts)},
+            {"store_counts", words_json(b.store_counts)}};
+}
+
+TracedBuffer buffer_from(const json& j) {
+    TracedBuffer b;
+    b.name = j.at("name").get<std::string>();
+    b.constant = j.at("constant").get<bool>();
+    b.is_matrix = j.at("is_matrix").get<bool>();
+    b.rows = j.at("shape").at(0).get<int64_t>();
+    b.cols = j.at("shape").at(1).get<int64_t>();
+    b.layout = j.at("colmajor").get<bool>() ? Layout::ColMajor : Layout::RowMajor;
+    b.element_size = j.at("element_size").get<uint32_t>();
+    b.elements = j.at("elements").get<uint64_t>();
+    b.traffic = totals_from(j.at("traffic"));
+    b.distinct_elements_loaded = j.at("distinct").at(0).get<uint64_t>();
+    b.distinct_elements_stored = j.at("distinct").at(1).get<uint64_t>();
+    b.out_of_range = j.at("out_of_range").get<uint64_t>();
+    b.load_counts = words_from<uint32_t>(j.at("load_counts"));
+    b.store_counts = words_from<uint32_t>(j.at("store_counts"));
+    return b;
+}
+
+json access_json(const BufferIntervalAccess& a) {
+    return {{"buffer", a.buffer},
+            {"local", a.local},
+            {"loaded", rects_json(a.loaded)},
+            {"stored", rects_json(a.stored)},
+            {"counts", {a.elements_loaded, a.elements_stored}},
+            {"loads", touches_json(a.loads)},
+            {"stores", touches_json(a.stores)}};
+}
+
+BufferIntervalAccess access_from(const json& j) {
+    BufferIntervalAccess a;
+    a.buffer = j.at("buffer").get<std::string>();
+    a.local = j.at("local").get<bool>();
+    a.loaded = rects_from(j.at("loaded"));
+    a.stored = rects_from(j.at("stored"));
+    a.elements_loaded = j.at("counts").at(0).get<uint64_t>();
+    a.elements_stored = j.at("counts").at(1).get<uint64_t>();
+    a.loads = touches_from(j.at("loads"));
+    a.stores = touches_from(j.at("stores"));
+    return a;
+}
+
+json interval_json(const BarrierInterval& in) {
+    json buffers = json::array(), locals = json::array(), items = json::array();
+    for (const auto& a : in.buffers) buffers.push_back(access_json(a));
+    for (const auto& a : in.local_buffers) locals.push_back(access_json(a));
+    for (const WorkItemTraffic& w : in.work_items) items.push_back({w.work_item, totals_json(w.global), totals_json(w.local)});
+    return {{"index", in.index},
+            {"end_line", in.end_line},
+            {"global", totals_json(in.global)},
+            {"local", totals_json(in.local)},
+            {"coalescing", coalescing_json(in.coalescing)},
+            {"banks", banks_json(in.bank_conflicts)},
+            {"buffers", buffers},
+            {"local_buffers", locals},
+            {"work_items", items}};
+}
+
+BarrierInterval interval_from(const json& j) {
+    BarrierInterval in;
+    in.index = j.at("index").get<int>();
+    in.end_line = j.at("end_line").get<int>();
+    in.global = totals_from(j.at("global"));
+    in.local = totals_from(j.at("local"));
+    in.coalescing = coalescing_from(j.at("coalescing"));
+    in.bank_conflicts = banks_from(j.at("banks"));
+    for (const json& a : j.at("buffers")) in.buffers.push_back(access_from(a));
+    for (const json& a : j.at("local_buffers")) in.local_buffers.push_back(access_from(a));
+    for (const json& w : j.at("work_items"))
+        in.work_items.push_back({w.at(0).get<uint32_t>(), totals_from(w.at(1)), totals_from(w.at(2))});
+    return in;
+}
+
+json diagnostic_json(const Diagnostic& d) {
+    json items = json::array();
+    for (const WorkItemId& w : d.work_items) items.push_back(id_json(w));
+    return {{"kind", static_cast<int>(d.kind)}, {"message", d.message}, {"line", d.line},
+            {"work_items", items},              {"count", d.count},     {"oclgrind", d.oclgrind_text}};
+}
+
+Diagnostic diagnostic_from(const json& j) {
+    Diagnostic d;
+    const int kind = j.at("kind").get<int>();
+    if (kind < 0 || kind > static_cast<int>(DiagnosticKind::Other))
+        throw json::other_error::create(501, "unknown diagnostic kind", &j);
+    d.kind = static_cast<DiagnosticKind>(kind);
+    d.message = j.at("message").get<std::string>();
+    d.line = j.at("line").get<int>();
+    for (const json& w : j.at("work_items")) d.work_items.push_back(id_from(w));
+    d.count = j.at("count").get<uint64_t>();
+    d.oclgrind_text = j.at("oclgrind").get<std::string>();
+    return d;
+}
+
+json verification_json(const Verification& v) {
+    return {{"verified", v.verified},
+            {"max_rel_error", v.max_rel_error},
+            {"tolerance", v.tolerance},
+            {"elements", {v.checked_elements, v.total_elements}},
+            {"first_bad", {v.first_bad_row, v.first_bad_col}}};
+}
+
+Verification verification_from(const json& j) {
+    Verification v;
+    v.verified = j.at("verified").get<bool>();
+    v.max_rel_error = j.at("max_rel_error").get<double>();
+    v.tolerance = j.at("tolerance").get<double>();
+    v.checked_elements = j.at("elements").at(0).get<int64_t>();
+    v.total_elements = j.at("elements").at(1).get<int64_t>();
+    v.first_bad_row = j.at("first_bad").at(0).get<int64_t>();
+    v.first_bad_col = j.at("first_bad").at(1).get<int64_t>();
+    return v;
+}
+
+json totals_block_json(const TraceTotals& t) {
+    return json::array({t.global_load_bytes, t.global_store_bytes, t.local_load_bytes, t.local_store_bytes,
+                        t.private_load_bytes, t.private_store_bytes, t.global_loads, t.global_stores, t.local_loads,
+                        t.local_stores, t.barriers});
+}
+
+TraceTotals totals_block_from(const json& j, double flops) {
+    TraceTotals t;
+    uint64_t* fields[] = {&t.global_load_bytes, &t.global_store_bytes, &t.local_load_bytes, &t.local_store_bytes,
+                          &t.private_load_bytes, &t.private_store_bytes, &t.global_loads, &t.global_stores,
+                          &t.local_loads, &t.local_stores, &t.barriers};
+    if (j.size() != std::size(fields)) throw json::other_error::create(501, "totals of the wrong length", &j);
+    for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = j[i].get<uint64_t>();
+    t.flops = flops;
+    return t;
+}
+
+json trace_json(const Trace& t) {
+    json j;
+    j["kernel"] = t.kernel;
+    j["entry"] = t.entry;
+    j["custom"] = t.custom;
+    j["device"] = t.device;
+    j["size"] = {t.size.M, t.size.N, t.size.K};
+    j["tile"] = t.tile;
+    j["params"] = t.params;
+    j["dims"] = t.dims;
+    j["global"] = dims_json(t.global);
+    j["local"] = dims_json(t.local);
+    j["groups"] = dims_json(t.groups);
+    j["geometry"] = {t.geometry.warp, t.geometry.sector_bytes, t.geometry.banks, t.geometry.bank_bytes};
+    j["flags"] = {t.checks, t.complete, t.detail_truncated};
+    j["totals"] = totals_block_json(t.totals);
+    j["flops"] = t.totals.flops;
+    j["coalescing"] = coalescing_json(t.coalescing);
+    j["banks"] = banks_json(t.bank_conflicts);
+    j["buffers"] = json::array();
+    for (const TracedBuffer& b : t.buffers) j["buffers"].push_back(buffer_json(b));
+    j["local_buffers"] = json::array();
+    for (const LocalBuffer& l : t.local_buffers) j["local_buffers"].push_back({l.name, l.bytes, l.rows, l.cols});
+    j["lines"] = json::array();
+    for (const LineTraffic& l : t.lines)
+        j["lines"].push_back({l.line, l.local, totals_json(l.traffic), coalescing_json(l.coalescing), banks_json(l.bank_conflicts)});
+    j["barrier_lines"] = t.barrier_lines;
+    j["group_totals"] = json::array();
+    for (const GroupTotals& g : t.group_totals)
+        j["group_totals"].push_back({id_json(g.group), g.barriers, totals_json(g.global), totals_json(g.local)});
+    j["detail"] = json::array();
+    for (const GroupTrace& g : t.detail) {
+        json intervals = json::array();
+        for (const BarrierInterval& in : g.intervals) intervals.push_back(interval_json(in));
+        j["detail"].push_back({{"group", id_json(g.group)}, {"size", id_json(g.size)}, {"intervals", intervals}});
+    }
+    j["diagnostics"] = json::array();
+    for (const Diagnostic& d : t.diagnostics) j["diagnostics"].push_back(diagnostic_json(d));
+    j["messages_dropped"] = t.messages_dropped;
+    j["seconds"] = t.seconds;
+    if (t.verification) j["verification"] = verification_json(*t.verification);
+    j["wrong_cells"] = json::array();
+    for (const auto& cell : t.wrong_cells) {
+        j["wrong_cells"].push_back(cell[0]);
+        j["wrong_cells"].push_back(cell[1]);
+    }
+    if (t.result) j["result"] = matrix_json(*t.result);
+    j["dropped_barriers"] = t.dropped_barriers;
+    return j;
+}
+
+Trace trace_from(const json& j) {
+    Trace t;
+    t.kernel = j.at("kernel").get<std::string>();
+    t.entry = j.at("entry").get<std::string>();
+    t.custom = j.at("custom").get<bool>();
+    t.device = j.at("device").get<std::string>();
+    const json& s = j.at("size");
+    t.size = {s.at(0).get<int64_t>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>()};
+    t.tile = j.at("tile").get<int>();
+    t.params = j.at("params").get<std::map<std::string, int64_t>>();
+    t.dims = j.at("dims").get<int>();
+    if (t.dims < 1 || t.dims > 3) throw json::other_error::create(501, "dimensions outside 1..3", &j);
+    t.global = dims_from(j.at("global"));
+    t.local = dims_from(j.at("local"));
+    t.groups = dims_from(j.at("groups"));
+    const json& g = j.at("geometry");
+    t.geometry = {g.at(0).get<uint32_t>(), g.at(1).get<uint32_t>(), g.at(2).get<uint32_t>(), g.at(3).get<uint32_t>()};
+    t.checks = j.at("flags").at(0).get<bool>();
+    t.complete = j.at("flags").at(1).get<bool>();
+    t.detail_truncated = j.at("flags").at(2).get<bool>();
+    t.totals = totals_block_from(j.at("totals"), j.at("flops").get<double>());
+    t.coalescing = coalescing_from(j.at("coalescing"));
+    t.bank_conflicts = banks_from(j.at("banks"));
+    for (const json& b : j.at("buffers")) t.buffers.push_back(buffer_from(b));
+    for (const json& l : j.at("local_buffers")) {
+        LocalBuffer b;
+        b.name = l.at(0).get<std::string>();
+        b.bytes = l.at(1).get<uint64_t>();
+        b.rows = l.at(2).get<uint64_t>();
+        b.cols = l.at(3).get<uint64_t>();
+        t.local_buffers.push_back(std::move(b));
+    }
+    for (const json& l : j.at("lines"))
+        t.lines.push_back({l.at(0).get<int>(), l.at(1).get<bool>(), totals_from(l.at(2)), coalescing_from(l.at(3)),
+                           banks_from(l.at(4))});
+    t.barrier_lines = j.at("barrier_lines").get<std::vector<int>>();
+    for (const json& gt : j.at("group_totals"))
+        t.group_totals.push_back({id_from(gt.at(0)), gt.at(1).get<uint32_t>(), totals_from(gt.at(2)), totals_from(gt.at(3))});
+    for (const json& d : j.at("detail")) {
+        GroupTrace gt;
+        gt.group = id_from(d.at("group"));
+        gt.size = id_from(d.at("size"));
+        for (const json& in : d.at("intervals")) gt.intervals.push_back(interval_from(in));
+        t.detail.push_back(std::move(gt));
+    }
+    for (const json& d : j.at("diagnostics")) t.diagnostics.push_back(diagnostic_from(d));
+    t.messages_dropped = j.at("messages_dropped").get<uint64_t>();
+    t.seconds = j.at("seconds").get<double>();
+    if (j.contains("verification")) t.verification = verification_from(j["verification"]);
+    const json& wrong = j.at("wrong_cells");
+    if (wrong.size() % 2) throw json::other_error::create(501, "wrong-cell list of odd length", &j);
+    for (size_t i = 0; i < wrong.size(); i += 2) t.wrong_cells.push_back({wrong[i].get<int64_t>(), wrong[i + 1].get<int64_t>()});
+    if (j.contains("result")) t.result = matrix_from(j["result"]);
+    t.dropped_barriers = j.at("dropped_barriers").get<std::vector<int>>();
+    return t;
+}
+
+// The parts of the Trace a view indexes with must agree with each other, or a damaged
+// file could make a view read out of range.
+void check_consistent(const Trace& t) {
+    for (const TracedBuffer& b : t.buffers) {
+        if (b.is_matrix && (b.rows < 0 || b.cols < 0 || uint64_t(b.rows * b.cols) != b.elements))
+            throw InputError("buffer " + b.name + " has a shape that does not match its size");
+        if ((!b.load_counts.empty() && b.load_counts.size() != b.elements) ||
+            (!b.store_counts.empty() && b.store_counts.size() != b.elements))
+            throw InputError("buffer " + b.name + " has heatmap counters of the wrong length");
+    }
+    if (t.result && t.result->rows * t.result->cols != int64_t(t.result->data.size()))
+        throw InputError("the stored result has the wrong size");
+}
+
+}  // namespace
+
+bool TraceFile::operator==(const TraceFile& o) const {
+    return trace == o.trace && launch_json(launch) == launch_json(o.launch) && measurements == o.measurements;
+}
+
+std::string serialize_trace_file(const TraceFile& file) {
+    const json content = {{"launch", launch_json(file.launch)},
+                          {"trace", trace_json(file.trace)},
+                          {"measurements", file.measurements}};
+    std::vector<uint8_t> cbor = json::to_cbor(content);
+    std::string out = std::string(kMagic) + std::to_string(kTraceFileVersion) + "\n";
+    out.append(reinterpret_cast<const char*>(cbor.data()), cbor.size());
+    return out;
+}
+
+TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
+    const std::string file(name);
+    const size_t newline = bytes.find('\n');
+    if (bytes.substr(0, kMagic.size()) != kMagic || newline == std::string_view::npos || newline > 64)
+        throw InputError(file + ": not a tilescope trace file (save one with tilescope trace ... --save FILE.tstrace)");
+    const std::string version_text(bytes.substr(kMagic.size(), newline - kMagic.size()));
+    if (version_text.empty() || version_text.find_first_not_of("0123456789") != std::string::npos || version_text.size() > 6)
+        throw InputError(file + ": damaged header (version '" + version_text + "')");
+    const int version = std::stoi(version_text);
+    if (version != kTraceFileVersion)
+        throw InputError(file + ": trace file version " + version_text + "; this tilescope reads version " +
+                         std::to_string(kTraceFileVersion) + " (trace the kernel again to get one)");
+    try {
+        const std::string_view body = bytes.substr(newline + 1);
+        const json content = json::from_cbor(body.begin(), body.end());
+        TraceFile out;
+        out.launch = launch_from(content.at("launch"));
+        out.trace = trace_from(content.at("trace"));
+        out.measurements = content.at("measurements");
+        if (!out.measurements.is_array()) throw InputError("measurements are not a list");
+        check_consistent(out.trace);
+        return out;
+    } catch (const json::exception& e) {
+        const bool truncated = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
+        throw InputError(file + (truncated ? ": truncated (the file ends early); save it again"
+                                           : ": damaged trace file (" + std::string(e.what()) + ")"));
+    } catch (const InputError& e) {
+        throw InputError(file + ": damaged trace file (" + e.what() + ")");
+    }
+}
+
+void save_trace_file(const std::string& path, const TraceFile& file) {
+    write_file_atomically(path, serialize_trace_file(file));
+}
+
+TraceFile load_trace_file(const std::string& path, std::string_view option) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(std::string(option) + " '" + path + "': cannot be read (no such file, or no permission)");
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad()) throw InputError(std::string(option) + " '" + path + "': read error");
+    return parse_trace_file(bytes.str(), std::string(option) + " '" + path + "'");
+}
+
+}  // namespace tilescope

@@ -1,0 +1,114 @@
+#include "core/kernel/catalog.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/base/embedded_files.h"
+#include "core/base/errors.h"
+
+namespace tilescope {
+
+std::string_view embedded_text(std::string_view path) {
+    for (const EmbeddedFile& f : embedded_files())
+        if (f.path == path) return f.text;
+    throw InputError("no embedded file '" + std::string(path) + "'");
+}
+
+std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_view dir) {
+    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json_text);  // keeps "params" in catalog order
+    std::vector<KernelSpec> rungs;
+    for (const auto& r : doc.at("rungs")) {
+        KernelSpec spec;
+        spec.name = r.at("name");
+        spec.title = r.value("title", spec.name);
+        spec.lesson = r.value("lesson", "");
+        spec.tile_meaning = r.value("tile_meaning", "");
+        spec.library = r.value("library", "");
+        if (spec.library.empty()) {
+            const std::string file = r.at("file");
+            spec.source_name = file;
+            spec.source = std::string(embedded_text(std::string(dir) + "/" + file));
+        }
+        spec.entry = r.value("entry", spec.library);
+        spec.global = r.at("global").get<std::vector<std::string>>();
+        spec.local = r.at("local").get<std::vector<std::string>>();
+        for (const std::string d : r.value("defines", std::vector<std::string>{})) {
+            const size_t eq = d.find('=');
+            spec.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+        }
+        for (const std::string a : r.at("args")) spec.args.push_back(parse_arg_spec(a));
+        if (r.contains("check")) spec.check = parse_check_spec(r.at("check").get<std::string>());
+        // "params": {"NAME": {"default": V, "values": [V, ...]}, ...}, in catalog order.
+        if (r.contains("params"))
+            for (const auto& [pname, pv] : r.at("params").items()) {
+                TunableParam p;
+                p.name = pname;
+                p.default_value = pv.at("default").get<int64_t>();
+                p.values = pv.value("values", std::vector<int64_t>{p.default_value});
+                if (std::find(p.values.begin(), p.values.end(), p.default_value) == p.values.end())
+                    p.values.insert(p.values.begin(), p.default_value);
+                spec.params.push_back(std::move(p));
+            }
+        // "closed_forms": {"terms": {"GX": E, ...}, QUANTITY: {"expr": E, "text": T}, ...}
+        if (r.contains("closed_forms")) {
+            const auto& cf = r.at("closed_forms");
+            for (const auto& [key, value] : cf.items()) {
+                if (key == "terms") {
+                    for (const auto& [tname, e] : value.items()) spec.closed_forms.terms.emplace_back(tname, e.get<std::string>());
+                    continue;
+                }
+                if (std::find(std::begin(kClosedFormQuantities), std::end(kClosedFormQuantities), key) ==
+                    std::end(kClosedFormQuantities))
+                    throw InputError("kernel '" + spec.name + "': closed_forms has unknown quantity '" + key + "'");
+            }
+            for (std::string_view view : kClosedFormQuantities) {
+                const std::string q(view);
+                if (cf.contains(q))
+                    spec.closed_forms.forms.push_back({q, cf.at(q).at("expr").get<std::string>(), cf.at(q).value("text", "")});
+            }
+        }
+        spec.tiles = r.value("tiles", std::vector<int>{16});
+        spec.default_tile = r.value("default_tile", 16);
+        validate(spec);
+        rungs.push_back(std::move(spec));
+    }
+    return rungs;
+}
+
+const std::vector<KernelSpec>& ladder() {
+    static const std::vector<KernelSpec> rungs = parse_catalog(embedded_text("kernels/ladder.json"), "kernels");
+    return rungs;
+}
+
+const KernelSpec* find_rung(std::string_view name) {
+    for (const KernelSpec& k : ladder())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+std::string rung_names() {
+    std::string out;
+    for (const KernelSpec& k : ladder()) out += (out.empty() ? "" : ", ") + k.name;
+    return out;
+}
+
+const std::vector<KernelSpec>& exercises() {
+    static const std::vector<KernelSpec> broken =
+        parse_catalog(embedded_text("kernels/exercises/exercises.json"), "kernels/exercises");
+    return broken;
+}
+
+const KernelSpec* find_kernel(std::string_view name) {
+    if (const KernelSpec* k = find_rung(name)) return k;
+    for (const KernelSpec& k : exercises())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+std::string exercise_names() {
+    std::string out;
+    for (const KernelSpec& k : exercises()) out += (out.empty() ? "" : ", ") + k.name;
+    return out;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,110 @@
+#pragma once
+// What a kernel is, independent of sizes: its source, entry point, NDRange and
+// argument expressions. Ladder rungs (kernels/ladder.json) and custom kernels from the
+// command line are the same type, parsed by the same functions.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tilescope {
+
+enum class Layout { RowMajor, ColMajor };
+enum class Access { In, Out };
+
+// One --arg SPEC:  NAME=int:E | NAME=matrix:ExE[:rowmajor|colmajor][:in|out] | NAME=local:E
+struct ArgSpec {
+    enum class Kind { Int, Matrix, Local };
+    std::string name;
+    Kind kind = Kind::Int;
+    std::string value;           // Int: the value; Local: number of floats
+    std::string rows, cols;      // Matrix: its shape
+    Layout layout = Layout::RowMajor;
+    Access access = Access::In;  // inputs get seeded random values, outputs zeros
+};
+
+ArgSpec parse_arg_spec(std::string_view spec);  // throws InputError
+std::string to_string(const ArgSpec& arg);       // the SPEC text back
+
+// --check C=A*B: C must equal the product of A and B, each in its declared layout.
+struct CheckSpec {
+    std::string c, a, b;
+};
+CheckSpec parse_check_spec(std::string_view spec);  // throws InputError
+
+// A build parameter of a rung beyond TS (TSK, WPTM, VW, ...): usable by name in every
+// expression of the kernel (NDRange, defines, arguments). `values` are the candidates
+// `tilescope tune` tries; tuned values per device live in assets/tuning/ (core/tuning/tuning.h).
+struct TunableParam {
+    std::string name;
+    int64_t default_value = 0;
+    std::vector<int64_t> values;  // candidates for tuning; contains the default
+};
+
+// What a rung must move at any M, N, K (partial tiles included), from kernels/ladder.json:
+// an integer expression (core/base/expr.h) over M, N, K, TS, the rung's params and its named
+// terms, and the formula as a person reads it. Compared with the trace wherever shown.
+struct ClosedForm {
+    std::string quantity;  // one of kClosedFormQuantities
+    std::string expr;
+    std::string text;      // "(ceil(N/TS)*M*K + ceil(M/TS)*K*N) floats"
+};
+// What a closed form may give. The first kRequiredClosedForms are required of every rung
+// with closed forms; the element loads (how many times each element of A, of B is loaded
+// from global memory: the heatmap's sentence) are optional.
+inline constexpr std::string_view kClosedFormQuantities[] = {
+    "global_load_bytes", "global_store_bytes", "local_load_bytes", "local_store_bytes", "barriers",
+    "A_element_loads",   "B_element_loads"};
+inline constexpr size_t kRequiredClosedForms = 5;
+
+struct ClosedForms {
+    // Named sub-expressions ("GX" = "(N+TS-1)/TS"), in order; each may use those before it.
+    std::vector<std::pair<std::string, std::string>> terms;
+    std::vector<ClosedForm> forms;  // in kClosedFormQuantities order; empty: none
+    const ClosedForm* find(std::string_view quantity) const;
+};
+
+struct KernelSpec {
+    std::string name;         // catalog name ("tiled") or the custom file's stem
+    std::string title;        // short label for tables and plots
+    std::string lesson;       // the one idea the kernel teaches
+    std::string tile_meaning; // what TS means for this kernel
+    std::string source;       // OpenCL C text
+    std::string source_name;  // file name used in messages
+    std::string entry;        // kernel function name
+    std::vector<std::string> global, local;                   // 1 to 3 expressions each
+    std::vector<std::pair<std::string, std::string>> defines; // -D NAME=E
+    std::vector<ArgSpec> args;
+    std::optional<CheckSpec> check;
+    std::vector<TunableParam> params;  // tunable parameters beyond TS, in catalog order
+    std::vector<int> tiles;   // tile sizes worth showing (GUI menus, --tile all); tune's TS candidates
+    int default_tile = 16;
+    bool custom = false;      // from --source rather than the catalog
+    std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
+    ClosedForms closed_forms; // catalog rungs; empty for custom kernels and library calls
+
+    const ArgSpec* find_arg(std::string_view arg_name) const;
+    const TunableParam* find_param(std::string_view param_name) const;
+    std::vector<std::string> param_names() const;
+};
+
+// Reads a kernel from a file and command-line pieces (the --source family of options).
+// Validates everything that does not need sizes; throws InputError.
+// The largest kernel source accepted: far beyond any hand-written kernel, small enough
+// that no build of it can exhaust the machine.
+inline constexpr uint64_t kMaxSourceBytes = 1u << 20;
+
+struct CustomKernelOptions {
+    std::string source_path, entry;
+    std::vector<std::string> global, local, defines, args;
+    std::string check;
+};
+KernelSpec load_custom_kernel(const CustomKernelOptions& options);
+
+// Shared validation: dimensions 1..3, expressions well formed, unique argument names,
+// the check naming matrices. Throws InputError.
+void validate(const KernelSpec& spec);
+
+}  // namespace tilescope

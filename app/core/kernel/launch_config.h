@@ -1,0 +1,73 @@
+#pragma once
+// A kernel at concrete sizes: everything needed to launch it on any device, the
+// emulator included. Resolving evaluates every expression once, so the real run and the
+// traced run see the same NDRange, defines and arguments.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/expr.h"
+#include "core/kernel/kernel_spec.h"
+
+namespace tilescope {
+
+struct ProblemSize {
+    int64_t M = 0, N = 0, K = 0;  // C is MxN, A is MxK, B is KxN
+    std::string label() const;    // "128" when square, else "37x29x45"
+    bool operator==(const ProblemSize&) const = default;
+};
+
+// "S" (square) or "MxNxK"; throws InputError naming `option`.
+ProblemSize parse_size(std::string_view text, std::string_view option = "--size");
+
+struct LaunchConfig {
+    KernelSpec kernel;
+    ProblemSize size;
+    int tile = 16;  // TS
+    // Values for the kernel's tunable parameters (KernelSpec::params); a parameter not
+    // named here takes its default. Naming one the kernel lacks is an InputError.
+    std::map<std::string, int64_t> params = {};
+    std::string params_source = "default";  // "default", "tuned", "similar", "type-defaults" (core/tuning) or "given" (--param)
+    std::string tuning_note = {};            // in words, for tables and the GUI: "tuned here", "defaults for CPUs"
+};
+
+struct ResolvedArg {
+    ArgSpec spec;
+    int64_t value = 0;              // Int: the value; Local: floats
+    int64_t rows = 0, cols = 0;     // Matrix
+    uint64_t bytes() const;         // buffer or local size in bytes
+};
+
+struct ResolvedLaunch {
+    int dims = 1;
+    std::array<size_t, 3> global{1, 1, 1}, local{1, 1, 1};
+    std::array<size_t, 3> groups{1, 1, 1};
+    std::string build_options;      // "-D TS=16 ..."
+    std::map<std::string, int64_t> params;  // every tunable parameter's value in effect
+    std::vector<ResolvedArg> args;  // in spec order; bound to parameters by name later
+    uint64_t local_arg_bytes = 0;   // sum of local:E arguments
+    uint64_t buffer_bytes = 0;      // sum of matrices
+    double flops = 0;               // 2*M*N*K
+
+    size_t total_groups() const { return groups[0] * groups[1] * groups[2]; }
+    size_t group_size() const { return local[0] * local[1] * local[2]; }
+    const ResolvedArg* find(std::string_view name) const;
+    std::string global_text() const;  // "128x128"
+    std::string local_text() const;
+};
+
+// "TSK=16 WPTM=8" (catalog order), empty for a kernel without parameters.
+std::string params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params);
+
+// Parses "NAME=V" for `kernel` (the --param option); throws InputError naming the option.
+std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text,
+                                            std::string_view option = "--param");
+
+// Evaluates every expression; checks sizes are positive, the NDRange is a whole number
+// of work-groups. Throws InputError.
+ResolvedLaunch resolve(const LaunchConfig& config);
+
+}  // namespace tilescope

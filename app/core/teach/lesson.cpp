@@ -1,0 +1,265 @@
+#include "core/teach/lesson.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/trace/analysis.h"
+#include "core/caches/cache_trace.h"
+#include "core/kernel/catalog.h"
+#include "core/base/embedded_files.h"
+#include "core/base/errors.h"
+#include "core/trace/view_model.h"
+
+namespace tilescope {
+using nlohmann::json;
+
+namespace {
+
+// The GUI's scene keys (gui --scene), so a step opens exactly like a scene.
+const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "view", "play", "presenter",
+                                  "compare", "device"};
+
+std::string fmt(double v) {
+    char buf[64];
+    if (std::fabs(v - std::round(v)) < 1e-9) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+bool tiled_family(const Trace& t) {
+    return !t.custom && (t.kernel == "tiled" || t.kernel.rfind("tiled_", 0) == 0) && t.kernel != "tiled_wpt";
+}
+
+LessonStep parse_step(const json& s, const std::string& where) {
+    LessonStep step;
+    if (!s.is_object()) throw InputError(where + ": a step must be an object {title, state, script, question?}");
+    for (const auto& [key, value] : s.items())
+        if (key != "title" && key != "state" && key != "script" && key != "question")
+            throw InputError(where + ": unknown key '" + shown(key) + "'; accepted: title, state, script, question");
+    if (!s.contains("title") || !s["title"].is_string()) throw InputError(where + ": 'title' must be a string");
+    if (!s.contains("script") || !s["script"].is_string()) throw InputError(where + ": 'script' must be a string");
+    if (!s.contains("state") || !s["state"].is_object()) throw InputError(where + ": 'state' must be an object");
+    step.title = s["title"].get<std::string>();
+    step.script = s["script"].get<std::string>();
+    step.state = s["state"];
+    for (const auto& [key, value] : step.state.items())
+        if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
+            throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, group, phase, "
+                             "view, play, presenter, compare, device");
+    auto want = [&](const char* key, bool ok, const char* what) {
+        if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
+    };
+    const json& st = step.state;
+    want("kernel", st.value("kernel", json()).is_string(), "a kernel name");
+    want("size", st.value("size", json()).is_string(), "a size string such as \"32\" or \"37x29x45\"");
+    want("tile", st.value("tile", json()).is_number_integer(), "an integer");
+    want("phase", st.value("phase", json()).is_number_integer(), "an integer");
+    want("view", st.value("view", json()).is_string(), "a view name");
+    want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
+    want("group", st.value("group", json()).is_array(), "[X, Y]");
+    if (s.contains("question")) {
+        const json& q = s["question"];
+        if (!q.is_object() || !q.contains("text") || !q["text"].is_string() || !q.contains("quantity") ||
+            !q["quantity"].is_string())
+            throw InputError(where + ": 'question' must be {text, quantity}");
+        const std::string quantity = q["quantity"].get<std::string>();
+        const auto known = lesson_quantities();
+        if (std::find(known.begin(), known.end(), quantity) == known.end()) {
+            std::string list;
+            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+            throw InputError(where + ": question quantity '" + shown(quantity) + "' is unknown; accepted: " + list);
+        }
+        step.question = LessonQuestion{q["text"].get<std::string>(), quantity};
+    }
+    return step;
+}
+
+}  // namespace
+
+Lesson parse_lesson(std::string_view text, std::string_view name) {
+    const std::string file(name);
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::exception& e) {
+        throw InputError(file + ": not JSON (" + shown(e.what(), 160) + ")");
+    }
+    if (!doc.is_object() || !doc.contains("title") || !doc["title"].is_string() || !doc.contains("steps") ||
+        !doc["steps"].is_array() || doc["steps"].empty())
+        throw InputError(file + ": accepted: {\"title\": ..., \"steps\": [ {title, state, script, question?}, ... ]}");
+    Lesson lesson;
+    lesson.title = doc["title"].get<std::string>();
+    std::string stem = file.substr(file.find_last_of('/') + 1);
+    lesson.name = stem.substr(0, stem.rfind(".json"));
+    for (size_t i = 0; i < doc["steps"].size(); ++i)
+        lesson.steps.push_back(parse_step(doc["steps"][i], file + ", step " + std::to_string(i + 1)));
+    return lesson;
+}
+
+Lesson load_lesson(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("--lesson '" + path + "': cannot be read (no such file, or no permission)");
+    std::stringstream s;
+    s << in.rdbuf();
+    return parse_lesson(s.str(), "--lesson '" + path + "'");
+}
+
+LaunchConfig step_launch(const LessonStep& step) {
+    const json& st = step.state;
+    const std::string name = st.value("kernel", std::string("tiled"));
+    const KernelSpec* k = find_kernel(name);
+    if (!k) throw InputError("lesson step '" + shown(step.title) + "': unknown kernel '" + shown(name) + "'");
+    LaunchConfig c{*k, parse_size(st.value("size", std::string("32")), "lesson size"), st.value("tile", k->default_tile)};
+    return c;
+}
+
+std::optional<LaunchConfig> step_compare_launch(const LessonStep& step) {
+    if (!step.state.contains("compare")) return std::nullopt;
+    const std::string text = step.state["compare"].get<std::string>();
+    const size_t colon = text.find(':');
+    const std::string name = text.substr(0, colon);
+    const KernelSpec* k = find_kernel(name);
+    if (!k) throw InputError("lesson step '" + shown(step.title) + "': compare names an unknown kernel '" + shown(name) + "'");
+    LaunchConfig c = step_launch(step);
+    c.kernel = *k;
+    const std::string tile = colon == std::string::npos ? "" : text.substr(colon + 1);
+    if (colon != std::string::npos && (tile.empty() || tile.size() > 4 || tile.find_first_not_of("0123456789") != std::string::npos))
+        throw InputError("lesson step '" + shown(step.title) + "': compare '" + shown(text) + "'; accepted: KERNEL or KERNEL:TILE");
+    c.tile = tile.empty() ? k->default_tile : std::stoi(tile);
+    return c;
+}
+
+const std::vector<Lesson>& builtin_lessons() {
+    static const std::vector<Lesson> lessons = [] {
+        std::vector<Lesson> out;
+        for (const EmbeddedFile& f : embedded_files())
+            if (f.path.rfind("assets/lessons/", 0) == 0 && f.path.size() > 5 && f.path.substr(f.path.size() - 5) == ".json")
+                out.push_back(parse_lesson(f.text, f.path));
+        return out;
+    }();
+    return lessons;
+}
+
+std::vector<std::string> lesson_quantities() {
+    return {"a_loads_per_element", "local_copies", "traffic_factor", "phases",
+            "work_groups", "idle_work_items", "compute_to_global_ratio", "wrong_cells",
+            "l1_hit_percent", "dram_traffic_factor"};
+}
+
+LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Trace* compare) {
+    LessonAnswer a;
+    const int64_t M = t.size.M, N = t.size.N, K = t.size.K, TS = t.tile;
+    const bool tiled = tiled_family(t);
+    if (quantity == "a_loads_per_element") {
+        const ReuseLine r = reuse_line(t, matrix_roles(t).a, "A");
+        a.traced = r.mean_loads;
+        a.explanation = "traced: each element of A was loaded " + fmt(r.min_loads) +
+                        (r.max_loads != r.min_loads ? " to " + fmt(r.max_loads) : "") + " times (mean " + fmt(r.mean_loads) + ")";
+        if (!t.custom && (t.kernel == "naive" || t.kernel == "row")) {
+            a.closed_form = double(N);
+            a.formula = "N = " + fmt(double(N));
+        } else if (tiled) {
+            a.closed_form = double(ceil_div(N, TS));
+            a.formula = "ceil(N/TS) = " + fmt(*a.closed_form);
+        }
+    } else if (quantity == "local_copies") {
+        uint64_t groups_with_local = 0;
+        for (const GroupTotals& g : t.group_totals) groups_with_local += g.local.stores > 0 ? 1 : 0;
+        a.traced = double(groups_with_local);
+        a.explanation = "traced: work-groups that stored into their own local arrays";
+        a.closed_form = double(t.total_groups());
+        a.formula = "one per work-group: " + std::to_string(t.groups[0]) + " x " + std::to_string(t.groups[1]) + " = " +
+                    fmt(*a.closed_form);
+    } else if (quantity == "traffic_factor") {
+        if (!compare) throw InputError("question 'traffic_factor' needs a step with a compare configuration");
+        a.traced = t.totals.global_load_bytes ? double(compare->totals.global_load_bytes) / double(t.totals.global_load_bytes) : 0;
+        a.explanation = "traced: global loads of " + compare->kernel + " (TS " + std::to_string(compare->tile) + ") over " +
+                        t.kernel + " (TS " + std::to_string(t.tile) + ")";
+        if (tiled && compare->kernel == "naive" && M % TS == 0 && N % TS == 0) {
+            a.closed_form = double(TS);
+            a.formula = "2*M*N*K / (2*M*N*K/TS) = TS = " + fmt(double(TS));
+        }
+    } else if (quantity == "phases") {
+        const GroupTrace* g = t.detail.empty() ? nullptr : &t.detail.front();
+        int loading = 0;
+        if (g)
+            for (const BarrierInterval& in : g->intervals)
+                if (in.global.loads > 0 && in.local.stores > 0) ++loading;
+        a.traced = loading;
+        a.explanation = "traced: intervals in which the first work-group loaded tiles into local memory";
+        if (tiled) {
+            a.closed_form = double(ceil_div(K, TS));
+            a.formula = "ceil(K/TS) = ceil(" + fmt(double(K)) + "/" + fmt(double(TS)) + ") = " + fmt(*a.closed_form);
+        }
+    } else if (quantity == "work_groups") {
+        a.traced = double(t.group_totals.size());
+        a.explanation = "traced: work-groups the emulator ran";
+        if (tiled || t.kernel == "naive") {
+            a.closed_form = double(ceil_div(N, TS) * ceil_div(M, TS));
+            a.formula = "ceil(N/TS) x ceil(M/TS) = " + fmt(double(ceil_div(N, TS))) + " x " + fmt(double(ceil_div(M, TS))) +
+                        " = " + fmt(*a.closed_form);
+        }
+    } else if (quantity == "idle_work_items") {
+        const TracedBuffer* c = t.find_buffer(matrix_roles(t).c);
+        const double items = double(t.global[0] * t.global[1] * t.global[2]);
+        a.traced = items - double(c ? c->distinct_elements_stored : 0);
+        a.explanation = "traced: work-items launched (" + fmt(items) + ") minus the distinct cells of C stored";
+        if (tiled || t.kernel == "naive") {
+            a.closed_form = double(ceil_div(M, TS) * TS * ceil_div(N, TS) * TS - M * N);
+            a.formula = "ceil(M/TS)*TS * ceil(N/TS)*TS - M*N = " + fmt(*a.closed_form);
+        }
+    } else if (quantity == "compute_to_global_ratio") {
+        a.traced = compute_to_global_ratio(t);
+        a.explanation = "traced: flops per float loaded from global memory";
+        if (!t.custom && t.kernel == "naive") {
+            a.closed_form = 1;
+            a.formula = "2*M*N*K flops / 2*M*N*K floats = 1";
+        } else if (tiled && M % TS == 0 && N % TS == 0) {
+            a.closed_form = double(TS);
+            a.formula = "2*M*N*K / (2*M*N*K/TS) = TS = " + fmt(double(TS));
+        }
+    } else if (quantity == "l1_hit_percent") {
+        // Modelled on the H200 profile: the share of load sectors the L1 serves.
+        const CacheReport r = model_trace_caches(t, load_cache_profile("h200"));
+        a.traced = 100.0 * r.totals.l1_hit_rate();
+        a.modelled = true;
+        a.explanation = "modelled on the H200 profile from the traced requests: " + fmt(double(r.totals.l1_hit_sectors)) +
+                        " of " + fmt(double(r.totals.l1_sectors)) + " load sectors hit in L1";
+    } else if (quantity == "dram_traffic_factor") {
+        if (!compare) throw InputError("question 'dram_traffic_factor' needs a step with a compare configuration");
+        const CacheProfile h200 = load_cache_profile("h200");
+        const CacheReport mine = model_trace_caches(t, h200), theirs = model_trace_caches(*compare, h200);
+        a.traced = mine.totals.dram_read_bytes ? double(theirs.totals.dram_read_bytes) / double(mine.totals.dram_read_bytes) : 0;
+        a.modelled = true;
+        a.explanation = "modelled on the H200 profile: DRAM reads of " + compare->kernel + " (" +
+                        fmt(double(theirs.totals.dram_read_bytes)) + " B) over " + t.kernel + " (TS " + std::to_string(t.tile) +
+                        ", " + fmt(double(mine.totals.dram_read_bytes)) + " B); traced global loads differ " +
+                        fmt(t.totals.global_load_bytes ? double(compare->totals.global_load_bytes) / double(t.totals.global_load_bytes) : 0) +
+                        "x";
+    } else if (quantity == "wrong_cells") {
+        a.traced = double(t.wrong_cells.size());
+        a.explanation = "traced: cells of C that differ from the CPU reference";
+    } else {
+        throw InputError("question quantity '" + shown(quantity) + "' is unknown");
+    }
+    return a;
+}
+
+std::string guess_distance(double guess, double answer) {
+    if (std::fabs(guess - answer) <= 1e-9 * std::max(1.0, std::fabs(answer))) return "exact";
+    const double off = guess - answer;
+    std::string s = "off by " + fmt(std::fabs(off));
+    if (answer != 0) s += " (" + fmt(std::fabs(off) / std::fabs(answer) * 100) + "%)";
+    if (answer > 0 && guess > 0) {
+        const double ratio = guess > answer ? guess / answer : answer / guess;
+        if (ratio >= 2) s += ", " + fmt(ratio) + "x too " + (guess > answer ? "high" : "low");
+    }
+    return s;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,67 @@
+#pragma once
+// Lessons as data (assets/lessons/*.json): a title and steps; a step is a state to open
+// (the GUI's scene keys: kernel, size, tile, view, group, phase, compare, presenter ...),
+// an instructor script, and optionally a question whose answer is computed from the
+// trace and shown beside its closed form (predict, then reveal).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/kernel/launch_config.h"
+#include "core/trace/trace.h"
+
+namespace tilescope {
+
+struct LessonQuestion {
+    std::string text;      // what the screen asks
+    std::string quantity;  // which number answers it (see lesson_quantities)
+};
+
+struct LessonStep {
+    std::string title;
+    nlohmann::json state;  // a scene object (gui --scene): kernel, size, tile, group, phase, view, compare, presenter, play, device
+    std::string script;    // what the instructor points at, asks, and what the class should notice
+    std::optional<LessonQuestion> question;
+};
+
+struct Lesson {
+    std::string name;   // file stem ("1_naive")
+    std::string title;
+    std::vector<LessonStep> steps;
+};
+
+// Parses a lesson; `name` is used in messages. Throws InputError (one line naming the
+// file, the step and the key) on anything malformed.
+Lesson parse_lesson(std::string_view json_text, std::string_view name);
+Lesson load_lesson(const std::string& path);  // InputError naming --lesson and the path
+
+// The launch a step's state opens (kernel, size, tile), and its compare
+// configuration ("kernel:tile", same size) when it has one. Throws InputError.
+LaunchConfig step_launch(const LessonStep& step);
+std::optional<LaunchConfig> step_compare_launch(const LessonStep& step);
+
+// The lessons shipped in assets/lessons/, compiled in, in file-name order.
+const std::vector<Lesson>& builtin_lessons();
+
+// The numbers a question may ask, each answered from a trace.
+std::vector<std::string> lesson_quantities();
+
+struct LessonAnswer {
+    double traced = 0;                // from the trace (and, for comparisons, the second trace)
+    std::optional<double> closed_form;  // from the sizes, when the kernel has one
+    std::string formula;              // "ceil(N/TS) = 4"
+    std::string explanation;          // one sentence: what was counted
+    bool modelled = false;            // a cache model's figure (issue 11), not a count: the UI says so
+};
+
+// Answers `quantity` for `trace` (`compare`: the step's second configuration, needed by
+// the comparisons). Throws InputError for an unknown quantity or a missing comparison.
+LessonAnswer answer_question(std::string_view quantity, const Trace& trace, const Trace* compare = nullptr);
+
+// How far a typed guess was: "exact", "off by 2 (50%)", "8x too high".
+std::string guess_distance(double guess, double answer);
+
+}  // namespace tilescope

@@ -1,0 +1,611 @@
+#include "core/tuning/tuning.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cctype>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/base/atomic_file.h"
+#include "core/base/embedded_files.h"
+#include "core/base/errors.h"
+#include "core/device/runner.h"
+
+namespace tilescope {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string executable_dir() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+ordered_json params_json(const std::map<std::string, int64_t>& params) {
+    ordered_json j = ordered_json::object();
+    for (const auto& [name, value] : params) j[name] = value;
+    return j;
+}
+
+// A text field of a tuning file, "" when absent or not text (files come from anywhere).
+std::string text_field(const ordered_json& j, const char* name) {
+    return j.is_object() && j.contains(name) && j[name].is_string() ? j[name].get<std::string>() : std::string();
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// The sweep results stored for `kernel` at `size` in a tuning document; none when the
+// entry is missing, for another size, or unreadable.
+std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::string& kernel, const ProblemSize& size) {
+    std::vector<TuneResult> out;
+    try {
+        const ordered_json& e = doc.at("kernels").at(kernel);
+        if (e.at("size").get<std::string>() != size.label()) return {};
+        for (const ordered_json& j : e.at("results")) {
+            TuneResult r;
+            r.tile = j.at("tile").get<int>();
+            for (const auto& [name, v] : j.at("params").items()) r.params[name] = v.get<int64_t>();
+            r.status = j.at("status").get<std::string>();
+            r.gflops = j.at("gflops").is_number() ? j.at("gflops").get<double>() : 0.0;
+            r.median_s = j.at("median_s").is_number() ? j.at("median_s").get<double>() : 0.0;
+            r.global = j.value("global", "");
+            r.local = j.value("local", "");
+            r.message = j.value("message", "");
+            out.push_back(std::move(r));
+        }
+    } catch (const nlohmann::json::exception&) {
+        return {};
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string device_slug(std::string_view label) {
+    std::string out;
+    for (const char c : label) {
+        if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        else if (!out.empty() && out.back() != '-') out += '-';
+    }
+    while (!out.empty() && out.back() == '-') out.pop_back();
+    return out.empty() ? "device" : out;
+}
+
+std::string device_slug(const DeviceInfo& device) { return device_slug(device.label()); }
+
+std::string user_tuning_dir() {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/') return std::string(xdg) + "/tilescope/tuning";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.local/share/tilescope/tuning";
+}
+
+std::vector<std::string> tuning_search_dirs() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("TILESCOPE_TUNING_DIR"); env && *env) dirs.push_back(env);
+    dirs.push_back(user_tuning_dir());
+    dirs.push_back("assets/tuning");
+    if (const std::string exe = executable_dir(); !exe.empty()) dirs.push_back(exe + "/tuning");
+    return dirs;
+}
+
+std::string default_tuning_dir() {
+    if (const char* env = std::getenv("TILESCOPE_TUNING_DIR"); env && *env) return env;
+    return user_tuning_dir();
+}
+
+std::string size_bucket(const ProblemSize& size) { return std::max(size.M, size.N) <= 1024 ? "small" : "large"; }
+
+std::string size_bucket(std::string_view label) {
+    try {
+        return size_bucket(parse_size(label));
+    } catch (const InputError&) {
+        return {};
+    }
+}
+
+std::string device_family(std::string_view label) {
+    const size_t slash = label.find(" / ");
+    const std::string platform = lower(label.substr(0, slash == std::string_view::npos ? 0 : slash));
+    const std::string name = lower(slash == std::string_view::npos ? label : label.substr(slash + 3));
+    if (platform.find("portable computing language") != std::string::npos) {
+        // PoCL names its CPU device "<driver>-<LLVM target>-<CPU model>": the target says which
+        // code it generates, the model's maker says whose cores run it.
+        std::string vendor;
+        size_t at = std::string::npos;
+        for (const auto& [word, v] : {std::pair{"intel", "intel"}, {"xeon", "intel"}, {"amd", "amd"}, {"epyc", "amd"},
+                                      {"ryzen", "amd"}, {"apple", "apple"}, {"arm", "arm"}})
+            if (const size_t p = name.find(word); p != std::string::npos && p < at) { at = p; vendor = v; }
+        const size_t dash = name.find('-');
+        if (vendor.empty() || dash == std::string::npos || at <= dash + 1) return {};
+        std::string target = name.substr(dash + 1, at - dash - 1);
+        while (!target.empty() && target.back() == '-') target.pop_back();
+        return "pocl:" + target + ":" + vendor;
+    }
+    if (platform.find("nvidia") != std::string::npos || name.find("nvidia") != std::string::npos) {
+        // Marketing names to architectures; an unknown name gets no family (exact match only).
+        static const std::vector<std::pair<std::string, std::string>> kArch = {
+            {"gh200", "hopper"}, {"h100", "hopper"}, {"h200", "hopper"}, {"h800", "hopper"}, {"h20", "hopper"},
+            {"gb200", "blackwell"}, {"b200", "blackwell"}, {"b100", "blackwell"}, {"rtx 50", "blackwell"},
+            {"l40", "ada"}, {"l4", "ada"}, {"rtx 40", "ada"}, {"ada", "ada"},
+            {"a100", "ampere"}, {"a800", "ampere"}, {"a40", "ampere"}, {"a30", "ampere"}, {"a10", "ampere"},
+            {"rtx a", "ampere"}, {"rtx 30", "ampere"},
+            {"v100", "volta"}, {"titan v", "volta"}, {"t4", "turing"}, {"rtx 20", "turing"}, {"quadro rtx", "turing"}};
+        for (const auto& [pattern, arch] : kArch)
+            if (name.find(pattern) != std::string::npos) return "nvidia:" + arch;
+        return {};
+    }
+    return {};
+}
+
+std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel, std::string_view bucket,
+                                           bool* same_bucket) {
+    const ordered_json doc = ordered_json::parse(json_text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("kernels")) return std::nullopt;
+    const auto& kernels = doc["kernels"];
+    const std::string name(kernel);
+    if (!kernels.is_object() || !kernels.contains(name)) return std::nullopt;
+    const auto& e = kernels[name];
+    if (!e.is_object()) return std::nullopt;
+    // Entries of this bucket first ("sizes"), then the entry tuned last (the legacy layout).
+    std::vector<std::pair<const ordered_json*, std::string>> candidates;
+    const std::string want(bucket);
+    if (e.contains("sizes") && e["sizes"].is_object()) {
+        const auto& sizes = e["sizes"];
+        if (!want.empty() && sizes.contains(want)) candidates.emplace_back(&sizes[want], want);
+    }
+    if (e.contains("tile")) candidates.emplace_back(&e, size_bucket(text_field(e, "size")));
+    if (e.contains("sizes") && e["sizes"].is_object())
+        for (const auto& [b, entry] : e["sizes"].items()) candidates.emplace_back(&entry, b);
+    // A candidate of the asked bucket wins over any other.
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const auto& x, const auto& y) {
+        return (!want.empty() && x.second == want) > (!want.empty() && y.second == want);
+    });
+    for (const auto& [entry, b] : candidates) {
+        try {
+            TunedChoice c;
+            c.kernel = name;
+            c.tile = entry->at("tile").get<int>();
+            const ordered_json params = entry->value("params", ordered_json::object());  // named: items() must not outlive it
+            for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
+            c.gflops = entry->value("gflops", 0.0);
+            c.size = entry->value("size", "");
+            c.device = doc.value("device", "");
+            c.bucket = b;
+            if (same_bucket) *same_bucket = !want.empty() && b == want;
+            return c;
+        } catch (const nlohmann::json::exception&) {
+            continue;
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Every tuning file in precedence order: each search directory's, then the embedded ones.
+// `visit(path_or_origin, text)` returns true to stop.
+template <class Visit>
+void for_each_tuning_file(const std::string& only_name, Visit visit) {
+    for (const std::string& dir : tuning_search_dirs()) {
+        std::error_code ec;
+        if (!only_name.empty()) {
+            const std::filesystem::path path = std::filesystem::path(dir) / only_name;
+            if (std::filesystem::is_regular_file(path, ec) && visit(path.string(), read_text(path))) return;
+            continue;
+        }
+        std::vector<std::filesystem::path> files;
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".json") files.push_back(it->path());
+        std::sort(files.begin(), files.end());
+        for (const auto& path : files)
+            if (visit(path.string(), read_text(path))) return;
+    }
+    for (const EmbeddedFile& f : embedded_files()) {
+        const std::string path(f.path);
+        if (path.rfind("assets/tuning/", 0) != 0) continue;
+        if (!only_name.empty() && path != "assets/tuning/" + only_name) continue;
+        if (visit("embedded " + path, std::string(f.text))) return;
+    }
+}
+
+bool is_type_defaults(const std::string& origin) {
+    return std::filesystem::path(origin).filename().string().rfind("defaults-", 0) == 0;
+}
+
+}  // namespace
+
+std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view kernel) {
+    std::optional<TunedChoice> found;
+    for_each_tuning_file(std::string(slug) + ".json", [&](const std::string& origin, const std::string& text) {
+        if (auto c = tuned_choice_in(text, kernel)) {
+            c->origin = origin;
+            found = std::move(c);
+            return true;
+        }
+        return false;
+    });
+    return found;
+}
+
+std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size) {
+    const std::string bucket = size_bucket(size);
+    const std::string label = device.label();
+    const std::string family = device_family(label);
+    // Two passes over this device's file, then over similar devices' files: the bucket asked
+    // for, then any bucket (a device's own tuning at another size beats a stranger's).
+    for (const bool similar : {false, true}) {
+        if (similar && family.empty()) break;
+        for (const bool need_bucket : {true, false}) {
+            std::optional<TuningLookup> found;
+            for_each_tuning_file(similar ? std::string() : device_slug(device) + ".json",
+                                 [&](const std::string& origin, const std::string& text) {
+                if (is_type_defaults(origin)) return false;
+                bool same = false;
+                auto c = tuned_choice_in(text, kernel, bucket, &same);
+                if (!c || (need_bucket && !same)) return false;
+                if (similar && (c->device == label || device_family(c->device) != family)) return false;
+                c->origin = origin;
+                TuningLookup l;
+                l.match = similar ? TuningMatch::similar : TuningMatch::exact;
+                l.note = similar ? "tuned for a similar device: " + c->device
+                                 : same ? std::string("tuned here") : "tuned here at " + c->size;
+                l.choice = std::move(*c);
+                found = std::move(l);
+                return true;
+            });
+            if (found) return found;
+        }
+    }
+    if (!device.is_cpu && !device.is_gpu) return std::nullopt;
+    const std::string type = device.is_gpu ? "gpu" : "cpu";
+    std::optional<TuningLookup> found;
+    for_each_tuning_file("defaults-" + type + ".json", [&](const std::string& origin, const std::string& text) {
+        bool same = false;
+        auto c = tuned_choice_in(text, kernel, bucket, &same);
+        if (!c || !same) return false;
+        c->origin = origin;
+        c->device.clear();
+        found = TuningLookup{std::move(*c), TuningMatch::type_defaults, device.is_gpu ? "defaults for GPUs" : "defaults for CPUs"};
+        return true;
+    });
+    return found;
+}
+
+bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
+    if (config.kernel.custom || !config.kernel.library.empty()) return false;
+    const auto found = lookup_tuning(device, config.kernel.name, config.size);
+    if (!found) return false;
+    LaunchConfig tuned = config;
+    tuned.tile = found->choice.tile;
+    tuned.params = found->choice.params;
+    tuned.params_source = found->match == TuningMatch::exact     ? "tuned"
+                          : found->match == TuningMatch::similar ? "similar"
+                                                                 : "type-defaults";
+    tuned.tuning_note = found->note;
+    try {
+        resolve(tuned);  // parameters the rung no longer has, or sizes that no longer fit
+    } catch (const InputError&) {
+        return false;
+    }
+    config = std::move(tuned);
+    return true;
+}
+
+int best_result(const std::vector<TuneResult>& results) {
+    int best = -1;
+    for (size_t i = 0; i < results.size(); ++i)
+        if (results[i].status == "ok" && (best < 0 || results[i].gflops > results[best].gflops)) best = static_cast<int>(i);
+    return best;
+}
+
+std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
+                         const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command) {
+    if (best_result(new_results) < 0) throw InputError("no verified result to store for kernel '" + kernel + "'");
+    ordered_json doc = existing.empty() ? ordered_json::object() : ordered_json::parse(existing, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) doc = ordered_json::object();
+    // Another sweep of this kernel at this size (an earlier run, or one running beside
+    // this one) keeps the points this one did not rerun; the best is chosen over both.
+    std::vector<TuneResult> results = new_results;
+    for (const TuneResult& old : earlier_results(doc, kernel, size))
+        if (std::none_of(results.begin(), results.end(),
+                         [&](const TuneResult& r) { return r.tile == old.tile && r.params == old.params; }))
+            results.push_back(old);
+    const int best = best_result(results);
+    doc["comment"] = "Tuned parameters for one device, written by `tilescope tune`; bench and the GUI use each "
+                     "kernel's tile and params here. 'results' keeps every point of the sweep.";
+    doc["device"] = device_label;
+    doc["slug"] = device_slug(device_label);
+    if (!doc.contains("kernels") || !doc["kernels"].is_object()) doc["kernels"] = ordered_json::object();
+    const TuneResult& b = results[best];
+    ordered_json e;
+    e["tile"] = b.tile;
+    e["params"] = params_json(b.params);
+    e["gflops"] = b.gflops;
+    e["median_s"] = b.median_s;
+    e["size"] = size.label();
+    e["tuned_at"] = utc_now();
+    e["command"] = command;
+    ordered_json list = ordered_json::array();
+    for (const TuneResult& r : results) {
+        ordered_json j;
+        j["tile"] = r.tile;
+        j["params"] = params_json(r.params);
+        j["status"] = r.status;
+        j["gflops"] = r.status == "ok" ? ordered_json(r.gflops) : ordered_json(nullptr);
+        j["median_s"] = r.status == "refused" ? ordered_json(nullptr) : ordered_json(r.median_s);
+        j["global"] = r.global;
+        j["local"] = r.local;
+        if (!r.message.empty()) j["message"] = r.message;
+        list.push_back(std::move(j));
+    }
+    e["results"] = std::move(list);
+    // The best per size bucket stays when another bucket is tuned: lookup reads "sizes" first.
+    ordered_json sizes = ordered_json::object();
+    if (doc["kernels"].contains(kernel) && doc["kernels"][kernel].is_object()) {
+        const ordered_json& old = doc["kernels"][kernel];
+        if (old.contains("sizes") && old["sizes"].is_object()) sizes = old["sizes"];
+        else if (const std::string legacy_size = text_field(old, "size"); old.contains("tile") && !size_bucket(legacy_size).empty()) {
+            ordered_json legacy = old;  // a file from before buckets: its entry becomes its bucket's
+            legacy.erase("results");
+            sizes[size_bucket(legacy_size)] = std::move(legacy);
+        }
+    }
+    ordered_json summary = e;
+    summary.erase("results");
+    sizes[size_bucket(size)] = std::move(summary);
+    e["sizes"] = std::move(sizes);
+    doc["kernels"][kernel] = std::move(e);
+    return doc.dump(2) + "\n";
+}
+
+std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
+    const KernelSpec& kernel, const std::vector<int>& tiles, const std::map<std::string, std::vector<int64_t>>& values) {
+    // Candidate lists with the default first, so the defaults run before anything else.
+    std::vector<std::pair<std::string, std::vector<int64_t>>> axes;
+    for (const TunableParam& p : kernel.params) {
+        const auto it = values.find(p.name);
+        std::vector<int64_t> v = it != values.end() ? it->second : p.values;
+        if (it == values.end()) {
+            v.erase(std::remove(v.begin(), v.end(), p.default_value), v.end());
+            v.insert(v.begin(), p.default_value);
+        }
+        axes.emplace_back(p.name, std::move(v));
+    }
+    std::vector<std::pair<int, std::map<std::string, int64_t>>> points;
+    for (const int t : tiles) {
+        std::vector<size_t> idx(axes.size(), 0);
+        for (;;) {
+            std::map<std::string, int64_t> p;
+            for (size_t a = 0; a < axes.size(); ++a) p[axes[a].first] = axes[a].second[idx[a]];
+            points.emplace_back(t, std::move(p));
+            size_t a = axes.size();
+            while (a > 0) {  // odometer, last parameter fastest
+                --a;
+                if (++idx[a] < axes[a].second.size()) break;
+                idx[a] = 0;
+                if (a == 0) { a = axes.size() + 1; break; }
+            }
+            if (a == axes.size() + 1 || axes.empty()) break;
+        }
+    }
+    return points;
+}
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+int quick_tune_expected_points(const KernelSpec& kernel) {
+    // Measured on the ladder: about three points per axis and round, two rounds, then the
+    // pairs of axes (up to four moves each, fewer at the ends of the lists).
+    const int axes = 1 + static_cast<int>(kernel.params.size());
+    return 1 + 3 * axes + 2 + 3 * axes * (axes - 1) / 2;
+}
+
+std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, const std::map<std::string, int64_t>& start_params,
+                                   const MeasurePoint& measure, const QuickTuneOptions& options) {
+    // Axes: TS, then each parameter; each a sorted list of candidates holding the start value.
+    struct Axis {
+        std::string name;  // "" for TS
+        std::vector<int64_t> values;
+    };
+    std::vector<Axis> axes;
+    std::vector<int64_t> tiles(kernel.tiles.begin(), kernel.tiles.end());
+    tiles.push_back(start_tile);
+    axes.push_back({"", tiles});
+    for (const TunableParam& p : kernel.params) {
+        std::vector<int64_t> v = p.values;
+        v.push_back(start_params.count(p.name) ? start_params.at(p.name) : p.default_value);
+        axes.push_back({p.name, v});
+    }
+    for (Axis& a : axes) {
+        std::sort(a.values.begin(), a.values.end());
+        a.values.erase(std::unique(a.values.begin(), a.values.end()), a.values.end());
+    }
+    using Point = std::vector<int64_t>;  // one value per axis
+    auto to_point = [&](int tile, const std::map<std::string, int64_t>& params) {
+        Point p{tile};
+        for (size_t a = 1; a < axes.size(); ++a)
+            p.push_back(params.count(axes[a].name) ? params.at(axes[a].name) : kernel.params[a - 1].default_value);
+        return p;
+    };
+    auto index_of = [&](size_t axis, int64_t v) {
+        return static_cast<int>(std::find(axes[axis].values.begin(), axes[axis].values.end(), v) - axes[axis].values.begin());
+    };
+
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<TuneResult> results;
+    std::map<Point, double> seen;  // point -> GFLOP/s (0 when not verified)
+    Point best = to_point(start_tile, start_params);
+    double best_gflops = -1;
+    const int planned = quick_tune_expected_points(kernel);
+    auto out_of_time = [&] {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return static_cast<int>(results.size()) >= options.max_points || s >= options.budget_s;
+    };
+    // Measures p unless seen; true when it beat the best.
+    auto try_point = [&](const Point& p) {
+        if (seen.count(p) || out_of_time()) return false;
+        if (options.cancelled && options.cancelled()) throw Cancelled();
+        std::map<std::string, int64_t> params;
+        for (size_t a = 1; a < axes.size(); ++a) params[axes[a].name] = p[a];
+        TuneResult r = measure(static_cast<int>(p[0]), params);
+        r.tile = static_cast<int>(p[0]);
+        r.params = params;
+        const double g = r.status == "ok" ? r.gflops : 0;
+        seen[p] = g;
+        results.push_back(r);
+        if (options.progress) options.progress(static_cast<int>(results.size()), std::max(planned, static_cast<int>(results.size())), r);
+        if (g > best_gflops) {
+            const bool improved = best_gflops >= 0 || results.size() == 1;
+            best_gflops = g;
+            best = p;
+            return improved;
+        }
+        return false;
+    };
+    // One axis at a time: the neighbours of the best, then those two steps away.
+    auto descend = [&] {
+        for (int reach : {1, 2}) {
+            bool moved = true;
+            while (moved && !out_of_time()) {
+                moved = false;
+                for (size_t a = 0; a < axes.size(); ++a) {
+                    if (axes[a].values.size() < 2) continue;
+                    const int at = index_of(a, best[a]);
+                    for (const int step : {-reach, reach}) {
+                        const int i = at + step;
+                        if (i < 0 || i >= static_cast<int>(axes[a].values.size())) continue;
+                        Point p = best;
+                        p[a] = axes[a].values[i];
+                        if (try_point(p)) moved = true;
+                    }
+                }
+                if (reach == 2 && moved) reach = 1;  // a far move found something: search near it again
+            }
+        }
+    };
+    try_point(best);
+    descend();
+    // Parameters interact (a taller block of C wants another group shape), so one axis at
+    // a time stops short: with time left, move two axes at once by one step each; a pair
+    // that beats the best starts the one-axis search again from there.
+    for (bool improved = true; improved && !out_of_time();) {
+        improved = false;
+        for (size_t a = 0; a < axes.size(); ++a)
+            for (size_t b = a + 1; b < axes.size(); ++b)
+                for (const int sa : {-1, 1})
+                    for (const int sb : {-1, 1}) {
+                        const int ia = index_of(a, best[a]) + sa, ib = index_of(b, best[b]) + sb;
+                        if (ia < 0 || ib < 0 || ia >= static_cast<int>(axes[a].values.size()) ||
+                            ib >= static_cast<int>(axes[b].values.size()))
+                            continue;
+                        Point p = best;
+                        p[a] = axes[a].values[ia];
+                        p[b] = axes[b].values[ib];
+                        if (try_point(p)) improved = true;
+                    }
+        if (improved) descend();
+    }
+    return results;
+}
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+double quick_tune_estimate_s(const KernelSpec& kernel, double seconds_per_point, double budget_s) {
+    const double s = std::max(0.0, seconds_per_point) * quick_tune_expected_points(kernel);
+    return std::min(s, std::max(0.0, budget_s));
+}
+
+bool is_tunable(const KernelSpec& kernel) {
+    return kernel.library.empty() && !kernel.custom && (kernel.tiles.size() > 1 || !kernel.params.empty());
+}
+
+QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size) {
+    QuickTuneStart s;
+    s.tile = kernel.default_tile;
+    if (const auto known = lookup_tuning(device, kernel.name, size)) {
+        s.tile = known->choice.tile;
+        s.params = known->choice.params;
+        s.note = known->note;
+    }
+    return s;
+}
+
+TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const ProblemSize& size, int tile,
+                              const std::map<std::string, int64_t>& params, const RunOptions& options,
+                              Measurement* measured) {
+    LaunchConfig c{kernel, size, tile, params, "given"};
+    TuneResult r;
+    r.tile = tile;
+    r.params = params;
+    try {
+        const ResolvedLaunch launch = resolve(c);
+        r.global = launch.global_text();
+        r.local = launch.local_text();
+        runner.validate(c);
+        Measurement m = runner.measure(c, options);
+        r.median_s = m.median_s;
+        if (m.verification.verified) {
+            r.status = "ok";
+            r.gflops = m.gflops;
+        } else {
+            r.status = "wrong";
+            r.message = m.verification.summary();
+        }
+        if (measured) *measured = std::move(m);
+    } catch (const InputError& e) {
+        r.status = "refused";
+        r.message = e.what();
+    }
+    return r;
+}
+
+QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
+                                const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
+                                const std::string& out_path, const std::string& command) {
+    QuickTuneRun run;
+    run.path = out_path;
+    const auto started = std::chrono::steady_clock::now();
+    run.results = quick_tune(kernel, start.tile, start.params, measure, options);  // Cancelled: nothing below runs
+    if (options.cancelled && options.cancelled()) throw Cancelled();                // asked during the last point
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run.best = best_result(run.results);
+    if (run.best < 0) return run;
+    // Locked read-merge-write: a second `tune` on the same file keeps this run's results.
+    update_file_locked(out_path, [&](const std::string& current) {
+        return merge_tuning(current, device_label, kernel.name, size, run.results, command);
+    });
+    run.saved = true;
+    return run;
+}
+
+}  // namespace tilescope

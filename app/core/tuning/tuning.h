@@ -1,0 +1,187 @@
+#pragma once
+// Per-device tuned parameters, kept as data: <device-slug>.json holds, for each tuned rung
+// and size bucket, the best verified tile and parameters and every result of the sweep
+// that found them. Files are compiled into the binary (like kernels/) and also read at
+// run time, so a tuning run on another machine can be brought back and used at once:
+//   $TILESCOPE_TUNING_DIR, then the user's folder ($XDG_DATA_HOME/tilescope/tuning, where
+//   `tilescope tune` writes), then ./assets/tuning, then <directory of the executable>/tuning,
+//   then the embedded copies.
+// A device nobody tuned still gets sensible values (lookup_tuning): its own file, else a
+// file of a similar device (same vendor and architecture family), else the parameters
+// kept for its type (assets/tuning/defaults-cpu.json, defaults-gpu.json).
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/kernel/launch_config.h"
+#include "core/device/opencl_env.h"
+
+namespace tilescope {
+
+// "NVIDIA CUDA / NVIDIA H200" -> "nvidia-cuda-nvidia-h200": lower case, runs of anything
+// but letters and digits become one '-'.
+std::string device_slug(std::string_view device_label);
+std::string device_slug(const DeviceInfo& device);
+
+// One point of a sweep: what ran and what came of it.
+struct TuneResult {
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    std::string status;     // "ok" (verified), "wrong" (did not verify), "refused" (limits, build, launch)
+    double gflops = 0;      // verified only
+    double median_s = 0;
+    std::string global, local;  // NDRange as run ("256x128")
+    std::string message;    // why it was refused or wrong
+};
+
+// The tuned choice for one rung on one device.
+struct TunedChoice {
+    std::string kernel;
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    double gflops = 0;
+    std::string size;     // the problem size it was tuned at
+    std::string origin;   // the file it came from ("embedded assets/tuning/x.json" or a path)
+    std::string device;   // the device the file was tuned on ("" for the type defaults)
+    std::string bucket;   // the size bucket of the entry ("small", "large")
+};
+
+// Tuning is per size bucket, so small problems get tiles that fill the device: "small" when
+// C is at most 1024 x 1024 (max(M, N) <= 1024), else "large".
+std::string size_bucket(const ProblemSize& size);
+std::string size_bucket(std::string_view size_label);  // of a stored "1024" / "MxNxK"; "" if unreadable
+
+// Devices of one vendor and architecture family share tuning as a fallback:
+// "pocl:skylake-avx512:amd" (PoCL's LLVM target and the CPU's vendor), "nvidia:hopper";
+// "" when the label says too little (then only the exact device matches).
+std::string device_family(std::string_view device_label);
+
+// The user's tuning folder: $XDG_DATA_HOME/tilescope/tuning, else ~/.local/share/tilescope/tuning.
+std::string user_tuning_dir();
+
+// How a device found its tile and parameters, best first.
+enum class TuningMatch { exact, similar, type_defaults };
+
+struct TuningLookup {
+    TunedChoice choice;
+    TuningMatch match = TuningMatch::exact;
+    std::string note;  // for tables and the GUI: "tuned here", "tuned for a similar device: NAME", "defaults for CPUs"
+};
+
+// The best available choice for `kernel` at `size` on `device`: this device's file (this
+// bucket, then another bucket), a similar device's file (same order), the type defaults
+// for this bucket; nullopt when none has the rung.
+std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size);
+
+// Directories read at run time, in precedence order (existing or not).
+std::vector<std::string> tuning_search_dirs();
+
+// Where `tilescope tune` writes by default: $TILESCOPE_TUNING_DIR, else user_tuning_dir()
+// (never the install or the repository).
+std::string default_tuning_dir();
+
+// The choice for `kernel` in one tuning file's text, or nullopt (also for unreadable text):
+// the entry for `bucket` when given and present, else the entry tuned last.
+// `same_bucket`, when given, says whether the entry is of the bucket asked for.
+std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel,
+                                           std::string_view bucket = {}, bool* same_bucket = nullptr);
+
+// The choice for `kernel` on the device with this slug, from the first file that has one.
+std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view kernel);
+
+// Sets config's tile and parameters from lookup_tuning when there is a choice for the rung
+// that still resolves; params_source becomes "tuned" (this device), "similar" (a similar
+// device) or "type-defaults", and tuning_note says which in words. Else leaves it alone.
+// Returns whether it applied one.
+bool apply_tuning(LaunchConfig& config, const DeviceInfo& device);
+
+// The tuning file's text with `kernel`'s entry replaced: the best verified result and
+// all of `results` (which must have a verified one), plus the earlier results of that
+// kernel at the same size for points `results` did not rerun. `existing` is the file's
+// current text (empty when new); entries of other kernels are kept.
+std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
+                         const ProblemSize& size, const std::vector<TuneResult>& results, const std::string& command);
+
+// Index of the best verified result, or -1.
+int best_result(const std::vector<TuneResult>& results);
+
+// The sweep: every combination of `tiles` and each parameter's candidate values (the
+// kernel's own lists unless `values` overrides some), the defaults first.
+std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
+    const KernelSpec& kernel, const std::vector<int>& tiles, const std::map<std::string, std::vector<int64_t>>& values);
+
+}  // namespace tilescope
+
+namespace tilescope {
+
+// ---- tilescope tune --quick: a guided search instead of the full grid ----
+// Coordinate descent from a start point (the device's best known choice): along each axis
+// (TS, then each parameter, values in the kernel's order), try the neighbours of the best so
+// far and move when one is faster; repeat until a round finds nothing, then look two steps
+// away once more; then, with time left, move two axes at once by one step each (parameters
+// interact), restarting from any pair that wins; stop early at `max_points` or `budget_s`.
+// A handful of points per axis and pair instead of the product of all of them.
+struct QuickTuneOptions {
+    int max_points = 100;                      // points measured at most
+    double budget_s = 110;                     // wall time at most (tune --quick promises 2 minutes)
+    std::function<bool()> cancelled;           // polled between points; true stops with Cancelled
+    std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
+};
+
+using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
+
+// One point of a sweep on a real device: resolve, validate, measure (options' reps,
+// warm-up and cancel flag), verify. Refusals (limits, build, launch) become status
+// "refused"; Cancelled is thrown. `measured`, when given, receives the Measurement.
+struct RunOptions;
+struct Measurement;
+class Runner;
+TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const ProblemSize& size, int tile,
+                              const std::map<std::string, int64_t>& params, const RunOptions& options,
+                              Measurement* measured = nullptr);
+
+// The results in the order measured (the start first). `measure` runs one point.
+std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, const std::map<std::string, int64_t>& start_params,
+                                   const MeasurePoint& measure, const QuickTuneOptions& options = {});
+
+// About how many points quick_tune measures for `kernel` (for "about N s" before starting).
+int quick_tune_expected_points(const KernelSpec& kernel);
+
+// "About N s" before starting: the expected points times the seconds one point takes
+// (build, warm-up, timed runs, verification: measure one to know), never past the budget.
+double quick_tune_estimate_s(const KernelSpec& kernel, double seconds_per_point, double budget_s);
+
+// Whether `tune` has anything to choose for the rung: a ladder rung (not a library, not a
+// custom source) with more than one tile or a tunable parameter.
+bool is_tunable(const KernelSpec& kernel);
+
+// The point quick_tune starts from on `device` at `size`: the best it already has (its
+// own, a similar device's, its type's; `note` says which), else the rung's defaults.
+struct QuickTuneStart {
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    std::string note;  // lookup_tuning's note, "" for the rung's defaults
+};
+QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size);
+
+// What a quick tuning run came to; `saved` when a verified best was merged into `path`.
+struct QuickTuneRun {
+    std::vector<TuneResult> results;  // in the order measured
+    int best = -1;                    // index into results of the best verified, -1: none
+    bool saved = false;
+    std::string path;
+    double seconds = 0;
+};
+
+// quick_tune, then (when a point verified) the locked read-merge-write of its results
+// into `out_path` (merge_tuning, update_file_locked: atomic, never half-written), as
+// `tilescope tune --quick` and the GUI both do. A cancel (Cancelled, thrown) or a run with
+// nothing verified writes nothing.
+QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
+                                const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
+                                const std::string& out_path, const std::string& command);
+
+}  // namespace tilescope
