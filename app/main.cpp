@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 
 #ifdef TILESCOPE_HAS_GUI
-#include "ui/gui_main.h"
+#include "ui/shell/gui_main.h"
 #endif
 
 int main(int argc, char** argv) {

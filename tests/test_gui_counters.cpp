@@ -1,4 +1,4 @@
-// The counters panel's rows (ui/counters.h) on real traces of every rung: each says what
+// The counters panel's rows (ui/state/counters.h) on real traces of every rung: each says what
 // it counts and which kind of number it is, each traced count has its closed form beside
 // it, and the coalescing ideal follows the access width.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include "core/trace/analysis.h"
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
-#include "ui/counters.h"
+#include "ui/state/counters.h"
 
 using namespace tilescope;
 using namespace tilescope::ui;

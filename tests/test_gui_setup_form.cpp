@@ -1,8 +1,8 @@
-// The set-up panel's validation (ui/setup_form.h): every bad input becomes one message
+// The set-up panel's validation (ui/state/setup_form.h): every bad input becomes one message
 // for the panel, never an exception or a crash; good input implies the right NDRange.
 #include <gtest/gtest.h>
 
-#include "ui/setup_form.h"
+#include "ui/state/setup_form.h"
 
 using namespace tilescope;
 using namespace tilescope::ui;

@@ -7,7 +7,7 @@
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
 #include "core/trace/view_model.h"
-#include "ui/setup_form.h"
+#include "ui/state/setup_form.h"
 
 using namespace tilescope;
 using namespace tilescope::ui;

@@ -2,7 +2,7 @@
 // points and of the axis titles, inside the plot. Pure geometry: no window needed.
 #include <gtest/gtest.h>
 
-#include "ui/plot.h"
+#include "ui/widgets/plot.h"
 
 using namespace tilescope::ui;
 

@@ -37,7 +37,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "ui/gui_options.h"
+#include "ui/shell/gui_options.h"
 #endif
 
 using namespace tilescope;

@@ -1,0 +1,291 @@
+// Compare mode: two configurations side by side, one phase cursor, their counters and
+// measured GFLOP/s beside each other.
+#include "ui/panels/compare_view.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+#include "core/trace/analysis.h"
+#include "core/base/errors.h"
+#include "ui/panels/emulation_panel.h"
+#include "ui/state/setup_form.h"
+#include "ui/widgets/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+// Rows and columns of C each group computes, from the NDRange (2D: dimension 0 along
+// columns; 1D: along rows), as the ladder's rungs split C.
+std::pair<int64_t, int64_t> group_block(const LaunchConfig& c, const ResolvedLaunch& r) {
+    if (r.dims >= 2) return {ceil_div(c.size.M, int64_t(r.groups[1])), ceil_div(c.size.N, int64_t(r.groups[0]))};
+    return {ceil_div(c.size.M, int64_t(r.groups[0])), c.size.N};
+}
+
+std::string trace_label(const Trace& t) {
+    std::string s = t.kernel + " " + t.size.label();
+    if (t.tile > 0) s += " TS=" + std::to_string(t.tile);
+    return s;
+}
+
+std::string group_text(const GroupId& g) { return "(" + std::to_string(g[0]) + "," + std::to_string(g[1]) + ")"; }
+
+// The first cell of C a group computes, from the NDRange.
+std::pair<int64_t, int64_t> block_origin(const LaunchConfig& c, const GroupId& g) {
+    try {
+        const ResolvedLaunch r = resolve(c);
+        const auto [rows, cols] = group_block(c, r);
+        if (r.dims >= 2) return {int64_t(g[1]) * rows, int64_t(g[0]) * cols};
+        return {int64_t(g[0]) * rows, 0};
+    } catch (const std::exception&) {
+        return {0, 0};
+    }
+}
+
+// The phase of `v2` that loads column k of A, the first one `v1` loads now.
+std::optional<int> phase_loading(const Trace& t2, const MatrixRoles& roles2, const GroupId& g2, int64_t k) {
+    for (int p = 0, n = phase_count(t2, g2); p < n; ++p)
+        for (const Rect& r : group_phase_view(t2, roles2, g2, p).a_loaded)
+            if (r.c0 <= k && k <= r.c1) return p;
+    return std::nullopt;
+}
+
+}  // namespace
+
+GroupId group_covering(const LaunchConfig& c, int64_t row, int64_t col) {
+    GroupId g{0, 0, 0};
+    try {
+        const ResolvedLaunch r = resolve(c);
+        const auto [rows, cols] = group_block(c, r);
+        if (r.dims >= 2) {
+            g[0] = uint32_t(std::clamp<int64_t>(cols ? col / cols : 0, 0, int64_t(r.groups[0]) - 1));
+            g[1] = uint32_t(std::clamp<int64_t>(rows ? row / rows : 0, 0, int64_t(r.groups[1]) - 1));
+        } else {
+            g[0] = uint32_t(std::clamp<int64_t>(rows ? row / rows : 0, 0, int64_t(r.groups[0]) - 1));
+        }
+    } catch (const std::exception&) {  // an unresolvable launch has only group 0
+    }
+    return g;
+}
+
+GroupId ComparePanel::mapped_group(const LaunchConfig& first, const GroupId& group, const LaunchConfig& second) {
+    const auto [row, col] = block_origin(first, group);
+    return group_covering(second, row, col);
+}
+
+ComparePanel::Shown ComparePanel::match(const AppState& s) const {
+    Shown out;
+    out.group = s.cursor.group;
+    out.phase = s.cursor.phase;
+    if (!s.main.trace || !s.other.trace || !s.main.config || !s.other.config) return out;
+    const Trace& t2 = *s.other.trace;
+    // the first cell of C the selected group computes: traced, else from the NDRange
+    const GroupPhaseView v1 = group_phase_view(*s.main.trace, s.main.roles, s.cursor.group, s.cursor.phase);
+    int64_t row = 0, col = 0;
+    if (!v1.c_block.empty()) {
+        row = v1.c_block[0].r0;
+        col = v1.c_block[0].c0;
+    } else {
+        std::tie(row, col) = block_origin(*s.main.config, s.cursor.group);
+    }
+    const auto owner = cell_owner(t2, s.other.roles, row, col);
+    out.group = owner && owner->from_trace ? owner->group : group_covering(*s.other.config, row, col);
+    out.phase = std::clamp(s.cursor.phase, 0, std::max(0, phase_count(t2, out.group) - 1));
+    out.why = "group " + group_text(out.group) + ": same P(" + std::to_string(row) + "," + std::to_string(col) + ")";
+    if (!v1.a_loaded.empty())
+        if (auto p = phase_loading(t2, s.other.roles, out.group, v1.a_loaded[0].c0)) {
+            out.phase = *p;
+            out.why += ", phase " + std::to_string(*p) + ": same k=" + std::to_string(v1.a_loaded[0].c0);
+        }
+    return out;
+}
+
+void ComparePanel::retrace_for(AppState& s, const GroupId& group) {
+    if (!s.other.config || s.other.busy()) return;
+    if (asked_ == group && asked_version_ == s.other.version) return;  // asked once per trace: never a loop
+    asked_ = group;
+    asked_version_ = s.other.version + 1;  // the version the answer will carry
+    s.other.start(*s.worker, *s.other.config, {}, group);
+}
+
+// Until the user picks the second configuration, it is the first one at twice the tile
+// (half when twice is over the device's limit), re-traced whenever the first changes.
+void ComparePanel::follow_main(AppState& s) {
+    if (!s.main.config || chosen_) return;
+    const std::string key = config_key(*s.main.config);
+    if (followed_.empty() && s.other.config) {  // given on the command line: adopted as chosen unless it is the default
+        followed_ = key;
+        chosen_ = s.other.config->kernel.name != s.main.config->kernel.name || s.other.config->tile != s.main.config->tile * 2;
+        return;
+    }
+    if (key == followed_ && s.other.config) return;
+    followed_ = key;
+    LaunchConfig c = *s.main.config;
+    SetupForm form;
+    form.kernel = c.kernel.custom ? "" : c.kernel.name;
+    form.size = c.size.label();
+    form.tile = c.tile * 2;
+    if (c.kernel.custom || !check_setup(form, s.measuring_device()).ok()) form.tile = std::max(1, c.tile / 2);
+    c.tile = form.tile;
+    s.other.start(*s.worker, c, {}, mapped_group(*s.main.config, s.cursor.group, c));
+    start_compare_measurements(s);
+}
+
+void ComparePanel::draw_form(AppState& s) {
+    const auto& menu = kernel_menu();
+    if (kernel_ < 0 && s.other.config) {  // the form starts from the configuration on show
+        for (size_t i = 0; i < menu.size(); ++i)
+            if (!s.other.config->kernel.custom && menu[i].name == s.other.config->kernel.name) kernel_ = int(i);
+        std::snprintf(size_, sizeof size_, "%s", s.other.config->size.label().c_str());
+        tile_ = s.other.config->tile;
+    }
+    bool changed = false;
+    const float fh = ImGui::GetFontSize();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Right: kernel");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fh * 9);
+    if (ImGui::BeginCombo("##kernel2", kernel_ >= 0 && kernel_ < int(menu.size()) ? menu[size_t(kernel_)].name.c_str() : "kernel")) {
+        for (size_t i = 0; i < menu.size(); ++i)
+            if (ImGui::Selectable(menu[i].name.c_str(), int(i) == kernel_)) {
+                kernel_ = int(i);
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the kernel of the right-hand configuration");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("size");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fh * 5);
+    ImGui::InputText("##size2", size_, sizeof size_);
+    changed |= ImGui::IsItemDeactivatedAfterEdit();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("S (square) or MxNxK; press Enter to trace");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("TS");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fh * 3);
+    changed |= ImGui::InputInt("##tile2", &tile_, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the tile size TS; press Enter to trace");
+    for (int ts : {4, 8, 16, 32}) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton(std::to_string(ts).c_str())) {
+            tile_ = ts;
+            changed = true;
+        }
+    }
+    if (!problem_.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImColor(theme().pal.race), "%s", problem_.c_str());
+    }
+    if (!changed || kernel_ < 0 || kernel_ >= int(menu.size())) return;
+    SetupForm form;
+    form.kernel = menu[size_t(kernel_)].name;
+    form.size = size_;
+    form.tile = tile_;
+    const SetupCheck check = check_setup(form, s.measuring_device());
+    problem_ = check.ok() ? "" : "right: " + check.problem;
+    if (!check.ok()) return;
+    chosen_ = true;
+    s.other.start(*s.worker, *check.config, {}, s.main.config ? mapped_group(*s.main.config, s.cursor.group, *check.config) : GroupId{});
+    start_compare_measurements(s);
+}
+
+void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int phase, const std::string& why) const {
+    ImGui::PushFont(theme().big);
+    ImGui::TextUnformatted(slot.trace ? trace_label(*slot.trace).c_str() : slot.config ? config_label(*slot.config).c_str() : "");
+    ImGui::PopFont();
+    if (slot.busy()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImColor(theme().pal.faint_text), slot.config ? ("tracing " + config_label(*slot.config) + "...").c_str() : "tracing...");
+    }
+    if (!slot.trace) {
+        if (!slot.error.empty()) ImGui::TextColored(ImColor(theme().pal.race), "%s", slot.error.c_str());
+        return;
+    }
+    const Trace& t = *slot.trace;
+    const uint64_t b = t.totals.global_load_bytes;
+    ImGui::Text("global loads %s (traced), %.1f FLOP per global load", b >= (1u << 20) ? (std::to_string(b >> 20) + " MB").c_str()
+                                                                                      : (std::to_string(b >> 10) + " KB").c_str(),
+                compute_to_global_ratio(t));
+    const LaunchConfig* c = slot.config ? &*slot.config : nullptr;
+    auto it = c ? s.compare_gflops.find(config_key(*c)) : s.compare_gflops.end();
+    if (it != s.compare_gflops.end() && c && trace_label(t) == config_label(*c))
+        ImGui::Text("%.2f GFLOP/s (measured)", it->second.gflops);
+    else
+        ImGui::TextDisabled(s.compare_job && !s.compare_job->done ? "measuring GFLOP/s..." : "GFLOP/s not measured");
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", why.empty() ? ("group " + group_text(group) + ", phase " + std::to_string(phase)).c_str() : why.c_str());
+}
+
+void ComparePanel::draw(AppState& s, ImVec2 size) {
+    if (s.compare_job && s.compare_job->done) {
+        if (auto* m = s.compare_job->result<std::map<std::string, Measurement>>())
+            for (const auto& [k, v] : *m) s.compare_gflops[k] = v;
+        s.compare_job.reset();
+    }
+    follow_main(s);
+    draw_form(s);
+    const float gap = ImGui::GetStyle().ItemSpacing.x, half = (size.x - gap) / 2;
+    const float head = ImGui::GetFontSize() * 5.f + ImGui::GetFrameHeightWithSpacing();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const Shown right = match(s);
+    if (s.other.trace && !s.other.trace->find_group(right.group)) retrace_for(s, right.group);
+    ImGui::PushClipRect(o, ImVec2(o.x + half - 4, o.y + head), true);
+    ImGui::BeginGroup();
+    summary(s, s.main, s.cursor.group, s.cursor.phase, "");
+    ImGui::EndGroup();
+    ImGui::PopClipRect();
+    ImGui::SetCursorScreenPos(ImVec2(o.x + half + 8, o.y));
+    ImGui::PushClipRect(ImVec2(o.x + half + 8, o.y), ImVec2(o.x + size.x, o.y + head), true);
+    ImGui::BeginGroup();
+    summary(s, s.other, right.group, right.phase, right.why);
+    ImGui::EndGroup();
+    ImGui::PopClipRect();
+    const float top = o.y + ImGui::GetFontSize() * 5.f;
+    const float view_h = std::max(10.f, size.y - (top - o.y) - ImGui::GetFrameHeightWithSpacing());
+    const EmulationViewFlags input = s.scripted ? EmulationViewFlags_NoInput : 0;
+    EmulationViewData d1 = view_data(s, s.main);
+    const EmulationViewResult r1 = left_.draw(d1, ImVec2(o.x, top), ImVec2(half, view_h), EmulationViewFlags_Compact | input);
+    if (r1.clicked_group) select_group(s, s.main, *r1.clicked_group);
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(o.x + half + 3, o.y), ImVec2(o.x + half + 3, o.y + size.y), theme().pal.outline, 2.f);
+    EmulationViewData d2 = view_data(s, s.other);
+    d2.group = right.group;
+    d2.phase = right.phase;
+    d2.pinned_hover.reset();
+    right_.draw(d2, ImVec2(o.x + half + 8, top), ImVec2(half - 8, view_h), EmulationViewFlags_Compact | EmulationViewFlags_NoInput);
+}
+
+std::vector<MatrixPlacement> ComparePanel::placements() const {
+    std::vector<MatrixPlacement> all = left_.placements();
+    all.insert(all.end(), right_.placements().begin(), right_.placements().end());
+    return all;
+}
+
+void start_compare_measurements(AppState& s) {
+    if (!s.main.config || !s.other.config) return;
+    if (s.compare_job && !s.compare_job->done) s.compare_job->cancel = true;
+    const std::vector<LaunchConfig> configs = {*s.main.config, *s.other.config};
+    const std::string sel = s.device_sel;
+    s.compare_job = s.worker->submit("measure both", [configs, sel](JobStatus& st) -> std::any {
+        std::map<std::string, Measurement> out;
+        const DeviceInfo& dev = select_device(sel);
+        Runner r(dev);
+        RunOptions o;
+        o.reps = 3;
+        o.cancelled = [&st] { return st.cancel.load(); };
+        st.units_total = configs.size();
+        for (const LaunchConfig& c : configs) {
+            st.set_message("measuring " + config_label(c));
+            try {
+                out[config_key(c)] = r.measure(c, o);
+            } catch (const InputError&) {
+            }
+            ++st.units_done;
+        }
+        return out;
+    });
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,36 @@
+// The glue between the emulation view widget and the App's state: what it is given, and
+// what a click on it does.
+#include "ui/panels/emulation_panel.h"
+
+#include <algorithm>
+
+namespace tilescope::ui {
+
+EmulationViewData view_data(const AppState& s, const TraceSlot& slot) {
+    EmulationViewData d;
+    d.trace = slot.trace.get();
+    d.roles = &slot.roles;
+    d.version = slot.version;
+    d.group = s.cursor.group;
+    d.phase = s.cursor.phase;
+    d.progress = s.cursor.progress;
+    d.tracing = slot.busy();
+    d.pinned_hover = s.hover_cell;
+    if (!d.trace) d.empty_text = slot.busy() ? "Tracing on the emulator..." : slot.error.empty() ? "No trace yet: choose a kernel and press Trace." : "";
+    return d;
+}
+
+void select_group(AppState& s, TraceSlot& slot, const GroupId& group) {
+    s.cursor.group = group;
+    if (!slot.trace) return;
+    const Trace& t = *slot.trace;
+    s.cursor.phase = std::min(s.cursor.phase, std::max(0, phase_count(t, group) - 1));
+    if (t.find_group(group) || !slot.config || slot.busy()) return;
+    std::vector<GroupId> groups;
+    for (const GroupTrace& g : t.detail) groups.push_back(g.group);
+    if (groups.size() > 16) groups.resize(16);
+    groups.push_back(group);
+    slot.start(*s.worker, *slot.config, groups);
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,59 @@
+#include "ui/panels/presenter_bar.h"
+
+#include <algorithm>
+#include <string>
+
+#include "ui/panels/timeline_panel.h"
+#include "ui/widgets/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+// The free corner: from the view's top-left to the left edge of B and the top of A's label.
+ImVec2 corner_size(ImVec2 origin, const std::vector<MatrixPlacement>& ms) {
+    float right = origin.x + ImGui::GetFontSize() * 11, bottom = origin.y + ImGui::GetFontSize() * 9;
+    for (const MatrixPlacement& m : ms) {
+        if (m.role == "B") right = m.p0.x - ImGui::GetFontSize() * 0.5f;
+        if (m.role == "A") bottom = m.p0.y - ImGui::GetFontSize() * 1.6f;
+    }
+    return ImVec2(std::max(right - origin.x, ImGui::GetFontSize() * 9), std::max(bottom - origin.y, ImGui::GetFontSize() * 5));
+}
+
+void draw_controls(AppState& s) {
+    if (ImGui::Button("< Back")) step_cursor(s, -1);
+    ImGui::SameLine();
+    if (ImGui::Button(s.cursor.playing ? "Pause" : "Play")) s.cursor.playing = !s.cursor.playing;
+    ImGui::SameLine();
+    if (ImGui::Button("Step >")) step_cursor(s, +1);
+}
+
+}  // namespace
+
+void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlacement>& matrices, bool zoomed) {
+    const ImVec2 room = corner_size(origin, zoomed ? std::vector<MatrixPlacement>{} : matrices);
+    ImGui::SetNextWindowPos(origin);
+    ImGui::SetNextWindowSize(room);
+    ImGui::SetNextWindowBgAlpha(zoomed ? 0.9f : 0.f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, zoomed ? 1.f : 0.f);
+    ImGui::Begin("##presenter", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
+    const Palette& pal = theme().pal;
+    ImGui::PushTextWrapPos(0);
+    if (s.main.shown) {  // the trace on screen, which a trace in flight does not change yet
+        ImGui::PushFont(theme().big);
+        ImGui::TextUnformatted(config_label(*s.main.shown).c_str());
+        ImGui::PopFont();
+    }
+    const int n = cursor_phase_count(s);
+    if (n > 0) ImGui::Text("group (%u,%u), phase %d of %d", s.cursor.group[0], s.cursor.group[1], s.cursor.phase, n);
+    if (s.main.busy()) ImGui::TextColored(ImColor(pal.race), "tracing %s...", s.main.config ? config_label(*s.main.config).c_str() : "");
+    draw_controls(s);
+    ImGui::TextColored(ImColor(pal.faint_text), "F1 keys · F5 leave · H panel");
+    if (!s.message.empty()) ImGui::TextUnformatted(s.message.c_str());  // where F12 saved
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+    ImGui::PopStyleVar();
+}
+
+}  // namespace tilescope::ui

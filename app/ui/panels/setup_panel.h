@@ -1,0 +1,36 @@
+#pragma once
+// Set-up: device, kernel (ladder or custom .cl), sizes, tile; what they imply (NDRange,
+// groups, phases, local bytes) with limits in red; Trace and Measure buttons; jobs in
+// flight with Cancel.
+#include "ui/panels/side_panel.h"
+#include "ui/state/setup_form.h"
+
+namespace tilescope::ui {
+
+class SetupPanel : public SidePanel {
+public:
+    const char* title() const override { return "Set-up"; }
+    void draw(AppState& state) override;
+
+    // The form's text fields (ImGui edits char buffers); converted to a SetupForm each frame.
+    struct FormText {
+        int kernel = 0;  // index into kernel_menu(), or its size for a custom kernel
+        char size[64] = "32";
+        int tile = 8;
+        char source[256] = "", entry[64] = "", global[96] = "", local[96] = "", args[512] = "", defines[128] = "", check[64] = "";
+    };
+
+private:
+    void sync_from(const LaunchConfig& config, const std::string& source_path);
+    void draw_device(AppState& state, const DeviceInfo* device);
+    void draw_kernel_fields();
+    void draw_buttons(AppState& state, const SetupCheck& check);
+    void draw_check(const SetupCheck& check);
+    void draw_lesson();
+    void draw_jobs(AppState& state);
+
+    FormText form_;
+    bool initialised_ = false;
+};
+
+}  // namespace tilescope::ui

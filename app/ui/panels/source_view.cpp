@@ -1,0 +1,117 @@
+// The kernel source with barrier lines and the current interval's barrier marked.
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "core/kernel/source_edit.h"
+#include "ui/panels/source_view.h"
+#include "ui/widgets/theme.h"
+
+namespace tilescope::ui {
+
+void toggle_barrier(AppState& s, int line) {
+    if (!s.main.config || !s.worker) return;
+    if (s.dropped_barriers.empty() || !s.undropped_kernel || s.undropped_kernel->name != s.main.config->kernel.name) {
+        s.undropped_kernel = s.main.config->kernel;
+        s.dropped_barriers.clear();
+    }
+    auto it = std::find(s.dropped_barriers.begin(), s.dropped_barriers.end(), line);
+    if (it == s.dropped_barriers.end()) s.dropped_barriers.push_back(line);
+    else s.dropped_barriers.erase(it);
+    LaunchConfig config = *s.main.config;
+    try {
+        config.kernel = drop_barriers(*s.undropped_kernel, s.dropped_barriers, "barrier toggle");
+    } catch (const std::exception& e) {
+        s.message = e.what();
+        return;
+    }
+    s.message = s.dropped_barriers.empty() ? "Barriers restored; tracing again" : "Barrier removed; tracing again";
+    s.main.start(*s.worker, config, {}, s.cursor.group);
+}
+
+void SourceView::draw(AppState& s, ImVec2 size) {
+    const Palette& pal = theme().pal;
+    // the source of the trace on screen (a trace in flight has not replaced it yet)
+    const std::optional<LaunchConfig>& shown = s.main.shown ? s.main.shown : s.main.config;
+    if (!shown) {
+        ImGui::TextDisabled("No kernel chosen.");
+        return;
+    }
+    // Dropped barriers stay visible (struck out): the source before the toggle removed them.
+    const KernelSpec& base = s.undropped_kernel && s.undropped_kernel->name == shown->kernel.name && !s.dropped_barriers.empty()
+                                 ? *s.undropped_kernel
+                                 : shown->kernel;
+    const std::string& src = base.source;
+    const std::vector<int> source_barriers = barrier_lines(src);
+    int toggled = 0;
+    const Trace* t = s.main.trace.get();
+    int current_line = -1;
+    if (t)
+        if (const GroupTrace* g = t->find_group(s.cursor.group); g && s.cursor.phase < int(g->intervals.size()))
+            current_line = g->intervals[size_t(s.cursor.phase)].end_line;
+    const float diag_h = t && !t->diagnostics.empty() ? std::min(size.y * 0.35f, ImGui::GetFontSize() * 10) : ImGui::GetFontSize() * 3;
+    // long lines scroll sideways rather than being cut off (28 px text on a projector)
+    ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(theme().mono);
+    std::istringstream in(src);
+    std::string text;
+    int line = 0;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    while (std::getline(in, text)) {
+        ++line;
+        const bool barrier = t && std::find(t->barrier_lines.begin(), t->barrier_lines.end(), line) != t->barrier_lines.end();
+        bool diag = false;
+        if (t)
+            for (const Diagnostic& d : t->diagnostics) diag |= d.line == line;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeightWithSpacing();
+        if (line == current_line) {
+            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
+            if (scrolled_to_ != current_line) {  // keep the current barrier in view when it moves
+                ImGui::SetScrollHereY(0.5f);
+                scrolled_to_ = current_line;
+            }
+        }
+        else if (barrier) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(225, 235, 250, 255));
+        if (diag) dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.race, 0, 0, 2.f);
+        char num[16];
+        std::snprintf(num, sizeof num, "%3d %s ", line, barrier ? (line == current_line ? ">>" : "||") : "  ");
+        ImGui::TextColored(ImColor(pal.faint_text), "%s", num);
+        ImGui::SameLine(0, 0);
+        const bool dropped = &base != &shown->kernel &&
+                             std::find(s.dropped_barriers.begin(), s.dropped_barriers.end(), line) != s.dropped_barriers.end();
+        ImGui::TextUnformatted(text.c_str());
+        if (std::find(source_barriers.begin(), source_barriers.end(), line) != source_barriers.end()) {
+            if (dropped) dl->AddLine(ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + w, p.y + h * 0.5f), pal.race, 2.f);
+            ImGui::SameLine();
+            ImGui::PushID(line);
+            if (ImGui::SmallButton(dropped ? "restore barrier" : "remove barrier")) toggled = line;
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(dropped ? "Put this barrier back and trace again" : "Trace again without this barrier: watch the race and the wrong cells of P");
+            ImGui::PopID();
+        }
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+    if (toggled) toggle_barrier(s, toggled);
+    if (t) draw_diagnostics(s, *t);
+}
+
+void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
+    const Palette& pal = theme().pal;
+    const Trace* t = &trace;
+    if (!t->wrong_cells.empty())
+        ImGui::TextColored(ImColor(pal.race), "%zu cells of P are wrong (filled in red in the emulation view).", t->wrong_cells.size());
+    ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes phase %d", s.cursor.phase);
+    if (t->diagnostics.empty()) {
+        ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");
+        return;
+    }
+    for (const Diagnostic& d : t->diagnostics) {
+        ImGui::TextColored(ImColor(pal.race), "[%s] line %d:", std::string(to_string(d.kind)).c_str(), d.line);
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s (x%llu)", d.message.c_str(), (unsigned long long)d.count);
+    }
+}
+
+}  // namespace tilescope::ui

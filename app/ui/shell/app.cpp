@@ -1,0 +1,478 @@
+#include "ui/shell/app.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/atomic_file.h"
+
+#include "gfx/matrix_grid.h"
+#include "ui/panels/lesson_panel.h"
+#include "ui/panels/cache_views.h"
+#include "ui/panels/compare_view.h"
+#include "ui/panels/counters_panel.h"
+#include "ui/panels/emulation_panel.h"
+#include "ui/panels/performance_view.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/panels/presenter_bar.h"
+#include "ui/panels/setup_panel.h"
+#include "ui/widgets/theme.h"
+#include "ui/panels/tune_offer.h"
+
+namespace tilescope::ui {
+namespace {
+
+// The counters of the configuration on show (the panel itself: counters_panel.cpp).
+class CountersSection : public SidePanel {
+public:
+    const char* title() const override { return "Counters"; }
+    void draw(AppState& s) override { draw_counters_panel(s, s.main); }
+};
+
+// "~/Pictures/tilescope/tilescope-20261123-143012.png": the folder made on demand.
+std::string default_screenshot_path() {
+    char name[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(name, sizeof name, "tilescope-%Y%m%d-%H%M%S.png", std::localtime(&now));
+    return screenshot_dir() + "/" + name;
+}
+
+}  // namespace
+
+App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) : backend_(backend), settings_(settings) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (o.scripted()) {
+        io.IniFilename = nullptr;
+    } else {
+        ini_path_ = config_dir() + "/imgui.ini";
+        io.IniFilename = ini_path_.c_str();
+    }
+    load_fonts(18.f);
+
+    s_.worker = &worker_;
+    s_.scripted = o.scripted();
+    s_.presenter = o.presenter || (!o.scripted() && settings.presenter);
+    s_.cursor.speed = settings.speed;
+    s_.device_sel = o.device.empty() ? settings.device : o.device;
+    s_.sidebar_width = settings.sidebar_width;
+    if (!o.scripted())
+        if (auto v = parse_view(settings.view)) s_.view = *v;
+    if (o.view) s_.view = *o.view;
+    s_.cursor.playing = o.play;
+    if (o.group) s_.cursor.group = *o.group;
+    if (o.phase) s_.cursor.phase = *o.phase;
+    s_.hover_cell = o.hover;
+    timings_ = o.timings;
+    s_.custom_source_path = o.source_path;
+    apply_theme(s_.presenter);
+    panels_hidden_ = s_.presenter;
+
+    if (o.control) control_.emplace(*o.control);
+    side_panels_.push_back(std::make_unique<LessonPanel>(o.lesson, o.lesson_step));
+    side_panels_.push_back(std::make_unique<SetupPanel>());
+    side_panels_.push_back(std::make_unique<CountersSection>());
+    side_panels_.push_back(std::make_unique<CachesSection>());
+
+    if (o.opened) show_saved_trace(*o.opened);  // --open: no tracing, no OpenCL needed
+    else if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
+    if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
+    s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
+    if (o.scripted() && (s_.view == View::Performance || s_.view == View::Ladder)) start_performance(s_);
+    if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
+}
+
+void App::show_saved_trace(const TraceFile& file) {
+    s_.main.config = file.launch;
+    s_.main.shown = file.launch;
+    s_.main.trace = std::make_shared<const Trace>(file.trace);
+    s_.main.roles = matrix_roles(file.trace, file.launch.kernel.check);
+    ++s_.main.version;
+    s_.message = "Showing a saved trace (" + config_label(file.launch) + ")";
+}
+
+App::~App() {
+    // ImGui saves its settings again when the back-end destroys its context, after this
+    // App (and the path string) are gone: a dangling name made files of garbage names in
+    // the working folder. save_settings_on_exit has saved them already.
+    ImGui::GetIO().IniFilename = nullptr;
+    worker_.cancel_all();
+    gfx::shutdown_grids();  // GL objects go before the back-end's context does
+}
+
+bool App::data_ready() const {
+    return !s_.main.busy() && !s_.other.busy() && !(s_.perf.job && !s_.perf.job->done) &&
+           !(s_.compare_job && !s_.compare_job->done) && !s_.devices_job;
+}
+
+void App::wait_for_input() {
+    const bool waiting_for_screenshot = (s_.screenshot_request || control_screenshot_) && !backend_.settled();
+    if (!s_.scripted && !s_.cursor.playing && !worker_.busy() && !waiting_for_screenshot) backend_.wait_events(0.25);
+    else backend_.poll_events();
+}
+
+void App::poll_jobs() {
+    s_.main.poll();
+    s_.other.poll();
+    if (s_.devices_job && s_.devices_job->done) {
+        if (auto* d = s_.devices_job->result<std::vector<DeviceInfo>>()) s_.devices = *d;
+        s_.devices_job.reset();
+    }
+    poll_tuning(s_);  // a run that ends while another view is on screen
+}
+
+void App::obey_control_file() {
+    if (!control_) return;
+    for (const ControlCommand& c : control_->take()) {
+        if (c.kind == ControlCommand::Kind::Screenshot) control_screenshot_ = c.argument;
+        if (c.kind == ControlCommand::Kind::Quit) backend_.request_close();
+        if (c.kind == ControlCommand::Kind::Measure) {
+            try {
+                s_.perf.size = std::clamp(std::stoi(c.argument), 16, 4096);
+                s_.view = View::Performance;
+                s_.perf.rungs.clear();
+                start_performance(s_);
+            } catch (const std::exception&) {
+                std::cerr << "tilescope gui: --control: measure " << c.argument << ": accepted: measure N (16..4096)" << std::endl;
+            }
+        }
+        if (c.kind == ControlCommand::Kind::State) write_state_report(c.argument);
+    }
+}
+
+// `state PATH`: what the performance view shows, for tests and scripts.
+void App::write_state_report(const std::string& path) const {
+    nlohmann::json j;
+    const Performance& perf = s_.perf;
+    j["view"] = view_name(s_.view);
+    j["measuring"] = perf.job && !perf.job->done;
+    j["size"] = perf.size;
+    j["device"] = perf.device;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Measurement& m : perf.rungs)
+        rows.push_back({{"kernel", m.kernel}, {"gflops", m.gflops}, {"tile", m.tile}, {"params", m.launch.params},
+                        {"tuning", m.library ? std::string("library") : tuning_source_text(m.tuning_note)}});
+    j["rows"] = rows;
+    const TuningRun& t = s_.tuning;
+    auto rect = [](const std::array<float, 4>& r) {
+        return r[2] > r[0] ? nlohmann::json::array({r[0], r[1], r[2], r[3]}) : nlohmann::json();
+    };
+    if (const auto offer = tune_offer(perf); offer && !perf.rungs.empty())
+        j["offer"] = {{"kernel", offer->kernel}, {"size", offer->size}, {"points", offer->points},
+                      {"seconds_per_point", offer->seconds_per_point}, {"about_s", offer->about_s},
+                      {"source", offer->source}, {"button", t.running() ? nlohmann::json() : rect(t.offer_button)}};
+    // the buttons where the last frame drew them, null until a frame has (a run that just ended)
+    nlohmann::json tj = {{"running", t.running()}, {"kernel", t.kernel}, {"outcome", t.outcome}, {"saved", t.outcome_saved},
+                         {"cancel_button", t.running() ? rect(t.cancel_button) : nlohmann::json()}};
+    if (t.progress) {
+        std::lock_guard<std::mutex> lock(t.progress->mutex);
+        tj["done"] = t.progress->done;
+        tj["planned"] = t.progress->planned;
+        tj["best_gflops"] = t.progress->best_gflops;
+    }
+    j["tuning"] = tj;
+    try {
+        write_file_atomically(path, j.dump(2) + "\n");
+    } catch (const std::exception& e) {
+        std::cerr << "tilescope gui: --control: state " << path << ": " << e.what() << std::endl;
+    }
+}
+
+void App::set_presenter(bool on) {
+    s_.presenter = on;
+    panels_hidden_ = on;  // the side panel folds away for a projector; H brings it back
+    apply_theme(on);
+}
+
+void App::handle_keys() {
+    const bool typing = ImGui::GetIO().WantTextInput;
+    if (ImGui::IsKeyPressed(gfx::key::F1, false)) help_.toggle();
+    if (ImGui::IsKeyPressed(gfx::key::F5, false)) set_presenter(!s_.presenter);
+    if (ImGui::IsKeyPressed(gfx::key::F11, false)) backend_.set_fullscreen(!backend_.fullscreen());
+    if (ImGui::IsKeyPressed(gfx::key::F12, false)) s_.screenshot_request = "";
+    if (!typing && ImGui::IsKeyPressed(gfx::key::H, false)) panels_hidden_ = !panels_hidden_;
+    if (ImGui::IsKeyPressed(gfx::key::Escape, false)) {
+        if (help_.open()) help_.toggle();
+        else if (backend_.fullscreen()) backend_.set_fullscreen(false);
+    }
+    handle_cursor_keys(s_);
+}
+
+void App::frame(double now) {
+    poll_jobs();
+    obey_control_file();
+    handle_keys();
+    if (last_frame_ >= 0) advance_cursor(s_, now - last_frame_);
+    last_frame_ = now;
+
+    backend_.begin_frame();
+    ImGui::NewFrame();
+    push_fonts();
+    draw_window();
+    draw_overlays();
+    pop_fonts();
+    ImGui::Render();
+    backend_.render(theme().pal.background);
+    take_screenshot();
+    if (after_render_) after_render_(backend_);
+    backend_.present();
+    if (timings_) report_timings();
+}
+
+namespace {
+// Seconds since this process was started (exec), from /proc: what a user waits from the
+// moment the command is typed, shared libraries' loading included.
+double seconds_since_process_start() {
+    double uptime = 0;
+    if (std::FILE* f = std::fopen("/proc/uptime", "r")) {
+        if (std::fscanf(f, "%lf", &uptime) != 1) uptime = 0;
+        std::fclose(f);
+    }
+    unsigned long long start_ticks = 0;
+    if (std::FILE* f = std::fopen("/proc/self/stat", "r")) {
+        char buf[1024];
+        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        buf[n] = 0;
+        // Field 22 (starttime); the command name (field 2) may hold spaces, so count from its ')'.
+        if (const char* p = std::strrchr(buf, ')')) {
+            int field = 2;
+            for (++p; *p && field < 22; ++p)
+                if (*p == ' ') ++field;
+            start_ticks = std::strtoull(p, nullptr, 10);
+        }
+    }
+    return uptime - double(start_ticks) / double(sysconf(_SC_CLK_TCK));
+}
+}  // namespace
+
+void App::report_timings() {
+    const TraceSlot& m = s_.main;
+    if (!m.trace || (s_.view != View::Emulation && s_.view != View::Heatmap)) return;
+    const Trace& t = *m.trace;
+    if (!first_picture_reported_ && t.find_group(s_.cursor.group)) {
+        first_picture_reported_ = true;
+        std::fprintf(stderr, "timing: first picture: work-group %u,%u phase %d drawn %.2f s after start (%s: %zu of %llu work-groups traced)\n",
+                     s_.cursor.group[0], s_.cursor.group[1], s_.cursor.phase, seconds_since_process_start(),
+                     t.partial ? "partial, the launch goes on" : "complete", t.group_totals.size(),
+                     static_cast<unsigned long long>(t.total_groups()));
+    }
+    if (!complete_reported_ && !t.partial && !m.busy()) {
+        complete_reported_ = true;
+        std::fprintf(stderr, "timing: complete trace drawn %.2f s after start (%llu work-groups)\n", seconds_since_process_start(),
+                     static_cast<unsigned long long>(t.total_groups()));
+    }
+}
+
+// F12 / Save PNG say where the file went on screen; a --control screenshot waits for
+// the traces in flight and says so on stdout, leaving the picture as it was.
+void App::take_screenshot() {
+    if (!backend_.settled()) return;  // the back buffer must have the window's size first
+    std::string err;
+    if (s_.screenshot_request) {
+        const std::string path = s_.screenshot_request->empty() ? default_screenshot_path() : *s_.screenshot_request;
+        s_.message = backend_.save_png(path, err) ? "Saved the window as " + absolute_path(path) : err;
+        s_.screenshot_request.reset();
+    }
+    if (control_screenshot_ && data_ready()) {
+        if (backend_.save_png(*control_screenshot_, err)) std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
+        else std::cerr << "tilescope gui: --control: " << err << std::endl;
+        control_screenshot_.reset();
+    }
+}
+
+// Presenter mode on the emulation or heatmap view: the matrices take the whole window;
+// the controls sit in the free corner above A (PresenterBar).
+bool App::matrices_fill_window() const {
+    return s_.presenter && panels_hidden_ && (s_.view == View::Emulation || s_.view == View::Heatmap);
+}
+
+void App::draw_window() {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const bool fill = matrices_fill_window();
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::Begin("tilescope", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
+                     ImGuiWindowFlags_NoBackground);  // the back-end's clear paints it: one full-window fill less for llvmpipe
+    if (fill) {
+        ImGui::PopStyleVar();
+        draw_view(ImGui::GetContentRegionAvail(), true);
+        ImGui::End();
+        return;
+    }
+    draw_header();
+    const float status_h = ImGui::GetFrameHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float body_h = avail.y - status_h;
+    if (!panels_hidden_) {
+        const float sidebar = std::min(std::max(s_.sidebar_width * (s_.presenter ? 1.15f : 1.f), 250.f), std::max(120.f, avail.x * 0.45f));
+        draw_side_panel(sidebar, body_h);
+        ImGui::SameLine(0, 0);
+        ImGui::InvisibleButton("##splitter", ImVec2(6, body_h));
+        if (ImGui::IsItemActive()) s_.sidebar_width = std::max(250.f, s_.sidebar_width + ImGui::GetIO().MouseDelta.x);
+        if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+        ImGui::SameLine(0, 0);
+    }
+    draw_view(ImVec2(ImGui::GetContentRegionAvail().x, body_h), false);
+    draw_status_line();
+    ImGui::End();
+}
+
+namespace {
+// Keeps the next item on this line when `width` more pixels fit, else starts a new line,
+// so the header wraps instead of running off a narrow window.
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2; }
+}  // namespace
+
+void App::draw_header() {
+    ImGui::PushFont(theme().big);
+    ImGui::TextUnformatted("tilescope");
+    ImGui::PopFont();
+    for (View v : kViews) {
+        same_line_if_fits(button_width(view_title(v)));
+        const bool on = s_.view == v;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(view_title(v))) s_.view = v;  // compare's panel picks its second configuration
+        if (on) ImGui::PopStyleColor();
+    }
+    const char* presenter = s_.presenter ? "Presenter: on (F5)" : "Presenter (F5)";
+    same_line_if_fits(button_width(presenter));
+    if (ImGui::Button(presenter)) set_presenter(!s_.presenter);
+    same_line_if_fits(button_width("Save PNG (F12)"));
+    if (ImGui::Button("Save PNG (F12)")) s_.screenshot_request = "";
+    same_line_if_fits(button_width("Help (F1)"));
+    if (ImGui::Button("Help (F1)")) help_.toggle();
+}
+
+void App::draw_side_panel(float width, float height) {
+    ImGui::BeginChild("sidebar", ImVec2(width, height), true);
+    // presenter mode folds the sections away so the matrices get the room; back out, they unfold
+    const bool refold = folded_for_ != int(s_.presenter);
+    folded_for_ = int(s_.presenter);
+    for (const auto& panel : side_panels_) {
+        if (refold) ImGui::SetNextItemOpen(!(s_.presenter && panel->folds_in_presenter_mode()), ImGuiCond_Always);
+        if (ImGui::CollapsingHeader(panel->title(), ImGuiTreeNodeFlags_DefaultOpen)) {
+            ImGui::PushID(panel->title());
+            panel->draw(s_);
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndChild();
+}
+
+void App::draw_view(ImVec2 size, bool fill) {
+    const float timeline_h = fill || s_.view == View::Performance || s_.view == View::Ladder ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
+    ImGui::BeginGroup();
+    const ImVec2 view_size(size.x, size.y - timeline_h);
+    if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::BeginChild("view", view_size, !fill, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    if (fill) ImGui::PopStyleVar();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 inner = ImGui::GetContentRegionAvail();
+    switch (s_.view) {
+        case View::Emulation:
+        case View::Heatmap: draw_emulation(origin, inner); break;
+        case View::Source: source_.draw(s_, inner); break;
+        case View::Performance: draw_performance_view(s_, inner); break;
+        case View::Compare: compare_.draw(s_, inner); break;
+        case View::Ladder: draw_ladder_view(s_, inner); break;
+    }
+    ImGui::EndChild();
+    if (fill) presenter_bar_.draw(s_, origin, emulation_.placements(), zoom_.transform().scale > 1.f);
+    if (timeline_h > 0) {
+        ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true);
+        draw_timeline_panel(s_, timeline_h);
+        ImGui::EndChild();
+    }
+    ImGui::EndGroup();
+}
+
+namespace {
+// What the views and counters show, in words: the trace on screen, and whether a newer
+// one is on its way or failed (then the one on screen is the previous one).
+std::string on_screen_text(const TraceSlot& slot) {
+    const bool newer = slot.config && (!slot.shown || config_key(*slot.config) != config_key(*slot.shown));
+    std::string text;
+    if (slot.partial_shown() && slot.busy())  // the first picture, while the launch goes on
+        return "Tracing " + config_label(*slot.shown) + " on the emulator (" + std::to_string(int(slot.job->fraction() * 100)) +
+               "%): showing the work-groups done so far; totals partial";
+    if (slot.shown) text = (newer ? "Showing the previous trace: " : "Showing ") + config_label(*slot.shown) + ", traced on the emulator";
+    if (slot.busy() && slot.config)
+        text += (text.empty() ? "Tracing " : " · tracing ") + config_label(*slot.config) + " (" +
+                std::to_string(int(slot.job->fraction() * 100)) + "%)";
+    else if (newer && !slot.error.empty())
+        text += (text.empty() ? "The trace of " : " · the trace of ") + config_label(*slot.config) + " did not finish (see Set-up)";
+    return text;
+}
+}  // namespace
+
+void App::draw_status_line() {
+    const Palette& pal = theme().pal;
+    const std::string shown = on_screen_text(s_.main);
+    const bool newer = s_.main.busy() || (s_.main.config && s_.main.shown && config_key(*s_.main.config) != config_key(*s_.main.shown));
+    ImGui::TextColored(ImColor(newer ? pal.race : pal.text), "%s", shown.c_str());
+    const bool emulation = s_.view == View::Emulation || s_.view == View::Heatmap || s_.view == View::Compare;
+    const std::string hint = !s_.message.empty() ? s_.message
+                             : emulation        ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
+                                                : "Space plays  ·  ←/→ step  ·  F1 help";
+    same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x + ImGui::GetFontSize());
+    if (!shown.empty()) ImGui::TextColored(ImColor(pal.faint_text), "  ·  ");
+    ImGui::SameLine(0, 0);
+    ImGui::TextColored(ImColor(s_.message.empty() ? pal.faint_text : pal.text), "%s", hint.c_str());
+}
+
+void App::draw_overlays() { help_.draw(); }
+
+void App::draw_emulation(ImVec2 origin, ImVec2 size) {
+    // filling the window in presenter mode, the phase and controls are the presenter bar's
+    const EmulationViewFlags flags = (s_.view == View::Heatmap ? EmulationViewFlags_Heatmap : 0) |
+                                     (s_.scripted ? EmulationViewFlags_NoInput : 0) |
+                                     (matrices_fill_window() ? EmulationViewFlags_Compact | EmulationViewFlags_SideLegend : 0);
+    EmulationViewData data = view_data(s_, s_.main);
+    if (s_.view == View::Heatmap) data = heatmap_by_dram(std::move(data), s_);  // by DRAM fetches when asked
+    const EmulationViewResult r = emulation_.draw(data, origin, size, flags, zoom_.transform());
+    if (!s_.scripted) zoom_.handle_input(origin, size);
+    if (auto g = zoom_.filter_click(r.clicked_group)) select_group(s_, s_.main, *g);
+}
+
+std::vector<MatrixPlacement> App::placements() const {
+    return s_.view == View::Compare ? compare_.placements() : emulation_.placements();
+}
+
+std::optional<std::array<float, 4>> App::legend_box() const {
+    if (s_.view != View::Emulation && s_.view != View::Heatmap) return std::nullopt;
+    return emulation_.legend_box();
+}
+
+void App::save_settings_on_exit() {
+    if (s_.scripted) return;
+    settings_.presenter = s_.presenter;
+    settings_.speed = s_.cursor.speed;
+    settings_.view = view_name(s_.view);
+    if (s_.main.config && !s_.main.config->kernel.custom) {
+        settings_.kernel = s_.main.config->kernel.name;
+        settings_.size = s_.main.config->size.label();
+        settings_.tile = s_.main.config->tile;
+    }
+    settings_.device = s_.device_sel;
+    settings_.sidebar_width = s_.sidebar_width;
+    save_settings(settings_);
+    ImGui::SaveIniSettingsToDisk(ImGui::GetIO().IniFilename);
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,271 @@
+#include "ui/shell/gui_options.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "args/options.h"
+#include "args/setup.h"
+#include "core/kernel/catalog.h"
+#include "core/base/atomic_file.h"
+#include "core/base/errors.h"
+
+namespace tilescope::ui {
+
+const char* const kGuiHelp =
+    "usage: tilescope gui [set-up options as trace] [--group X,Y] [--phase P] [--view NAME] [--play]\n"
+    "                     [--scene FILE.json] [--screenshot OUT.png] [--frames N] [--frame-stats]\n"
+    "  --kernel K --size S --tile T --device SEL    as in `tilescope trace` / `bench`\n"
+    "  --source FILE.cl --entry NAME --global E,.. --local E,.. --arg SPEC.. --define N=E --check C=A*B\n"
+    "  --group X,Y        the work-group to show (default 0,0)\n"
+    "  --phase P          the barrier interval to show (default 0)\n"
+    "  --view NAME        emulation, heatmap, source, performance, compare, ladder\n"
+    "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
+    "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
+    "  --play             start playing the phases\n"
+    "  --presenter        for a projector: large text, the matrices take the window, side panel and\n"
+    "                     timeline folded (F5 toggles)\n"
+    "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, view, play, presenter, compare}\n"
+    "  --lesson FILE.json a lesson (assets/lessons/): its steps, script and questions in a side panel;\n"
+    "  --step N           the step to open (1 = the first); PgDn / PgUp move between steps\n"
+    "  --open FILE.tstrace  show a saved trace (tilescope trace ... --save): no OpenCL device needed\n"
+    "  --record OUT.gif   write the selected group's phases as an animated GIF (one frame per\n"
+    "                     interval, captioned) and exit; no display needed\n"
+    "  --screenshot OUT   write the window as PNG after the last frame\n"
+    "  --screenshot-width W   scale the PNG down to W pixels wide\n"
+    "  --frames N         render N frames once the data is ready, then exit\n"
+    "  --frame-stats      print `frames=N p50_ms=X p95_ms=Y max_ms=Z` (vsync off)\n"
+    "  --timings          print on stderr when the selected work-group's phase is first drawn and when\n"
+    "                     the trace is complete, in seconds since the process started\n"
+    "  --window WxH       window size (default 1280x800)\n"
+    "  --layout OUT.json  write where each matrix was drawn (for tests)\n"
+    "  --control FILE     drive the running window: write FILE (whole: FILE.tmp, then rename) with lines\n"
+    "                       screenshot PATH   save a PNG once traces are in and a resize has settled;\n"
+    "                                         prints `saved PATH`\n"
+    "                       quit              close the window\n"
+    "                     the GUI reads FILE within 0.25 s and deletes it\n"
+    "Keys: space play/pause, left/right step, click a tile of P to pick its work-group, mouse wheel zoom,\n"
+    "      drag pan, Home fit, F1 key help, F5 presenter mode, H hide the side panel, F11 fullscreen,\n"
+    "      F12 save a PNG (into $XDG_PICTURES_DIR/tilescope or ~/Pictures/tilescope; the path is shown).\n";
+
+namespace {
+
+int parse_int(const std::string& opt, const std::string& v, int lo, int hi, const std::string& accepted) {
+    try {
+        size_t used = 0;
+        const int x = std::stoi(v, &used);
+        if (used == v.size() && x >= lo && x <= hi) return x;
+    } catch (...) {
+    }
+    throw InputError("--" + opt + " '" + shown(v) + "': accepted: " + accepted);
+}
+
+GroupId parse_group(const std::string& v) {
+    GroupId g{0, 0, 0};
+    size_t start = 0;
+    for (int d = 0; d < 3; ++d) {
+        const size_t c = v.find(',', start);
+        const std::string item = v.substr(start, c == std::string::npos ? std::string::npos : c - start);
+        g[d] = uint32_t(parse_int("group", item.empty() ? "x" : item, 0, 1 << 20, "X,Y with non-negative integers, e.g. 1,2"));
+        if (c == std::string::npos) return g;
+        start = c + 1;
+    }
+    throw InputError("--group '" + shown(v) + "': accepted: X,Y or X,Y,Z");
+}
+
+}  // namespace
+
+LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec) {
+    LaunchConfig c = main;
+    if (spec.empty()) {
+        c.tile = main.tile * 2;
+        return c;
+    }
+    const size_t colon = spec.find(':');
+    const std::string name = spec.substr(0, colon);
+    const KernelSpec* k = find_kernel(name);
+    if (!k) throw InputError("--compare '" + shown(spec, 40) + "': unknown kernel; accepted: K[:T] with K one of " + rung_names());
+    c.kernel = *k;
+    if (colon != std::string::npos) c.tile = parse_int("compare", spec.substr(colon + 1), 1, 1024, "K[:T], e.g. tiled:16");
+    return c;
+}
+
+namespace {
+
+// A scene's (or a lesson step's) values become options unless the command line gives
+// them. `where` names the source in messages ("--scene 'F'").
+std::vector<std::string> with_scene_json(const std::vector<std::string>& args, const nlohmann::json& j, const std::string& where) {
+    const std::string path = where;  // messages below read "<where>: ..."
+    if (!j.is_object()) throw InputError(path + ": accepted: a JSON object {kernel, size, tile, group, phase, view, ...}");
+    auto given = [&](const std::string& name) {
+        for (const std::string& a : args)
+            if (a == "--" + name || a.rfind("--" + name + "=", 0) == 0) return true;
+        return false;
+    };
+    std::vector<std::string> out;
+    static const char* known[] = {"kernel", "size", "tile", "group", "phase", "view", "play", "presenter", "compare", "device"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& k = it.key();
+        if (std::find(std::begin(known), std::end(known), k) == std::end(known))
+            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, view, play, presenter, compare, device");
+        if (given(k)) continue;
+        const nlohmann::json& v = it.value();
+        if (k == "play" || k == "presenter") {
+            if (v.is_boolean() && v.get<bool>()) out.push_back("--" + k);
+            continue;
+        }
+        std::string text;
+        if (v.is_string()) text = v.get<std::string>();
+        else if (v.is_number_integer()) text = std::to_string(v.get<long long>());
+        else if (v.is_array()) {
+            for (const auto& e : v) text += (text.empty() ? "" : ",") + (e.is_number_integer() ? std::to_string(e.get<long long>()) : std::string("?"));
+        } else
+            throw InputError(path + ": key '" + shown(k, 40) + "' has a value of the wrong type");
+        out.push_back("--" + k);
+        out.push_back(text);
+    }
+    out.insert(out.end(), args.begin(), args.end());
+    return out;
+}
+
+std::vector<std::string> with_scene(const std::vector<std::string>& args, const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError("--scene '" + shown(path) + "': cannot read the file");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {
+        throw InputError("--scene '" + shown(path) + "': not JSON (" + shown(e.what(), 200) + ")");
+    }
+    return with_scene_json(args, j, "--scene '" + shown(path) + "'");
+}
+
+// --lesson FILE [--step N]: the lesson, and the step's state as a scene.
+std::vector<std::string> with_lesson(const std::vector<std::string>& args, const args::Options& pre, GuiOptions& g) {
+    const std::string path = *pre.get("lesson");
+    g.lesson = std::make_shared<const Lesson>(load_lesson(path));
+    const int steps = int(g.lesson->steps.size());
+    if (pre.has("step"))
+        g.lesson_step = parse_int("step", *pre.get("step"), 1, steps, "a step of the lesson, 1 to " + std::to_string(steps)) - 1;
+    return with_scene_json(args, g.lesson->steps[size_t(g.lesson_step)].state,
+                           "--lesson '" + path + "' step " + std::to_string(g.lesson_step + 1));
+}
+
+const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings"};
+
+std::set<std::string> valued_options() {
+    std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene", "screenshot",
+                                    "frames", "window", "layout", "compare", "screenshot-width", "hover", "control",
+                                    "lesson", "step", "open", "record"};
+    for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
+    return valued;
+}
+
+void parse_window(const std::string& w, GuiOptions& g) {
+    const size_t x = w.find('x');
+    if (x == std::string::npos) throw InputError("--window '" + shown(w) + "': accepted: WxH, e.g. 1280x800");
+    g.width = parse_int("window", w.substr(0, x), 320, 8192, "WxH, e.g. 1280x800");
+    g.height = parse_int("window", w.substr(x + 1), 240, 8192, "WxH, e.g. 1280x800");
+}
+
+// The cursor and the scripted run's outputs.
+void parse_script(const args::Options& o, GuiOptions& g) {
+    if (o.has("group")) g.group = parse_group(*o.get("group"));
+    if (o.has("hover")) {
+        const GroupId h = parse_group(*o.get("hover"));
+        g.hover = std::make_pair(int64_t(h[0]), int64_t(h[1]));
+    }
+    if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
+    if (o.has("view")) {
+        g.view = parse_view(*o.get("view"));
+        if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: emulation, heatmap, source, performance, compare, ladder");
+    }
+    if (o.has("frames")) g.frames = parse_int("frames", *o.get("frames"), 1, 1000000, "a number of frames >= 1");
+    if (o.has("window")) parse_window(*o.get("window"), g);
+    if (o.has("screenshot-width"))
+        g.screenshot_width = parse_int("screenshot-width", *o.get("screenshot-width"), 64, 16384, "a width in pixels, e.g. 1280");
+    g.play = o.has("play");
+    g.presenter = o.has("presenter");
+    g.frame_stats = o.has("frame-stats");
+    g.timings = o.has("timings");
+    g.screenshot = o.get("screenshot");
+    g.layout = o.get("layout");
+    g.control = o.get("control");
+    g.device = o.get_or("device", "");
+    g.source_path = o.get_or("source", "");
+    if ((g.screenshot || g.frame_stats) && !g.frames) g.frames = 30;
+}
+
+LaunchConfig last_session_config(const Settings& last) {
+    try {  // the last session's configuration; a stale one is not an error
+        args::Options o("gui", valued_options(), {});
+        o.parse({"--kernel", last.kernel, "--size", last.size, "--tile", std::to_string(last.tile)});
+        return args::configs_from(o, "tiled", "32", false).at(0);
+    } catch (const std::exception&) {
+        return LaunchConfig{*find_rung("tiled"), parse_size("32"), 8};
+    }
+}
+
+void check_group(const GuiOptions& g, const std::string& text) {
+    if (!g.group) return;
+    const ResolvedLaunch r = resolve(*g.config);
+    for (int d = 0; d < 3; ++d)
+        if ((*g.group)[d] >= r.groups[d])
+            throw InputError("--group " + text + ": the NDRange has " + std::to_string(r.groups[0]) + "x" +
+                             std::to_string(r.groups[1]) + " work-groups; accepted: X < " + std::to_string(r.groups[0]) +
+                             ", Y < " + std::to_string(r.groups[1]));
+}
+
+}  // namespace
+
+GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Settings& last) {
+    GuiOptions g;
+    std::vector<std::string> args = raw_args;
+    {
+        args::Options pre("gui", valued_options(), kFlags);
+        pre.parse(args);
+        if (pre.has("help")) {
+            g.help = true;
+            return g;
+        }
+        if (pre.has("scene")) args = with_scene(args, *pre.get("scene"));
+        if (pre.has("step") && !pre.has("lesson")) throw InputError("--step: accepted only with --lesson FILE");
+        if (pre.has("lesson")) args = with_lesson(args, pre, g);
+        if (pre.has("open")) {
+            for (const char* setup : {"kernel", "source", "size", "tile", "scene", "lesson", "compare"})
+                if (pre.has(setup))
+                    throw InputError("--open: accepted without --" + std::string(setup) + " (the saved trace is the set-up)");
+            g.opened = std::make_shared<const TraceFile>(load_trace_file(*pre.get("open"), "--open"));
+        }
+        if (pre.has("record")) {
+            g.record = *pre.get("record");
+            if (*g.record == "-") throw InputError("--record -: accepted: a file name ending in .gif");
+            check_writable(*g.record, "--record");
+        }
+    }
+    args::Options o("gui", valued_options(), kFlags);
+    o.parse(args);
+    parse_script(o, g);
+    g.setup_given = o.has("kernel") || o.has("source") || o.has("size") || o.has("tile") || g.opened;
+    if (g.opened) {
+        g.config = g.opened->launch;
+    } else if (g.setup_given || g.scripted() || g.record) {
+        g.config = args::configs_from(o, "tiled", "32", false).at(0);
+        if (!o.has("tile") && !g.config->kernel.custom && g.config->kernel.name == "tiled" && !o.has("size")) g.config->tile = 8;
+    } else {
+        g.config = last_session_config(last);
+    }
+    if (o.has("compare") || g.view == View::Compare) g.compare = compare_config(*g.config, o.get_or("compare", ""));
+    resolve(*g.config);  // bad sizes are input errors now, not in the window
+    check_group(g, o.get_or("group", ""));
+    return g;
+}
+
+GuiOptions lesson_step_options(const Lesson& lesson, int step) {
+    const std::vector<std::string> args =
+        with_scene_json({}, lesson.steps.at(size_t(step)).state, "lesson '" + lesson.title + "' step " + std::to_string(step + 1));
+    return parse_gui_options(args, Settings{});
+}
+
+}  // namespace tilescope::ui

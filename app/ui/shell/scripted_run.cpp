@@ -1,0 +1,115 @@
+#include "ui/shell/scripted_run.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/atomic_file.h"
+#include "ui/shell/app.h"
+#include "ui/widgets/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t i = std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5));
+    return v[i];
+}
+
+void write_layout(const std::string& path, const AppState& s, const std::vector<MatrixPlacement>& placements,
+                  const std::optional<std::array<float, 4>>& legend, int w, int h) {
+    nlohmann::json j;
+    j["window"] = {w, h};
+    j["group"] = {s.cursor.group[0], s.cursor.group[1], s.cursor.group[2]};
+    j["phase"] = s.cursor.phase;
+    j["view"] = view_name(s.view);
+    j["presenter"] = s.presenter;
+    j["font_px"] = theme().font ? theme().font->FontSize : ImGui::GetFontSize();  // body text height
+    const Palette& p = theme().pal;
+    auto rgb = [](ImU32 c) { return nlohmann::json::array({int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)}); };
+    j["colours"] = {{"a_loaded", rgb(p.a_loaded)}, {"b_loaded", rgb(p.b_loaded)}, {"a_strip", rgb(p.a_strip)},
+                    {"b_strip", rgb(p.b_strip)}, {"c_block", rgb(p.c_block)}, {"c_stored", rgb(p.c_stored)},
+                    {"empty", rgb(p.cell_empty)}};
+    nlohmann::json ms = nlohmann::json::array();
+    for (const MatrixPlacement& m : placements)
+        ms.push_back({{"name", m.name}, {"role", m.role}, {"x0", m.p0.x}, {"y0", m.p0.y}, {"x1", m.p1.x}, {"y1", m.p1.y},
+                      {"rows", m.rows}, {"cols", m.cols}});
+    j["matrices"] = ms;
+    if (legend) j["legend"] = {{"x0", (*legend)[0]}, {"y0", (*legend)[1]}, {"x1", (*legend)[2]}, {"y1", (*legend)[3]}};
+    write_file_atomically(path, j.dump(2) + "\n");
+}
+
+}  // namespace
+
+// Once everything is in: a failed trace or a --phase the group does not have is bad input.
+bool ScriptedRun::data_arrived(App& app) {
+    AppState& s = app.state();
+    ready_ = true;
+    if (!s.main.error.empty()) {
+        std::cerr << "tilescope gui: " << s.main.error << "\n";
+        status_ = 2;
+        return false;
+    }
+    if (o_.phase && s.main.trace) {
+        const int n = phase_count(*s.main.trace, s.cursor.group);
+        if (*o_.phase >= n) {
+            std::cerr << "tilescope gui: --phase " << *o_.phase << ": group (" << s.cursor.group[0] << "," << s.cursor.group[1]
+                      << ") has " << n << " phases; accepted: 0.." << n - 1 << "\n";
+            status_ = 2;
+            return false;
+        }
+    }
+    s.cursor.progress = 1.0;
+    return true;
+}
+
+bool ScriptedRun::before_frame(App& app, double now) {
+    if (started_ < 0) started_ = now;
+    frame_start_ = now;
+    if (!ready_ && app.data_ready()) return data_arrived(app);
+    if (!ready_ && now - started_ > 1800) {
+        std::cerr << "tilescope gui: the data were not ready after 30 minutes\n";
+        status_ = 2;
+        return false;
+    }
+    return true;
+}
+
+void ScriptedRun::after_render(App& app, gfx::Backend& backend) {
+    if (!ready_) return;
+    if (last_start_ >= 0 && counted_ > 0) frame_ms_.push_back((frame_start_ - last_start_) * 1000.0);
+    last_start_ = frame_start_;
+    ++counted_;
+    // the last frame also waits for the back buffer to match the window
+    if (counted_ <= *o_.frames || !backend.settled()) return;
+    write_outputs(app, backend);
+    finished_ = true;
+}
+
+void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
+    int w = 0, h = 0;
+    backend.framebuffer_size(w, h);
+    if (o_.screenshot) {
+        std::string err;
+        if (!backend.save_png(*o_.screenshot, err, o_.screenshot_width)) {
+            std::cerr << "tilescope gui: --screenshot: " << err << "\n";
+            status_ = 2;
+        }
+    }
+    if (o_.layout) write_layout(*o_.layout, app.state(), app.placements(), app.legend_box(), w, h);
+}
+
+void ScriptedRun::print_frame_stats() const {
+    if (!o_.frame_stats) return;
+    char line[160];
+    std::snprintf(line, sizeof line, "frames=%zu p50_ms=%.2f p95_ms=%.2f max_ms=%.2f", frame_ms_.size(), percentile(frame_ms_, 0.5),
+                  percentile(frame_ms_, 0.95), frame_ms_.empty() ? 0.0 : *std::max_element(frame_ms_.begin(), frame_ms_.end()));
+    std::cout << line << std::endl;
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,147 @@
+#include "ui/state/app_state.h"
+
+#include "core/teach/exercise_notes.h"
+
+#include <algorithm>
+
+#include "core/emulator/trace_runner.h"
+
+namespace tilescope::ui {
+
+const char* view_name(View v) {
+    switch (v) {
+        case View::Emulation: return "emulation";
+        case View::Heatmap: return "heatmap";
+        case View::Source: return "source";
+        case View::Performance: return "performance";
+        case View::Compare: return "compare";
+        case View::Ladder: return "ladder";
+    }
+    return "emulation";
+}
+
+const char* view_title(View v) {
+    switch (v) {
+        case View::Emulation: return "Emulation";
+        case View::Heatmap: return "Heatmap";
+        case View::Source: return "Source";
+        case View::Performance: return "Performance";
+        case View::Compare: return "Compare";
+        case View::Ladder: return "Ladder";
+    }
+    return "";
+}
+
+std::optional<View> parse_view(std::string_view name) {
+    for (View v : kViews)
+        if (name == view_name(v)) return v;
+    return std::nullopt;
+}
+
+void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId> groups, std::optional<GroupId> ensure) {
+    if (job && !job->done) job->cancel = true;
+    drop_partial();  // the snapshot of a trace that will not finish
+    config = c;
+    error.clear();
+    const LaunchConfig copy = c;
+    partial = std::make_shared<PartialBox>();
+    partial_taken = 0;
+    job = worker.submit("trace " + config_label(c), [copy, groups, ensure, box = partial](JobStatus& s) -> std::any {
+        TraceOptions o;
+        o.groups = groups;
+        o.cache_requests = true;  // the memory hierarchy section models them
+        if (ensure) {
+            if (o.groups.empty()) o.groups = estimate_trace(copy, o).detail_groups;
+            if (std::find(o.groups.begin(), o.groups.end(), *ensure) == o.groups.end()) o.groups.push_back(*ensure);
+        }
+        o.early_groups = {ensure ? *ensure : !o.groups.empty() ? o.groups.back() : estimate_trace(copy, o).detail_groups.front()};
+        o.partial = [box](TraceSnapshot snapshot) {
+            std::lock_guard<std::mutex> lock(box->mutex);
+            box->latest = std::move(snapshot);
+            ++box->serial;
+        };
+        // An exercise whose mistake only the uninitialised-value check sees turns it on.
+        if (const ExerciseNote* note = find_exercise_note(copy.kernel.name)) o.uninitialized = note->uninitialized;
+        o.cancelled = [&s] { return s.cancel.load(); };
+        o.progress = [&s](uint64_t done, uint64_t total) {
+            s.units_done = done;
+            s.units_total = total;
+        };
+        s.set_message("estimating");
+        const TraceEstimate e = estimate_trace(copy, o);
+        s.set_message("tracing on the emulator, " + e.text());
+        return std::make_shared<const Trace>(run_trace(copy, o));
+    });
+}
+
+void TraceSlot::drop_partial() {
+    if (partial_shown()) {
+        trace = before_partial;
+        shown = before_partial_shown;
+        ++version;
+        if (trace) roles = matrix_roles(*trace, shown ? shown->kernel.check : std::optional<CheckSpec>{});
+    }
+    before_partial.reset();
+    before_partial_shown.reset();
+}
+
+void TraceSlot::poll() {
+    if (job && !job->done && partial) {
+        TraceSnapshot snapshot;
+        {
+            std::lock_guard<std::mutex> lock(partial->mutex);
+            if (partial->serial != partial_taken) snapshot = partial->latest;
+            partial_taken = partial->serial;
+        }
+        if (snapshot) {
+            if (!partial_shown()) {
+                before_partial = trace;
+                before_partial_shown = shown;
+            }
+            trace = std::move(snapshot);
+            shown = config;
+            ++version;
+            roles = matrix_roles(*trace, config ? config->kernel.check : std::optional<CheckSpec>{});
+        }
+    }
+    if (!job || !job->done) return;
+    partial.reset();
+    drop_partial();  // the final trace (or the one before) replaces the snapshot
+    if (const auto* t = job->result<std::shared_ptr<const Trace>>()) {
+        trace = *t;
+        shown = config;
+        ++version;
+        std::optional<CheckSpec> check;
+        if (config) check = config->kernel.check;
+        roles = matrix_roles(*trace, check);
+    } else {
+        error = job->error();
+    }
+    job.reset();
+}
+
+const DeviceInfo* AppState::measuring_device() const {
+    const DeviceInfo* fallback = nullptr;
+    for (const DeviceInfo& d : devices) {
+        if (d.is_emulator) continue;
+        if (!device_sel.empty() && d.selector() == device_sel) return &d;
+        if (!fallback || (d.is_gpu && !fallback->is_gpu)) fallback = &d;
+    }
+    return fallback;
+}
+
+const DeviceInfo* AppState::emulator_device() const {
+    for (const DeviceInfo& d : devices)
+        if (d.is_emulator) return &d;
+    return nullptr;
+}
+
+std::string config_label(const LaunchConfig& c) {
+    std::string s = c.kernel.name + " " + c.size.label();
+    if (c.kernel.library.empty()) s += " TS=" + std::to_string(c.tile);
+    return s;
+}
+
+std::string config_key(const LaunchConfig& c) { return config_label(c); }
+
+}  // namespace tilescope::ui

@@ -1,0 +1,132 @@
+#pragma once
+// What the panels share: the configurations on show, their traces, the phase cursor,
+// measurements from real devices, the view and mode. Panels read and edit it; long work
+// goes to the Worker and lands back here when a panel polls.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/teach/ladder_explained.h"
+#include "core/kernel/launch_config.h"
+#include "core/device/opencl_env.h"
+#include "core/device/runner.h"
+#include "core/trace/trace.h"
+#include "core/trace/view_model.h"
+#include "ui/panels/tune_offer.h"
+#include "ui/state/worker.h"
+
+namespace tilescope::ui {
+
+enum class View { Emulation, Heatmap, Source, Performance, Compare, Ladder };
+inline constexpr View kViews[] = {View::Emulation, View::Heatmap, View::Source, View::Performance, View::Compare,
+                                  View::Ladder};
+const char* view_name(View v);    // "emulation", "heatmap", ...
+const char* view_title(View v);   // "Emulation", ...
+std::optional<View> parse_view(std::string_view name);
+
+// One configuration and its trace on the emulator.
+struct TraceSlot {
+    std::optional<LaunchConfig> config;  // the latest asked for (being traced while busy())
+    std::optional<LaunchConfig> shown;   // the one `trace` was made from: what the screen describes
+    TraceSnapshot trace;
+    MatrixRoles roles;
+    JobHandle job;          // a trace in flight
+    // The trace in flight's latest snapshot (Trace::partial), written by the emulator's
+    // threads and taken by poll(): the selected group's phases show as soon as it completes.
+    struct PartialBox {
+        std::mutex mutex;
+        TraceSnapshot latest;
+        uint64_t serial = 0;
+    };
+    std::shared_ptr<PartialBox> partial;
+    uint64_t partial_taken = 0;
+    // What was on screen before the first snapshot, put back when that trace does not finish.
+    TraceSnapshot before_partial;
+    std::optional<LaunchConfig> before_partial_shown;
+    void drop_partial();
+    std::string error;      // the last failure, shown in the UI
+    uint64_t version = 0;   // bumps whenever `trace` changes
+
+    // Queues a trace on the worker (cancelling one in flight). `groups`: work-groups to
+    // keep element detail for (empty: automatic).
+    // `ensure`: a group that must keep detail, added to the automatic choice; it is the
+    // group streamed as soon as it completes (else the last of `groups`, else the first
+    // automatic one).
+    void start(Worker& worker, const LaunchConfig& config, std::vector<GroupId> groups = {},
+               std::optional<GroupId> ensure = std::nullopt);
+    void poll();            // takes a finished job's result, or the newest snapshot of one in flight
+    bool partial_shown() const { return trace && trace->partial; }
+    bool busy() const { return job && !job->done; }
+};
+
+// The shared phase cursor: which group, which barrier interval, how far through it.
+struct Cursor {
+    GroupId group{0, 0, 0};
+    int phase = 0;
+    double progress = 1.0;  // 0..1 through the interval (work-items that have run)
+    bool playing = false;
+    float speed = 1.0f;     // intervals per second
+};
+
+// GFLOP/s measured on a real device, and the roofline's ceilings.
+struct Performance {
+    JobHandle job;
+    std::string device;
+    int size = 256;
+    std::vector<Measurement> rungs;              // every rung at `size`, default tile
+    std::vector<Measurement> sweep_sizes;        // naive and tiled over sizes
+    std::vector<Measurement> sweep_tiles;        // tiled over tile sizes at `size`
+    double peak_gflops = 0, bandwidth_gbs = 0;   // measured by kernels/ceilings/
+    struct Intensity {
+        std::string kernel, title;
+        int tile = 0;
+        double flops_per_byte = 0;       // traced global
+        double dram_flops_per_byte = 0;  // modelled DRAM (cache_profile), 0: none
+    };
+    std::vector<Intensity> intensity;            // from traced global bytes
+    std::string cache_profile;                   // the cache model's profile for the device (issue 11)
+    std::vector<LadderRungFigures> ladder;       // traced/modelled figures of every rung, in ladder order
+    std::map<std::string, double> rung_seconds;  // wall seconds of each rung's measure (build, runs, verify)
+    std::string error;
+    bool ready() const { return !rungs.empty(); }
+};
+
+struct AppState {
+    Worker* worker = nullptr;
+    std::vector<DeviceInfo> devices;   // filled by the worker at start
+    JobHandle devices_job;
+    std::string device_sel;            // real device for measurements ("" = default)
+
+    TraceSlot main, other;             // `other`: compare mode's second configuration
+    Cursor cursor;
+    View view = View::Emulation;
+    bool presenter = false;
+    Performance perf;
+    TuningRun tuning;                  // "Tune this device" (ui/panels/tune_offer.h)
+    std::map<std::string, Measurement> compare_gflops;  // config key -> measurement
+    JobHandle compare_job;
+
+    bool scripted = false;             // driven from the command line (no settings read or written)
+    std::string message;               // last notice shown in the status bar
+    std::optional<std::string> screenshot_request;  // save the next frame here
+    std::optional<std::pair<int64_t, int64_t>> hover_cell;  // --hover ROW,COL: a pinned hover on C
+    float sidebar_width = 360;
+    std::string cache_profile = "h200"; // the cache model's profile in the hierarchy section (issue 11)
+    bool heatmap_by_dram = false;       // the heatmap colours A and B by modelled DRAM fetches
+    std::string custom_source_path;    // --source as given, for the set-up form
+    // The source view's barrier toggle: lines whose barrier is removed from the main
+    // configuration's kernel, and that kernel as it was before (core/kernel/source_edit.h).
+    std::vector<int> dropped_barriers;
+    std::optional<KernelSpec> undropped_kernel;
+
+    const DeviceInfo* measuring_device() const;  // the real device selected for measurements
+    const DeviceInfo* emulator_device() const;   // Oclgrind, which traces run on (null until devices are listed)
+};
+
+std::string config_key(const LaunchConfig& c);  // "tiled 256 TS=16"
+std::string config_label(const LaunchConfig& c);
+
+}  // namespace tilescope::ui

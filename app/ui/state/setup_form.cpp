@@ -1,0 +1,125 @@
+#include "ui/state/setup_form.h"
+
+#include <cctype>
+#include <cstring>
+
+#include "core/trace/analysis.h"
+#include "core/kernel/catalog.h"
+#include "core/base/errors.h"
+
+namespace tilescope::ui {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : text) {
+        if (c == sep || (sep == ' ' && c == '\t')) {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else if (!(c == ' ' && cur.empty())) {
+            cur += c;
+        }
+    }
+    while (!cur.empty() && cur.back() == ' ') cur.pop_back();
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+LaunchConfig form_config(const SetupForm& f) {
+    LaunchConfig c;
+    if (!f.kernel.empty()) {
+        const KernelSpec* k = find_kernel(f.kernel);
+        if (!k) throw InputError("Kernel '" + f.kernel + "': unknown; accepted: " + rung_names());
+        c.kernel = *k;
+    } else {
+        CustomKernelOptions o;
+        o.source_path = f.source;
+        if (o.source_path.empty()) throw InputError("File: give the path of a .cl file for the custom kernel");
+        o.entry = f.entry;
+        o.global = split(f.global, ',');
+        o.local = split(f.local, ',');
+        o.args = split(f.args, ' ');
+        o.defines = split(f.defines, ' ');
+        o.check = f.check;
+        c.kernel = load_custom_kernel(o);
+    }
+    c.size = parse_size(f.size, "size");
+    if (f.tile <= 0) throw InputError("Tile size " + std::to_string(f.tile) + ": accepted: a positive integer such as 4, 8, 16, 32");
+    if (f.tile > 32768)  // beyond this TS*TS overflows the NDRange arithmetic; no device comes near it
+        throw InputError("Tile size " + std::to_string(f.tile) + " is too large: a work-group of TSxTS work-items; devices allow at most a few thousand");
+    c.tile = f.tile;
+    return c;
+}
+
+}  // namespace
+
+const std::vector<KernelSpec>& kernel_menu() {
+    static const std::vector<KernelSpec> all = [] {
+        std::vector<KernelSpec> v = ladder();
+        for (const KernelSpec& k : exercises()) v.push_back(k);
+        return v;
+    }();
+    return all;
+}
+
+namespace {
+
+// Core and custom-kernel errors name command-line options; the form names fields.
+std::string in_form_words(std::string text) {
+    static const std::pair<const char*, const char*> words[] = {
+        {"--tile", "Tile size"}, {"--size", "Size"},       {"--kernel", "Kernel"}, {"--source", "File"},
+        {"--entry", "Entry"},    {"--global", "Global"},   {"--local", "Local"},   {"--arg", "Args"},
+        {"--define", "Defines"}, {"--check", "Check"},     {"--param", "Parameter"}};
+    for (const auto& [flag, field] : words)
+        for (size_t at = text.find(flag); at != std::string::npos; at = text.find(flag, at)) text.replace(at, std::strlen(flag), field);
+    if (!text.empty()) text[0] = char(std::toupper(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
+// Whether `who` can run the launch: work-items per group and local memory.
+std::string limit_problem(const LaunchConfig& c, const ResolvedLaunch& r, const DeviceInfo* dev, const std::string& who) {
+    if (!dev) return "";
+    if (r.group_size() > dev->max_work_group) {
+        const std::string items = r.local_text() + " = " + std::to_string(r.group_size()) + " work-items";
+        const std::string limit = who + " allows " + std::to_string(dev->max_work_group) + " per work-group";
+        if (c.kernel.custom) return "Local " + r.local_text() + " is too large: work-groups of " + items + "; " + limit;
+        return "Tile size " + std::to_string(c.tile) + " is too large: work-groups would be " + items + "; " + limit;
+    }
+    if (r.local_arg_bytes > dev->local_mem)
+        return "Local memory of " + std::to_string(r.local_arg_bytes) + " B per work-group is too much; " + who + " has " +
+               std::to_string(dev->local_mem) + " B";
+    return "";
+}
+
+// What the timeline will show: barrier intervals per work-group, from the rung's closed
+// form for barriers (all groups of a ladder rung pass the same barriers).
+std::optional<std::string> phases_line(const LaunchConfig& c, const ResolvedLaunch& r) {
+    const std::optional<ExpectedTraffic> e = expected_traffic(c.kernel, c.size, c.tile, c.params);
+    if (!e || r.total_groups() == 0) return std::nullopt;
+    const uint64_t per_group = e->barriers / r.total_groups();
+    return std::to_string(per_group + 1) + " phases per work-group (" + std::to_string(per_group) + " barriers each)";
+}
+
+}  // namespace
+
+SetupCheck check_setup(const SetupForm& form, const DeviceInfo* dev, const DeviceInfo* emulator) {
+    SetupCheck out;
+    try {
+        LaunchConfig config = form_config(form);
+        const ResolvedLaunch r = resolve(config);
+        out.implied.push_back("NDRange " + r.global_text() + ", work-group " + r.local_text());
+        out.implied.push_back(std::to_string(r.total_groups()) + " work-groups of " + std::to_string(r.group_size()) + " work-items");
+        if (auto phases = phases_line(config, r)) out.implied.push_back(*phases);
+        if (r.local_arg_bytes) out.implied.push_back(std::to_string(r.local_arg_bytes) + " B of local arguments per group");
+        out.problem = limit_problem(config, r, emulator, "the emulator (Oclgrind)");
+        out.device_problem = limit_problem(config, r, dev, dev ? dev->label() : "");
+        if (out.problem.empty() && !emulator) out.problem = out.device_problem;  // no emulator listed yet: the device's limits
+        out.config = std::move(config);
+    } catch (const std::exception& e) {
+        out.problem = in_form_words(e.what());
+    }
+    return out;
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,553 @@
+#include "ui/widgets/emulation_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/widgets/theme.h"
+
+namespace tilescope::ui {
+namespace {
+
+uint64_t next_version() {
+    static uint64_t v = 0;
+    return ++v;
+}
+
+void fill(std::vector<uint32_t>& px, int cols, const Rect& r, ImU32 colour) {
+    for (int64_t i = r.r0; i <= r.r1; ++i)
+        for (int64_t j = r.c0; j <= r.c1; ++j) px[size_t(i) * cols + size_t(j)] = colour;
+}
+
+ImVec2 cell_pos(const MatrixPlacement& m, double row, double col) {
+    const float cw = (m.p1.x - m.p0.x) / float(m.cols), ch = (m.p1.y - m.p0.y) / float(m.rows);
+    return ImVec2(m.p0.x + float(col) * cw, m.p0.y + float(row) * ch);
+}
+
+void outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r, ImU32 colour, float thickness) {
+    const ImVec2 a = cell_pos(m, double(r.r0), double(r.c0));
+    const ImVec2 b = cell_pos(m, double(r.r1 + 1), double(r.c1 + 1));
+    dl->AddRect(a, b, colour, 0.f, 0, thickness);
+}
+
+// Cell under the mouse, or false.
+bool hit(const MatrixPlacement& m, ImVec2 mouse, int64_t& row, int64_t& col) {
+    if (mouse.x < m.p0.x || mouse.y < m.p0.y || mouse.x >= m.p1.x || mouse.y >= m.p1.y) return false;
+    col = std::clamp<int64_t>(int64_t((mouse.x - m.p0.x) / (m.p1.x - m.p0.x) * m.cols), 0, m.cols - 1);
+    row = std::clamp<int64_t>(int64_t((mouse.y - m.p0.y) / (m.p1.y - m.p0.y) * m.rows), 0, m.rows - 1);
+    return true;
+}
+
+std::string group_text(const GroupId& g, int dims) {
+    char b[48];
+    if (dims >= 3) std::snprintf(b, sizeof b, "(%u,%u,%u)", g[0], g[1], g[2]);
+    else if (dims == 2) std::snprintf(b, sizeof b, "(%u,%u)", g[0], g[1]);
+    else std::snprintf(b, sizeof b, "(%u)", g[0]);
+    return b;
+}
+
+void draw_matrix(ImDrawList* dl, const gfx::GridTexture& texture, const MatrixPlacement& m, float tile) {
+    const Palette& pal = theme().pal;
+    gfx::GridStyle st;
+    const float cell_px = (m.p1.x - m.p0.x) / float(std::max(1, m.cols));
+    st.tile = (tile > 0 && cell_px * tile >= 6.f) ? tile : 0.f;
+    st.line = pal.grid_line;
+    st.tile_line = pal.tile_line;
+    gfx::draw_grid(dl, texture, m.p0.x, m.p0.y, m.p1.x, m.p1.y, st);
+    dl->AddRect(ImVec2(m.p0.x - 1, m.p0.y - 1), ImVec2(m.p1.x + 1, m.p1.y + 1), pal.outline, 0.f, 0, 1.f);
+}
+
+std::string reuse_sentence(const ReuseLine& r, const char* role) {
+    char buf[400];
+    if (!r.formula.empty())
+        std::snprintf(buf, sizeof buf, "%s: %s; traced %u..%u %s", role, r.formula.c_str(), r.min_loads, r.max_loads,
+                      r.formula_matches ? "(matches)" : "(differs!)");
+    else
+        std::snprintf(buf, sizeof buf, "%s: each element loaded %u..%u times, mean %.2f (traced)", role, r.min_loads, r.max_loads,
+                      r.mean_loads);
+    return buf;
+}
+
+// The phase in words, for the free corner above A.
+std::string phase_sentence(const GroupPhaseView& v, int dims) {
+    auto rect_lines = [](const char* m, const std::vector<Rect>& rs) {
+        std::string out;
+        for (const Rect& r : rs) {
+            char b[96];
+            std::snprintf(b, sizeof b, "  %s rows %lld..%lld, cols %lld..%lld\n", m, (long long)r.r0, (long long)r.r1, (long long)r.c0,
+                          (long long)r.c1);
+            out += b;
+        }
+        return out;
+    };
+    std::string text = "Work-group " + group_text(v.group, dims) + ", phase " + std::to_string(v.phase) + " of " +
+                       std::to_string(v.phases) + "\n";
+    const std::string loads = rect_lines("M", v.a_loaded) + rect_lines("N", v.b_loaded);
+    if (!loads.empty()) text += "loads from global memory:\n" + loads;
+    if (v.local.loads) text += "reads " + std::to_string(v.local.loads) + " floats from local memory\n";
+    if (!v.c_stored.empty()) text += "stores to global memory:\n" + rect_lines("P", v.c_stored);
+    text += v.end_line ? "ends at the barrier on line " + std::to_string(v.end_line) : std::string("ends when the group finishes");
+    return text;
+}
+
+bool has_race_marks(const Trace& t) {
+    for (const Diagnostic& d : t.diagnostics)
+        if ((d.kind == DiagnosticKind::Race || d.kind == DiagnosticKind::Divergence) && !d.work_items.empty()) return true;
+    return false;
+}
+
+// `text` with line breaks at spaces so that each line fits `width` where it can: ImGui's own
+// wrapping also breaks after '.', which cuts a range such as "8..15" in two.
+std::string wrap_at_spaces(const std::string& text, float width) {
+    std::string out, line;
+    size_t i = 0;
+    while (i <= text.size()) {
+        const size_t nl = std::min(text.find('\n', i), text.size());
+        std::string rest = text.substr(i, nl - i);
+        const size_t indent = rest.find_first_not_of(' ');
+        const std::string lead = indent == std::string::npos ? rest : rest.substr(0, indent);
+        line = lead;
+        size_t j = lead.size();
+        while (j < rest.size()) {
+            const size_t sp = std::min(rest.find(' ', j), rest.size());
+            const std::string word = rest.substr(j, sp - j);
+            const std::string tried = line.size() > lead.size() ? line + " " + word : line + word;
+            if (line.size() > lead.size() && ImGui::CalcTextSize(tried.c_str()).x > width) {
+                out += line + "\n";
+                line = lead + "  " + word;  // a continued line: indented a little more
+            } else {
+                line = tried;
+            }
+            j = sp + 1;
+        }
+        out += line;
+        if (nl < text.size()) out += "\n";
+        i = nl + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+ImU32 heat_colour(uint32_t loads) {
+    const float p = heat_position(loads);
+    return p < 0 ? theme().pal.cell_empty : heat(p);
+}
+
+float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 at, bool short_texts) {
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize(), row_h = fh * 1.5f;
+    float x = 0, y = 0;
+    auto new_row = [&] {
+        if (x > 0) y += row_h;
+        x = 0;
+    };
+    for (const LegendEntry& entry : legend) {
+        LegendEntry e = entry;
+        if (short_texts && !e.short_text.empty()) e.text = e.short_text;
+        const float tw = ImGui::CalcTextSize(e.text.c_str()).x;
+        if (e.kind == LegendEntry::Kind::Key) {
+            const float w = fh * 2.f + tw;
+            if (x > 0 && x + w > width) new_row();
+            if (dl) {
+                const ImVec2 p(at.x + x, at.y + y);
+                dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + fh, p.y + fh + 2), e.colour);
+                dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + fh, p.y + fh + 2), pal.outline);
+                dl->AddText(ImVec2(p.x + fh * 1.4f, p.y), pal.text, e.text.c_str());
+            }
+            x += w;
+        } else if (e.kind == LegendEntry::Kind::Line) {
+            new_row();
+            if (dl) dl->AddText(nullptr, 0.f, ImVec2(at.x, at.y + y), e.colour ? e.colour : pal.text, e.text.c_str(), nullptr, width);
+            y += ImGui::CalcTextSize(e.text.c_str(), nullptr, false, width).y + fh * 0.5f;
+        } else {  // the ramp, its ticks below it, the text to its right (below it in a narrow column)
+            new_row();
+            const std::vector<uint32_t> ticks = heat_ticks();
+            const float tick_w = ImGui::CalcTextSize("4096+").x * 1.25f;  // half the last label hangs past the ramp's end
+            const float ramp_w = std::max(fh * 4, std::min(tick_w * float(ticks.size()), width - fh - tick_w * 0.4f));
+            const bool caption_below = width - ramp_w - fh * 2 < fh * 8;
+            const float caption_w = caption_below ? width : std::max(fh * 4, width - ramp_w - fh * 2);
+            if (dl) {
+                const ImVec2 p(at.x + fh * 0.5f, at.y + y + fh * 0.5f);  // room above for the marks
+                for (uint32_t m : e.marks) {  // this run's counts, as a notch above the ramp
+                    const float mx = p.x + ramp_w * std::max(0.f, heat_position(m));
+                    dl->AddTriangleFilled(ImVec2(mx - fh * 0.35f, p.y - fh * 0.5f), ImVec2(mx + fh * 0.35f, p.y - fh * 0.5f),
+                                          ImVec2(mx, p.y + 1), pal.outline);
+                }
+                for (int i = 0; i < 64; ++i) {
+                    const float x0 = p.x + ramp_w * float(i) / 64.f, x1 = p.x + ramp_w * float(i + 1) / 64.f;
+                    dl->AddRectFilled(ImVec2(x0, p.y + 2), ImVec2(x1 + 0.5f, p.y + fh + 2), heat(float(i) / 63.f));
+                }
+                dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + ramp_w, p.y + fh + 2), pal.outline);
+                // A squeezed ramp labels only the ticks that do not collide; the last one,
+                // the scale's end, is always labelled (its neighbour gives way).
+                struct Label {
+                    float x0, x1;
+                    std::string text;
+                };
+                std::vector<Label> labels;
+                for (uint32_t t : ticks) {
+                    const float tx = p.x + ramp_w * heat_position(t);
+                    std::string s = std::to_string(t) + (t == kHeatMaxLoads ? "+" : "");
+                    const float lw = ImGui::CalcTextSize(s.c_str()).x;
+                    dl->AddLine(ImVec2(tx, p.y + fh + 2), ImVec2(tx, p.y + fh + 6), pal.outline);
+                    const bool last = t == ticks.back();
+                    while (last && !labels.empty() && tx - lw * 0.5f < labels.back().x1 + fh * 0.3f) labels.pop_back();
+                    if (labels.empty() || tx - lw * 0.5f >= labels.back().x1 + fh * 0.3f)
+                        labels.push_back({tx - lw * 0.5f, tx + lw * 0.5f, std::move(s)});
+                }
+                for (const Label& l : labels) dl->AddText(ImVec2(l.x0, p.y + fh + 5), pal.text, l.text.c_str());
+                const ImVec2 caption_at = caption_below ? ImVec2(at.x, p.y + fh * 2.6f) : ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f);
+                dl->AddText(nullptr, 0.f, caption_at, pal.text, e.text.c_str(), nullptr, caption_w);
+            }
+            const float caption_h = ImGui::CalcTextSize(e.text.c_str(), nullptr, false, caption_w).y;
+            y += caption_below ? fh * 3.1f + caption_h + fh * 0.5f : std::max(fh * 3.3f, fh * 0.5f + caption_h + fh * 0.3f);
+        }
+    }
+    if (x > 0) y += row_h;
+    return y;
+}
+
+struct EmulationView::Frame {
+    const EmulationViewData& d;
+    const Trace& t;
+    const TracedBuffer *A, *B, *C;
+    GroupPhaseView v;
+    bool heatmap, compact, no_input;
+    ImVec2 origin, size;
+    ViewTransform xf;
+    ImDrawList* dl;
+    float fh, lh, gap;
+    MatrixPlacement pa, pb, pc;
+    bool show_locals = false, races = false;
+    float local_w = 0;
+    ImVec2 locals_at{};  // top-left of the local arrays' column, before zoom and pan
+    Legend legend;
+    float legend_h = 0;
+    bool short_legend = false;
+    float content_right = 0;  // right edge of the matrices and local arrays, before zoom and pan
+    float right_limit = 0;    // what is right of it belongs to the side legend
+};
+
+EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
+                                        const ViewTransform& xf) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = theme().pal;
+    placements_.clear();
+    if (!d.trace || !d.roles) {
+        dl->AddText(ImVec2(origin.x + 20, origin.y + 20), pal.faint_text, d.empty_text.c_str());
+        return {};
+    }
+    const Trace& t = *d.trace;
+    Frame f{d, t, t.find_buffer(d.roles->a), t.find_buffer(d.roles->b), t.find_buffer(d.roles->c), {},
+            (flags & EmulationViewFlags_Heatmap) != 0, (flags & EmulationViewFlags_Compact) != 0,
+            (flags & EmulationViewFlags_NoInput) != 0, origin, size, xf, dl, ImGui::GetFontSize(), 0, 0, {}, {}, {}};
+    if (!f.A || !f.B || !f.C) {
+        dl->AddText(ImVec2(origin.x + 20, origin.y + 20), pal.faint_text,
+                    "This kernel has no A, B and C matrices to draw (a custom kernel names them with C=A*B).");
+        return {};
+    }
+    f.v = group_phase_view(t, *d.roles, d.group, d.phase, d.progress);
+    f.lh = f.fh * 1.5f;
+    f.gap = std::max(12.f, f.fh);
+    f.races = has_race_marks(t);
+    f.show_locals = !f.heatmap && !f.v.locals.empty();
+    f.local_w = f.show_locals ? std::min(size.x * (f.compact ? 0.16f : 0.22f), 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
+    if (!f.compact) {  // a sixth of the view at most: short texts, else none (the matrices come first)
+        f.legend = legend_of(f);
+        f.legend_h = lay_out_legend(f.legend, size.x - f.gap * 2) + f.fh * 0.5f;
+        const float most = f.heatmap ? size.y / 3 : size.y / 6;  // the heatmap's scale is what makes its colours readable
+        if (f.legend_h > most) {
+            f.short_legend = true;
+            f.legend_h = lay_out_legend(f.legend, size.x - f.gap * 2, nullptr, {}, true) + f.fh * 0.5f;
+        }
+        if (f.legend_h > most) {
+            f.legend.clear();
+            f.legend_h = 0;
+        }
+    }
+    lay_out_matrices(f);
+    placements_ = {f.pa, f.pb, f.pc};
+    legend_box_.reset();
+    f.right_limit = origin.x + size.x;
+    // Filling the window (a projector), the legend goes in the column the matrices leave free
+    // on the right, if they leave one wide enough: without it the colours mean nothing.
+    Legend side;
+    bool side_short = false;
+    ImVec2 side_at{};
+    float side_w = 0;
+    if (f.compact && (flags & EmulationViewFlags_SideLegend)) {
+        side_at = ImVec2(f.content_right + f.gap * 1.5f, origin.y + f.lh * 0.5f);
+        side_w = origin.x + size.x - side_at.x - f.gap;
+        if (side_w >= f.fh * 8) {
+            side = legend_of(f);
+            if (!f.heatmap && f.v.has_detail) side.insert(side.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims), {}, {}});
+            for (LegendEntry& e : side) {  // one key per row at most: the short texts where a long one overflows
+                if (e.kind == LegendEntry::Kind::Key && f.fh * 2 + ImGui::CalcTextSize(e.text.c_str()).x > side_w) side_short = true;
+                if (e.kind == LegendEntry::Kind::Line) e.text = wrap_at_spaces(e.text, side_w);
+            }
+            const float room = origin.y + size.y - side_at.y;
+            if (lay_out_legend(side, side_w, nullptr, {}, side_short) > room) side_short = true;
+            const float h = lay_out_legend(side, side_w, nullptr, {}, side_short);
+            if (h > room) side.clear();
+            else {
+                f.right_limit = side_at.x - f.gap * 0.5f;
+                legend_box_ = std::array<float, 4>{side_at.x, side_at.y, side_at.x + side_w, side_at.y + h};
+            }
+        }
+    }
+
+    // zoomed matrices stay inside the view; the legend below them (or beside them) stays put
+    dl->PushClipRect(origin, ImVec2(f.right_limit, origin.y + size.y - f.legend_h), true);
+    paint_cells(f);
+    paint_annotations(f);
+    dl->PopClipRect();
+    if (f.show_locals) paint_locals(f);
+    if (!f.legend.empty())
+        lay_out_legend(f.legend, size.x - f.gap * 2, dl, ImVec2(origin.x + f.gap, origin.y + size.y - f.legend_h + f.fh * 0.3f), f.short_legend);
+    if (!side.empty()) lay_out_legend(side, side_w, dl, side_at, side_short);
+    return handle_hover(f);
+}
+
+Legend EmulationView::legend_of(const Frame& f) {
+    const Palette& pal = theme().pal;
+    using K = LegendEntry::Kind;
+    if (f.heatmap) {
+        const ReuseLine ra = reuse_line(f.t, f.d.roles->a, "A"), rb = reuse_line(f.t, f.d.roles->b, "B");
+        char a_short[64], b_short[64];
+        std::snprintf(a_short, sizeof a_short, "M (A): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
+        std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
+        std::vector<uint32_t> marks = {ra.min_loads, ra.max_loads, rb.min_loads, rb.max_loads};
+        marks.erase(std::remove(marks.begin(), marks.end(), 0u), marks.end());
+        return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
+                 "loads per element", marks},
+                {K::Line, 0, reuse_sentence(ra, "M (A)"), a_short},
+                {K::Line, 0, reuse_sentence(rb, "N (B)"), b_short}};
+    }
+    Legend l = {{K::Key, pal.a_strip, "strip of A read by the group", "A strip"}, {K::Key, pal.a_loaded, "A tile loaded now", "A now"},
+                {K::Key, pal.b_loaded, "B tile loaded now", "B now"},              {K::Key, pal.c_block, "group's block of C", "C block"},
+                {K::Key, pal.c_stored, "C stored now", "C now"}};
+    if (f.races) l.push_back({K::Key, pal.race, "work-items in a race / divergence", "race"});
+    if (!f.t.wrong_cells.empty()) l.push_back({K::Key, pal.race, "wrong cell of P (filled; against the CPU reference)", "wrong"});
+    if (f.show_locals) {
+        l.push_back({K::Key, pal.local_filled, "local: stored now", "local now"});
+        l.push_back({K::Key, pal.c_block, "local: from earlier phase", "local earlier"});
+        l.push_back({K::Key, pal.local_read, "local: read now", "local read"});
+    }
+    return l;
+}
+
+// B above C, A left of C, local arrays right of C; then the caller's zoom and pan.
+void EmulationView::lay_out_matrices(Frame& f) {
+    const float K = float(f.A->cols), M = float(f.C->rows), N = float(f.C->cols), Kb = float(f.B->rows);
+    const float gap = f.gap, lh = f.lh;
+    const float gaps_x = f.show_locals ? gap * 5 : gap * 3;  // left, A|C, right; locals: two before them, one after
+    float s = std::min((f.size.x - f.local_w - gaps_x) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h - 2) / (Kb + M));  // 2: the outline
+    s = std::max(s, 0.25f);
+    const float left = f.origin.x + gap, top = f.origin.y + lh;
+    const float ctop = top + Kb * s + gap + lh;
+    auto place = [&](const TracedBuffer& b, const char* role, ImVec2 p0, ImVec2 p1) {
+        return MatrixPlacement{b.name, role, f.xf.apply(f.origin, p0), f.xf.apply(f.origin, p1), int(b.rows), int(b.cols)};
+    };
+    f.pb = place(*f.B, "B", ImVec2(left + K * s + gap, top), ImVec2(left + K * s + gap + N * s, top + Kb * s));
+    f.pa = place(*f.A, "A", ImVec2(left, ctop), ImVec2(left + K * s, ctop + M * s));
+    f.pc = place(*f.C, "C", ImVec2(left + K * s + gap, ctop), ImVec2(left + K * s + gap + N * s, ctop + M * s));
+    f.locals_at = ImVec2(left + K * s + gap + N * s + gap * 2, top);
+    f.content_right = f.show_locals ? f.locals_at.x + f.local_w : left + K * s + gap + N * s;
+}
+
+// Cell colours, recomputed only when what they show changes.
+void EmulationView::paint_cells(const Frame& f) {
+    const Palette& pal = theme().pal;
+    const GroupPhaseView& v = f.v;
+    char key[256];
+    std::snprintf(key, sizeof key, "%p|%llu|%d|%u,%u,%u|%d|%d", (const void*)&f.t, (unsigned long long)f.d.version, int(f.heatmap),
+                  v.group[0], v.group[1], v.group[2], v.phase, int(theme().presenter));
+    if (key != cache_key_) {
+        cache_key_ = key;
+        auto paint = [&](Grid& g, const TracedBuffer& b, const std::vector<Rect>& strip, const std::vector<Rect>& now, ImU32 strip_c,
+                         ImU32 now_c, bool heat_counts) {
+            const int rows = int(b.rows), cols = int(b.cols);
+            g.rgba.assign(size_t(rows) * cols, pal.cell_empty);
+            if (heat_counts && !b.load_counts.empty()) {
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < cols; ++j) g.rgba[size_t(i) * cols + j] = heat_colour(b.loads_at(i, j));
+            } else {
+                for (const Rect& r : strip) fill(g.rgba, cols, r, strip_c);
+                for (const Rect& r : now) fill(g.rgba, cols, r, now_c);
+            }
+            g.texture.upload(rows, cols, g.rgba, next_version());
+        };
+        paint(a_, *f.A, v.a_strip, v.a_loaded, pal.a_strip, pal.a_loaded, f.heatmap);
+        paint(b_, *f.B, v.b_strip, v.b_loaded, pal.b_strip, pal.b_loaded, f.heatmap);
+        if (f.heatmap) paint(c_, *f.C, {}, {}, 0, 0, false);
+        else paint(c_, *f.C, v.c_block, v.c_stored, pal.c_block, pal.c_stored, false);
+    }
+    const float tile = float(f.t.tile);
+    draw_matrix(f.dl, a_.texture, f.pa, tile);
+    draw_matrix(f.dl, b_.texture, f.pb, tile);
+    draw_matrix(f.dl, c_.texture, f.pc, tile);
+}
+
+// Every cell of P whose value differs from the CPU reference: a red square inside it.
+void EmulationView::paint_wrong_cells(const Frame& f) {
+    if (f.t.wrong_cells.empty() || f.C->rows <= 0 || f.C->cols <= 0) return;
+    const float cw = (f.pc.p1.x - f.pc.p0.x) / float(f.C->cols), ch = (f.pc.p1.y - f.pc.p0.y) / float(f.C->rows);
+    const float inset = std::min(cw, ch) > 4.f ? 0.22f : 0.f;
+    for (const auto& cell : f.t.wrong_cells) {
+        const float x = f.pc.p0.x + float(cell[1]) * cw, y = f.pc.p0.y + float(cell[0]) * ch;
+        f.dl->AddRectFilled(ImVec2(x + cw * inset, y + ch * inset), ImVec2(x + cw * (1 - inset), y + ch * (1 - inset)),
+                            theme().pal.race);
+    }
+}
+
+// Names, the phase in words, outlines of strips and tiles, cells a race corrupts.
+void EmulationView::paint_annotations(const Frame& f) {
+    const Palette& pal = theme().pal;
+    const GroupPhaseView& v = f.v;
+    ImDrawList* dl = f.dl;
+    const float line = theme().line;
+    ImGui::PushFont(theme().big);
+    auto name = [&](const MatrixPlacement& m, const char* n, const char* letter, ImU32 colour) {  // as much as fits above it
+        const float room = (m.p1.x - m.p0.x) + f.gap * 0.8f;
+        const std::string full = std::string(n) + " " + std::to_string(m.rows) + "x" + std::to_string(m.cols);
+        const char* text = ImGui::CalcTextSize(full.c_str()).x <= room ? full.c_str() : ImGui::CalcTextSize(n).x <= room ? n : letter;
+        dl->AddText(ImVec2(m.p0.x, m.p0.y - f.lh), colour, text);
+    };
+    name(f.pa, "M (A)", "M", pal.a_loaded);
+    name(f.pb, "N (B)", "N", pal.b_loaded);
+    name(f.pc, "P (C)", "P", pal.c_stored);
+    ImGui::PopFont();
+    if (!f.heatmap && v.has_detail && !f.compact) {  // in the free corner above A, only where it fits
+        const std::string text = phase_sentence(v, f.t.dims);
+        const float wrap = f.pb.p0.x - f.pa.p0.x - f.gap, room = f.pa.p0.y - f.lh - (f.origin.y + f.lh);
+        const ImVec2 need = ImGui::CalcTextSize(text.c_str());  // unwrapped: a range broken over two lines misleads
+        if (need.x <= wrap && need.y <= room) dl->AddText(ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - room), pal.text, text.c_str());
+    }
+    if (!f.heatmap && v.has_detail) {
+        for (const Rect& r : v.a_strip) outline(dl, f.pa, r, pal.outline, line);
+        for (const Rect& r : v.b_strip) outline(dl, f.pb, r, pal.outline, line);
+        for (const Rect& r : v.c_block) outline(dl, f.pc, r, pal.outline, line);
+        for (const Rect& r : v.a_loaded) outline(dl, f.pa, r, pal.a_loaded, line);
+        for (const Rect& r : v.b_loaded) outline(dl, f.pb, r, pal.b_loaded, line);
+    }
+    int marked = 0;  // ladder convention: global (x,y) = (col,row)
+    for (const Diagnostic& d : f.t.diagnostics) {
+        if (d.kind != DiagnosticKind::Race && d.kind != DiagnosticKind::Divergence) continue;
+        for (const WorkItemId& w : d.work_items) {
+            if (marked++ > 256) break;
+            const int64_t row = f.t.dims >= 2 ? w[1] : w[0], col = f.t.dims >= 2 ? w[0] : 0;
+            if (row >= f.C->rows || col >= f.C->cols) continue;
+            outline(dl, f.pc, Rect{row, col, row, f.t.dims >= 2 ? col : f.C->cols - 1}, pal.race, line);
+        }
+    }
+    paint_wrong_cells(f);
+    if (f.heatmap && f.t.partial)
+        dl->AddText(ImVec2(f.pc.p0.x, f.pc.p1.y + 4), pal.race, "The heatmap is drawn when the launch ends (the emulator is still tracing).");
+    else if (!v.has_detail && !f.heatmap) {
+        const std::string msg =
+            f.t.partial ? "Group " + group_text(f.d.group, f.t.dims) + " is not traced yet: the launch goes on (" +
+                              std::to_string(f.t.group_totals.size()) + " of " + std::to_string(f.t.total_groups()) +
+                              " work-groups done)"
+                        : "Group " + group_text(f.d.group, f.t.dims) + " has no detail in this trace" +
+                              (f.d.tracing ? ": tracing it now..." : ": click it in C to trace it.");
+        dl->AddText(ImVec2(f.pc.p0.x, f.pc.p1.y + 4), pal.race, msg.c_str());
+    }
+}
+
+// Local arrays beside C, drawn with their declared rows x cols.
+void EmulationView::paint_locals(const Frame& f) {
+    const Palette& pal = theme().pal;
+    const GroupPhaseView& v = f.v;
+    const float lx = f.locals_at.x, top = f.locals_at.y, bottom = f.origin.y + f.size.y - f.legend_h;
+    float ly = top;  // the column right of B and C is free
+    // Their own child window, so their own draw list: while work-items fill them only this
+    // small region is repainted (gfx/damage_renderer), not the matrices.
+    ImGui::PushID(this);
+    const ImVec2 at = f.xf.apply(f.origin, ImVec2(lx - 2, ly - 2));
+    ImGui::SetCursorScreenPos(at);
+    ImGui::BeginChild("##locals", ImVec2(std::max(10.f, (f.origin.x + f.size.x - lx) * f.xf.scale), std::max(10.f, (bottom - ly + 2) * f.xf.scale)),
+                      false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoBackground |
+                          ImGuiWindowFlags_NoScrollWithMouse);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(f.origin, ImVec2(f.right_limit, bottom), true);
+    const float avail_h = std::max(20.f, (bottom - ly) / float(v.locals.size()) - f.lh - f.gap);
+    while (locals_.size() < v.locals.size()) locals_.push_back(std::make_unique<Grid>());
+    for (size_t i = 0; i < v.locals.size(); ++i) {
+        const LocalArrayView& la = v.locals[i];
+        const float cs = std::max(1.f, std::min((f.local_w - f.gap) / float(la.cols), avail_h / float(la.rows)) * f.xf.scale);
+        const ImVec2 p0 = f.xf.apply(f.origin, ImVec2(lx, ly + f.lh));
+        const MatrixPlacement pl{la.name, "local", p0, ImVec2(p0.x + cs * la.cols, p0.y + cs * la.rows), la.rows, la.cols};
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
+        if (f.compact || ImGui::CalcTextSize(buf).x > f.size.x + f.origin.x - pl.p0.x)  // the name alone where the sentence does not fit
+            std::snprintf(buf, sizeof buf, "%s %dx%d", la.name.c_str(), la.rows, la.cols);
+        if (ImGui::CalcTextSize(buf).x > f.size.x + f.origin.x - pl.p0.x) std::snprintf(buf, sizeof buf, "%s", la.name.c_str());
+        dl->AddText(ImVec2(pl.p0.x, pl.p0.y - f.lh), pal.text, buf);
+        Grid& g = *locals_[i];
+        std::vector<uint32_t> rgba(la.writer.size(), pal.local_empty);
+        for (size_t w = 0; w < la.writer.size(); ++w) {
+            if (la.writer[w] >= 0) rgba[w] = la.fresh[w] ? pal.local_filled : pal.c_block;
+            if (la.read[w]) rgba[w] = pal.local_read;
+        }
+        if (rgba != g.rgba || g.texture.rows() != la.rows || g.texture.cols() != la.cols) {  // upload only what changed
+            g.rgba = std::move(rgba);
+            g.texture.upload(la.rows, la.cols, g.rgba, next_version());
+        }
+        draw_matrix(dl, g.texture, pl, 0);
+        placements_.push_back(pl);
+        ly += cs / f.xf.scale * float(la.rows) + f.lh + f.gap;
+    }
+    dl->PopClipRect();
+    ImGui::EndChild();
+    ImGui::PopID();
+}
+
+// Hover tooltips on A, B and C; a click on C names the group computing that cell.
+EmulationViewResult EmulationView::handle_hover(const Frame& f) {
+    EmulationViewResult out;
+    const Palette& pal = theme().pal;
+    const bool pinned = f.d.pinned_hover.has_value() && !f.compact;
+    if (!pinned && (f.no_input || !ImGui::IsWindowHovered())) return out;
+    ImVec2 mouse = ImGui::GetMousePos();
+    if (pinned) {
+        mouse = cell_pos(f.pc, double(f.d.pinned_hover->first) + 0.5, double(f.d.pinned_hover->second) + 0.5);
+        const bool right_half = mouse.x > ImGui::GetIO().DisplaySize.x * 0.5f;  // keep the tooltip on screen
+        ImGui::SetNextWindowPos(ImVec2(right_half ? mouse.x - 16 : mouse.x + 16, mouse.y + 16), 0, ImVec2(right_half ? 1.f : 0.f, 0.f));
+    }
+    const float line = theme().line;
+    int64_t row = 0, col = 0;
+    if (hit(f.pc, mouse, row, col)) {
+        out.hovered = HoveredCell{"C", f.pc.name, row, col};
+        outline(f.dl, f.pa, Rect{row, 0, row, f.pa.cols - 1}, pal.hover, line);
+        outline(f.dl, f.pb, Rect{0, col, f.pb.rows - 1, col}, pal.hover, line);
+        outline(f.dl, f.pc, Rect{row, col, row, col}, pal.hover, line);
+        const auto info = cell_info(f.t, *f.d.roles, row, col);
+        if (!info) return out;
+        const CellOwner& o = info->owner;
+        ImGui::BeginTooltip();
+        ImGui::Text("P(%lld, %lld) = row %lld of M . column %lld of N", (long long)row, (long long)col, (long long)row, (long long)col);
+        ImGui::Text("work-group %s, work-item local (%u,%u) global (%u,%u)", group_text(o.group, f.t.dims).c_str(), o.local[0],
+                    o.local[1], o.global[0], o.global[1]);
+        if (info->has_detail)
+            ImGui::Text("its reads (traced): %llu from global, %llu from local memory (it needs 2K = %llu operands)",
+                        (unsigned long long)info->global_loads, (unsigned long long)info->local_loads, (unsigned long long)info->operands);
+        else
+            ImGui::TextDisabled("its reads: no detail for this group in the trace (click to trace it)");
+        ImGui::Text("row %lld of M: each element fetched from global %.1f times (mean, traced)", (long long)row, info->a_row_mean_loads);
+        ImGui::Text("column %lld of N: each element fetched from global %.1f times (mean, traced)", (long long)col, info->b_col_mean_loads);
+        ImGui::EndTooltip();
+        if (!pinned && ImGui::IsMouseClicked(0)) out.clicked_group = o.group;
+    } else if (hit(f.pa, mouse, row, col) || hit(f.pb, mouse, row, col)) {
+        const bool is_a = hit(f.pa, mouse, row, col);
+        const MatrixPlacement& m = is_a ? f.pa : f.pb;
+        out.hovered = HoveredCell{m.role, m.name, row, col};
+        ImGui::BeginTooltip();
+        ImGui::Text("%s(%lld, %lld): loaded from global memory %u times over the whole run (traced)", is_a ? "M" : "N", (long long)row,
+                    (long long)col, (is_a ? f.A : f.B)->loads_at(row, col));
+        ImGui::EndTooltip();
+    }
+    return out;
+}
+
+}  // namespace tilescope::ui

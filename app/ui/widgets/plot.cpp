@@ -1,0 +1,221 @@
+#include "ui/widgets/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/widgets/theme.h"
+
+namespace tilescope::ui {
+
+std::string short_number(double v) {
+    char b[32];
+    const double a = std::fabs(v);
+    if (a >= 1e4) std::snprintf(b, sizeof b, "%.0fk", v / 1e3);
+    else if (a >= 1e3) std::snprintf(b, sizeof b, "%.1fk", v / 1e3);
+    else if (a >= 100 || a == 0) std::snprintf(b, sizeof b, "%.0f", v);
+    else if (a >= 10) std::snprintf(b, sizeof b, "%.1f", v);
+    else if (a >= 1) std::snprintf(b, sizeof b, "%.2f", v);
+    else std::snprintf(b, sizeof b, "%.3g", v);
+    return b;
+}
+
+bool overlaps(const Box& a, const Box& b) { return a.x < b.z && b.x < a.z && a.y < b.w && b.y < a.w; }
+
+namespace {
+
+float overlap_area(const Box& a, const Box& b) {
+    const float w = std::min(a.z, b.z) - std::max(a.x, b.x), h = std::min(a.w, b.w) - std::max(a.y, b.y);
+    return w > 0 && h > 0 ? w * h : 0.f;
+}
+
+// How bad a spot is: area covered of what must stay readable, and area outside the bounds.
+float clash(const Box& r, const std::vector<Box>& taken, const Box& bounds) {
+    float bad = 0;
+    for (const Box& o : taken) bad += overlap_area(r, o);
+    const float area = (r.z - r.x) * (r.w - r.y);
+    return bad + 4.f * (area - overlap_area(r, bounds));
+}
+
+}  // namespace
+
+std::vector<Box> place_labels(const std::vector<ImVec2>& anchors, const std::vector<ImVec2>& sizes, const std::vector<Box>& obstacles,
+                              const Box& bounds, float gap) {
+    std::vector<Box> taken = obstacles, out;
+    for (size_t i = 0; i < anchors.size() && i < sizes.size(); ++i) {
+        const ImVec2 p = anchors[i], sz = sizes[i];
+        Box best{};
+        float best_bad = -1;
+        for (int ring = 0; ring < 6 && best_bad != 0; ++ring) {
+            const float d = gap + float(ring) * sz.y, e = d * 0.7f;
+            const ImVec2 spots[] = {{p.x + d, p.y - sz.y / 2},          {p.x - d - sz.x, p.y - sz.y / 2}, {p.x - sz.x / 2, p.y - d - sz.y},
+                                    {p.x - sz.x / 2, p.y + d},          {p.x + e, p.y - e - sz.y},        {p.x + e, p.y + e},
+                                    {p.x - e - sz.x, p.y - e - sz.y},   {p.x - e - sz.x, p.y + e}};
+            for (const ImVec2& at : spots) {
+                const Box r{at.x, at.y, at.x + sz.x, at.y + sz.y};
+                const float bad = clash(r, taken, bounds);
+                if (best_bad < 0 || bad < best_bad) {
+                    best = r;
+                    best_bad = bad;
+                }
+                if (bad == 0) break;
+            }
+        }
+        out.push_back(best);
+        taken.push_back(best);
+    }
+    return out;
+}
+
+PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& title, const std::string& x_title,
+                     const std::string& y_title, double x0, double x1, double y0, double y1, bool log_x, bool log_y,
+                     float left_margin_em)
+    : dl_(dl), x0_(x0), x1_(x1), y0_(y0), y1_(y1), lx_(log_x), ly_(log_y) {
+    const Palette& pal = theme().pal;
+    const float fh = ImGui::GetFontSize();
+    a_ = ImVec2(p0.x + fh * left_margin_em, p0.y + fh * 1.6f);
+    b_ = ImVec2(p1.x - fh * 0.8f, p1.y - fh * 2.8f);
+    dl_->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 255));
+    dl_->AddText(theme().big, theme().big->FontSize, ImVec2(p0.x + fh * 0.5f, p0.y + 1), pal.text, title.c_str());
+    dl_->AddRect(a_, b_, pal.outline);
+    const ImVec2 xs = ImGui::CalcTextSize(x_title.c_str());
+    add_text(ImVec2((a_.x + b_.x - xs.x) / 2, b_.y + fh * 1.4f), pal.text, x_title);
+    if (!y_title.empty()) add_text(ImVec2(a_.x + 4, a_.y + 2), pal.faint_text, y_title);
+}
+
+double PlotFrame::tx(double x) const {
+    const double t = lx_ ? (std::log(x) - std::log(x0_)) / (std::log(x1_) - std::log(x0_)) : (x - x0_) / (x1_ - x0_);
+    return a_.x + t * (b_.x - a_.x);
+}
+double PlotFrame::ty(double y) const {
+    const double t = ly_ ? (std::log(std::max(y, 1e-30)) - std::log(y0_)) / (std::log(y1_) - std::log(y0_)) : (y - y0_) / (y1_ - y0_);
+    return b_.y - t * (b_.y - a_.y);
+}
+ImVec2 PlotFrame::map(double x, double y) const { return ImVec2(float(tx(x)), float(ty(y))); }
+
+void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::string>& labels) const {
+    const Palette& pal = theme().pal;
+    for (size_t i = 0; i < at.size(); ++i) {
+        const float x = float(tx(at[i]));
+        dl_->AddLine(ImVec2(x, b_.y), ImVec2(x, b_.y + 4), pal.outline);
+        const ImVec2 s = ImGui::CalcTextSize(labels[i].c_str());
+        add_text(ImVec2(x - s.x / 2, b_.y + 4), pal.text, labels[i]);
+    }
+}
+
+static std::vector<double> nice_ticks(double lo, double hi, bool log, double target = 5) {
+    std::vector<double> out;
+    if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || (log && lo <= 0)) return out;
+    if (log) {
+        for (double d = std::pow(10, std::floor(std::log10(lo))); d <= hi * 1.0001; d *= 10)
+            if (d >= lo * 0.9999) out.push_back(d);
+        return out;
+    }
+    const double span = hi - lo, raw = span / std::max(2.0, target), mag = std::pow(10, std::floor(std::log10(raw)));
+    const double step = raw / mag >= 5 ? 5 * mag : raw / mag >= 2 ? 2 * mag : mag;
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-6 && out.size() < 50; v += step) out.push_back(v);
+    return out;
+}
+
+static std::string tick_text(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return b;
+}
+
+void PlotFrame::y_ticks_auto() const {
+    const Palette& pal = theme().pal;
+    const double target = std::max(2.0, double(b_.y - a_.y) / (ImGui::GetFontSize() * 2.5));
+    for (double v : nice_ticks(std::min(y0_, y1_), std::max(y0_, y1_), ly_, std::min(6.0, target))) {
+        const float y = float(ty(v));
+        dl_->AddLine(ImVec2(a_.x, y), ImVec2(b_.x, y), IM_COL32(0, 0, 0, 25));
+        const std::string s = tick_text(v);
+        const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
+        add_text(ImVec2(a_.x - sz.x - 5, y - sz.y / 2), pal.text, s);
+    }
+}
+
+void PlotFrame::x_ticks_auto() const {
+    const double target = std::max(2.0, double(b_.x - a_.x) / (ImGui::GetFontSize() * 4.5));
+    std::vector<double> at = nice_ticks(std::min(x0_, x1_), std::max(x0_, x1_), lx_, std::min(6.0, target));
+    std::vector<std::string> labels;
+    for (double v : at) labels.push_back(tick_text(v));
+    x_ticks(at, labels);
+}
+
+void PlotFrame::line(const std::vector<double>& xs, const std::vector<double>& ys, ImU32 colour, float thickness, bool points) const {
+    std::vector<ImVec2> pts;
+    for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) pts.push_back(map(xs[i], ys[i]));
+    if (pts.size() >= 2) dl_->AddPolyline(pts.data(), int(pts.size()), colour, 0, thickness);
+    if (points)
+        for (const ImVec2& p : pts) dl_->AddCircleFilled(p, thickness * 2.2f, colour);
+}
+
+void PlotFrame::add_text(ImVec2 at, ImU32 colour, const std::string& text) const {
+    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+    dl_->AddText(at, colour, text.c_str());
+    taken_.push_back(Box{at.x, at.y, at.x + sz.x, at.y + sz.y});
+}
+
+void PlotFrame::text(ImVec2 at, ImU32 colour, const std::string& text) const { add_text(at, colour, text); }
+
+void PlotFrame::points(const std::vector<LabelledPoint>& pts) const {
+    const float r = theme().line * 2.5f;
+    std::vector<ImVec2> anchors, sizes;
+    std::vector<Box> obstacles = taken_;
+    for (const LabelledPoint& p : pts) {
+        const ImVec2 at = map(p.x, p.y);
+        anchors.push_back(at);
+        sizes.push_back(ImGui::CalcTextSize(p.label.c_str()));
+        obstacles.push_back(Box{at.x - r, at.y - r, at.x + r, at.y + r});  // no name covers a point
+    }
+    const std::vector<Box> boxes = place_labels(anchors, sizes, obstacles, Box{a_.x, a_.y, b_.x, b_.y}, r + 3);
+    for (size_t i = 0; i < pts.size(); ++i) {
+        dl_->AddCircleFilled(anchors[i], r, pts[i].colour);
+        dl_->AddCircle(anchors[i], r, theme().pal.outline);
+        const Box& b = boxes[i];
+        const ImVec2 centre((b.x + b.z) / 2, (b.y + b.w) / 2);
+        const float far = std::max(std::fabs(centre.x - anchors[i].x) - (b.z - b.x) / 2, std::fabs(centre.y - anchors[i].y) - (b.w - b.y) / 2);
+        if (far > r * 3) {  // a leader line to a name placed away from its point
+            const ImVec2 end(std::clamp(anchors[i].x, b.x, b.z), std::clamp(anchors[i].y, b.y, b.w));
+            dl_->AddLine(anchors[i], end, IM_COL32(0, 0, 0, 110));
+        }
+        dl_->AddText(ImVec2(b.x, b.y), theme().pal.text, pts[i].label.c_str());
+        taken_.push_back(b);
+    }
+}
+
+void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::string& value_label) const {
+    const float x = float(tx(xc));
+    const ImVec2 top(x - float(hw), float(ty(y)));
+    dl_->AddRectFilled(top, ImVec2(x + float(hw), b_.y), colour);
+    const ImVec2 s = ImGui::CalcTextSize(value_label.c_str());
+    dl_->AddText(ImVec2(x - s.x / 2, top.y - s.y - 1), theme().pal.text, value_label.c_str());
+}
+
+void PlotFrame::hbar(double yc, double hh, double x, ImU32 colour, const std::string& name, const std::string& value) const {
+    const float y = float(ty(yc));
+    const float x1 = float(tx(x));
+    dl_->AddRectFilled(ImVec2(a_.x + 1, y - float(hh)), ImVec2(x1, y + float(hh)), colour);
+    const ImVec2 ns = ImGui::CalcTextSize(name.c_str()), vs = ImGui::CalcTextSize(value.c_str());
+    dl_->AddText(ImVec2(a_.x - ns.x - 6, y - ns.y / 2), theme().pal.text, name.c_str());
+    const float vx = x1 + 4 + vs.x < b_.x ? x1 + 4 : x1 - vs.x - 4;
+    dl_->AddText(ImVec2(vx, y - vs.y / 2), theme().pal.text, value.c_str());
+}
+
+void PlotFrame::legend(const std::vector<std::pair<std::string, ImU32>>& entries) const {
+    const float fh = ImGui::GetFontSize();
+    float w = 0;
+    for (const auto& e : entries) w = std::max(w, ImGui::CalcTextSize(e.first.c_str()).x);
+    ImVec2 p(b_.x - w - fh * 2.2f, a_.y + 4);
+    const Box box{p.x - 4, p.y - 2, b_.x - 2, p.y + fh * 1.25f * float(entries.size()) + 2};
+    dl_->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(255, 255, 255, 230));
+    taken_.push_back(box);
+    for (const auto& e : entries) {
+        dl_->AddRectFilled(ImVec2(p.x, p.y + fh * 0.3f), ImVec2(p.x + fh, p.y + fh * 0.8f), e.second);
+        dl_->AddText(ImVec2(p.x + fh * 1.3f, p.y), theme().pal.text, e.first.c_str());
+        p.y += fh * 1.25f;
+    }
+}
+
+}  // namespace tilescope::ui
