@@ -11,7 +11,7 @@
 
 #include "core/caches/cache_model.h"
 #include "core/device/opencl_env.h"
-#include "trace/trace_abi.h"
+#include "oclgrind_plugin/trace_abi.h"
 
 namespace tilescope {
 

@@ -18,7 +18,7 @@
 #include "core/kernel/kernel_spec.h"
 #include "core/kernel/launch_config.h"
 #include "core/device/matrix.h"
-#include "trace/trace_abi.h"
+#include "oclgrind_plugin/trace_abi.h"
 
 namespace tilescope {
 
