@@ -6,6 +6,8 @@
 #include "core/base/errors.h"
 #include "core/trace/trace.h"
 #include "core/io/trace_export.h"
+#include "core/emulator/intake.h"
+#include "core/emulator/oclgrind_messages.h"
 #include "core/emulator/trace_runner.h"
 
 using namespace tilescope;

@@ -11,16 +11,11 @@
 
 #include "core/caches/cache_model.h"
 #include "core/device/opencl_env.h"
-#include "oclgrind_plugin/trace_abi.h"
 
 namespace tilescope {
 
 struct Trace;
 
-// The plugin's requests in the model's flat address space: the buffers one after
-// another in the order of Oclgrind's buffer numbers, each starting on a 4 KiB boundary
-// (as an allocator would place them; keeps A, B and C from sharing set indices).
-CacheRequestStream cache_stream(const trace_abi::Result& raw);
 
 struct CacheProfile {
     std::string name;    // file name without .json: "h200", "teaching", "cpu"

@@ -1,5 +1,7 @@
 #include "core/emulator/trace_runner.h"
 
+#include "core/emulator/intake.h"
+
 #include <dlfcn.h>
 #include <unistd.h>
 

@@ -98,7 +98,7 @@ uint64_t get_varint(const std::vector<uint8_t>& in, size_t& at, const json& wher
     throw json::other_error::create(501, "touch list damaged", &where);
 }
 
-json touches_json(const std::vector<trace_abi::ElementTouch>& touches) {
+json touches_json(const std::vector<ElementTouch>& touches) {
     std::vector<uint8_t> out;
     put_varint(out, touches.size());
     uint32_t element = 0, item = 0;
@@ -112,12 +112,12 @@ json touches_json(const std::vector<trace_abi::ElementTouch>& touches) {
     return json::binary(std::move(out));
 }
 
-std::vector<trace_abi::ElementTouch> touches_from(const json& j) {
+std::vector<ElementTouch> touches_from(const json& j) {
     const auto& in = j.get_binary();
     size_t at = 0;
     const uint64_t n = get_varint(in, at, j);
     if (n > in.size()) throw json::other_error::create(501, "touch count larger than the file", &j);
-    std::vector<trace_abi::ElementTouch> out(n);
+    std::vector<ElementTouch> out(n);
     uint32_t element = 0, item = 0;
     for (auto& t : out) {
         element = uint32_t(element + get_varint(in, at, j));

@@ -18,7 +18,6 @@
 #include "core/kernel/kernel_spec.h"
 #include "core/kernel/launch_config.h"
 #include "core/device/matrix.h"
-#include "oclgrind_plugin/trace_abi.h"
 
 namespace tilescope {
 
@@ -99,13 +98,24 @@ struct LocalBuffer {
     bool operator==(const LocalBuffer&) const = default;
 };
 
+// One element touched by one work-item (or by the whole group at once), as traced.
+struct ElementTouch {
+    static constexpr uint32_t kWholeGroup = 0xffffffffu;  // e.g. an async copy
+    uint32_t element = 0;    // element index in the buffer (or 4-byte word of a local array)
+    uint32_t work_item = 0;  // linear local id (dimension 0 fastest), or kWholeGroup
+    bool operator<(const ElementTouch& o) const {
+        return element != o.element ? element < o.element : work_item < o.work_item;
+    }
+    bool operator==(const ElementTouch& o) const = default;
+};
+
 // Which elements of one buffer an interval touched, and by whom.
 struct BufferIntervalAccess {
     std::string buffer;
     bool local = false;                 // a __local buffer (elements are 4-byte words)
     std::vector<Rect> loaded, stored;   // rectangles covering exactly the touched elements
     uint64_t elements_loaded = 0, elements_stored = 0;
-    std::vector<trace_abi::ElementTouch> loads, stores;  // (element, linear local id), sorted
+    std::vector<ElementTouch> loads, stores;  // (element, linear local id), sorted
     bool operator==(const BufferIntervalAccess&) const = default;
 };
 
@@ -231,30 +241,8 @@ struct Trace {
 
 using TraceSnapshot = std::shared_ptr<const Trace>;
 
-// --- Building a Trace (pure; unit-tested with hand-made plugin results) ---
-
-// What the app knows about the launch that the plugin cannot: matrix shapes and layouts.
-struct TraceContext {
-    std::string kernel, entry;
-    bool custom = false;
-    ProblemSize size;
-    int tile = 0;
-    std::map<std::string, int64_t> params;
-    int dims = 1;
-    double flops = 0;
-    bool checks = true;
-    std::vector<ResolvedArg> args;  // from ResolvedLaunch
-};
-TraceContext trace_context(const LaunchConfig& config, const ResolvedLaunch& launch, bool checks);
-
-Trace build_trace(trace_abi::Result&& raw, const TraceContext& context);
-
 // Smallest set of rectangles covering exactly `elements` (sorted element indices, may
 // repeat) of a buffer: runs along rows, merged down columns when they line up.
 std::vector<Rect> cover_rectangles(const TracedBuffer& buffer, const std::vector<uint64_t>& elements);
-
-// Oclgrind's messages in `raw` -> diagnostics, merged by kind and source lines. The
-// addresses in them are named after the buffers ("A[4096]", "atile[2][3]").
-std::vector<Diagnostic> diagnose(const trace_abi::Result& raw);
 
 }  // namespace tilescope

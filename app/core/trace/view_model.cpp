@@ -100,15 +100,15 @@ GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, co
                 if (acc.buffer != lb.name) continue;
                 for (const auto& t2 : acc.stores) {
                     if (t2.element >= la.writer.size()) continue;
-                    const bool counts = i < phase || t2.work_item == trace_abi::kWholeGroup || t2.work_item < ran;
+                    const bool counts = i < phase || t2.work_item == ElementTouch::kWholeGroup || t2.work_item < ran;
                     if (!counts) continue;
-                    la.writer[t2.element] = t2.work_item == trace_abi::kWholeGroup ? 0 : int32_t(t2.work_item);
+                    la.writer[t2.element] = t2.work_item == ElementTouch::kWholeGroup ? 0 : int32_t(t2.work_item);
                     la.fresh[t2.element] = i == phase;
                     if (i == phase) ++la.stored;
                 }
                 if (i == phase)
                     for (const auto& t2 : acc.loads)
-                        if (t2.element < la.read.size() && (t2.work_item == trace_abi::kWholeGroup || t2.work_item < ran))
+                        if (t2.element < la.read.size() && (t2.work_item == ElementTouch::kWholeGroup || t2.work_item < ran))
                             la.read[t2.element] = 1;
             }
         }
@@ -127,8 +127,8 @@ std::optional<CellOwner> cell_owner(const Trace& trace, const MatrixRoles& roles
         for (const BarrierInterval& in : g.intervals) {
             const auto* acc = find_global(in, roles.c);
             if (!acc) continue;
-            auto it = std::lower_bound(acc->stores.begin(), acc->stores.end(), trace_abi::ElementTouch{uint32_t(element), 0});
-            if (it != acc->stores.end() && it->element == element && it->work_item != trace_abi::kWholeGroup) {
+            auto it = std::lower_bound(acc->stores.begin(), acc->stores.end(), ElementTouch{uint32_t(element), 0});
+            if (it != acc->stores.end() && it->element == element && it->work_item != ElementTouch::kWholeGroup) {
                 o.group = g.group;
                 o.linear = it->work_item;
                 o.local = g.local_id(it->work_item);
