@@ -30,7 +30,8 @@ TEST(SetupForm, GoodInputImpliesTheLaunch) {
     ASSERT_GE(c.implied.size(), 3u);
     EXPECT_EQ(c.implied[0], "NDRange 32x32, work-group 8x8");
     EXPECT_EQ(c.implied[1], "16 work-groups of 64 work-items");
-    EXPECT_EQ(c.implied[2], "9 phases per work-group (8 barriers each)");  // 2 barriers per tile step, 4 steps
+    // 32/8 = 4 trips round the tile loop, 2 barriers each (as the slides count phases)
+    EXPECT_EQ(c.implied[2], "4 phases per work-group (trips round the tile loop; 8 barriers per work-group)");
 }
 
 TEST(SetupForm, BadInputIsAMessageNeverAThrow) {

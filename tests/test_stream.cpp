@@ -140,13 +140,15 @@ TEST(StreamedTrace, WithoutACallbackNothingChanges) {
 TEST(StreamedTrace, CliPrintsTheGroupsTableAsSoonAsItIsKnownAndOnce) {
     const std::string out =
         output_of(std::string(TILESCOPE_BIN) + " trace --kernel tiled --size 64 --tile 8 --group 1,0 --no-compare 2>/dev/null");
-    ASSERT_EQ(count(out, "phases of work-group (1,0)"), 1u) << out;
-    const size_t table = out.find("phases of work-group (1,0)");
+    ASSERT_EQ(count(out, "work-group (1,0): "), 1u) << out;
+    const size_t table = out.find("work-group (1,0): ");
     EXPECT_NE(out.find("as soon as it completed", table), std::string::npos) << out;
     // It comes before the totals of the whole launch, which only the end knows.
     const size_t totals = out.find("diagnostics:");
     ASSERT_NE(totals, std::string::npos) << out;
     EXPECT_LT(table, totals) << out;
-    // 8 phases of 8x8 tiles, two barriers each, and the interval after the last.
-    EXPECT_NE(out.find("(17 intervals between barriers)", table), std::string::npos) << out;
+    // 64/8 = 8 trips round the tile loop are 8 phases (the slides' count); each has a
+    // load and a use part, and the last phase also the store: 17 parts.
+    EXPECT_NE(out.find("work-group (1,0): 8 phases (trips round the tile loop; barriers on lines 33, 37 each trip), 17 parts",
+                       table), std::string::npos) << out;
 }

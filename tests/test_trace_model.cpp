@@ -235,7 +235,7 @@ TEST(Export, JsonFollowsTheContract) {
     EXPECT_EQ(iv["global_load_bytes"], 64);
     const std::string text = trace_summary(t);
     EXPECT_NE(text.find("coalescing"), std::string::npos);
-    EXPECT_NE(text.find("phases of work-group (1,0)"), std::string::npos);
+    EXPECT_NE(text.find("work-group (1,0): "), std::string::npos) << text;
 }
 
 std::vector<Diagnostic> diagnose_messages(std::vector<ta::Message> messages, std::vector<ta::BufferStats> buffers = {},

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "args/options.h"
 #include "core/trace/analysis.h"
+#include "core/trace/phases.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "core/teach/exercise_notes.h"
@@ -163,23 +164,28 @@ int cmd_tour(const std::vector<std::string>& args) {
 
     heading("2. One work-group of the tiled kernel, phase by phase");
     if (const GroupTrace* g = tiled_trace.detail.empty() ? nullptr : &tiled_trace.detail.front()) {
-        std::printf("Work-group (%u,%u) computes C rows %u-%u, cols %u-%u. Between two barriers\n"
-                    "(an interval) it either loads a tile of A and of B into local memory, or\n"
-                    "multiplies the tiles it holds:\n\n",
+        const PhasePlan plan = phase_plan(*g);
+        std::printf("Work-group (%u,%u) computes C rows %u-%u, cols %u-%u in %d phases: one trip\n"
+                    "round the tile loop each. A phase has two parts, each ending at a barrier:\n"
+                    "load (a tile of A and of B into local memory), then use (the work-items\n"
+                    "multiply the tiles they hold). After the last phase the group stores C:\n\n",
                     g->group[0], g->group[1], g->group[1] * kTraceTile, g->group[1] * kTraceTile + kTraceTile - 1,
-                    g->group[0] * kTraceTile, g->group[0] * kTraceTile + kTraceTile - 1);
-        std::printf("  %-9s %-17s %-26s %-26s %s\n", "interval", "ends at", "A tile loaded", "B tile loaded", "local reads");
+                    g->group[0] * kTraceTile, g->group[0] * kTraceTile + kTraceTile - 1, plan.phases);
+        std::printf("  %-6s %-7s %-17s %-26s %-26s %s\n", "phase", "part", "ends at", "A tile loaded", "B tile loaded",
+                    "local reads");
         for (const BarrierInterval& in : g->intervals) {
+            const PhasePart* part = plan.part_at(in.index);
             const BufferIntervalAccess* a = in.find("A");
             const BufferIntervalAccess* b = in.find("B");
             const std::string end = in.end_line ? "barrier, line " + std::to_string(in.end_line) : "end";
-            std::printf("  %-9d %-17s %-26s %-26s %s\n", in.index, end.c_str(),
+            std::printf("  %-6d %-7s %-17s %-26s %-26s %s\n", part ? part->phase : 0, part ? part->name.c_str() : "",
+                        end.c_str(),
                         a && !a->loaded.empty() ? rects_text(a->loaded).c_str() : "-",
                         b && !b->loaded.empty() ? rects_text(b->loaded).c_str() : "-",
                         thousands(in.local.load_bytes / 4).c_str());
         }
-        std::printf("\nThe first barrier of each phase waits until the whole tile has arrived; the\n"
-                    "second keeps fast work-items from overwriting a tile others still read.\n"
+        std::printf("\nThe barrier after the load waits until the whole tile has arrived; the one\n"
+                    "after the use keeps fast work-items from overwriting a tile others still read.\n"
                     "See it drawn: tilescope gui --kernel tiled --size 32 --tile 8\n");
     }
     pause(paused);

@@ -1,9 +1,11 @@
 #include "core/io/trace_export.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 #include "core/trace/analysis.h"
+#include "core/trace/phases.h"
 #include "core/caches/cache_trace.h"
 
 namespace tilescope {
@@ -183,9 +185,35 @@ json trace_to_json(const Trace& t) {
                                  {"loaded", loaded},
                                  {"stored", stored}});
         }
-        groups.push_back({{"group", {g.group[0], g.group[1], g.group[2]}}, {"intervals", intervals}});
+        // The slides' phases (trips round the tile loop), each with its parts; a part is
+        // one barrier interval, named by what it did.
+        const PhasePlan plan = phase_plan(g);
+        json phases = json::array();
+        for (int p = 0; p < std::max(plan.phases, plan.parts.empty() ? 0 : 1); ++p) {
+            json parts = json::array();
+            for (const PhasePart& part : plan.parts_of(p)) {
+                const BarrierInterval& iv = g.intervals[size_t(part.interval)];
+                parts.push_back({{"part", part.name},
+                                 {"interval", part.interval},
+                                 {"barrier_line", part.end_line},
+                                 {"global_load_bytes", iv.global.load_bytes},
+                                 {"global_store_bytes", iv.global.store_bytes},
+                                 {"local_load_bytes", iv.local.load_bytes},
+                                 {"local_store_bytes", iv.local.store_bytes}});
+            }
+            phases.push_back({{"phase", p}, {"parts", parts}});
+        }
+        if (plan.phases == 0) phases = json::array();
+        groups.push_back({{"group", {g.group[0], g.group[1], g.group[2]}},
+                          {"phases", plan.phases},
+                          {"phase_cycle_lines", plan.cycle_lines},
+                          {"phase_list", phases},
+                          {"intervals", intervals}});
     }
     j["per_group"] = groups;
+    // The launch's phase count, from the first group with detail (every group of a
+    // ladder rung passes the same barriers; per_group has each group's own).
+    if (!t.detail.empty()) j["phases"] = phase_plan(t.detail.front()).phases;
     if (t.verification) {
         j["verified"] = t.verification->verified;
         j["max_rel_error"] = t.verification->max_rel_error;
@@ -200,12 +228,24 @@ json trace_to_json(const Trace& t) {
 
 std::string trace_to_json_text(const Trace& t) { return trace_to_json(t).dump(2) + "\n"; }
 
+static std::string join_lines(const std::vector<int>& lines) {
+    std::string s;
+    for (size_t i = 0; i < lines.size(); ++i) s += (i ? ", " : "") + std::to_string(lines[i]);
+    return s;
+}
+
 std::string group_phase_table(const Trace& t, const SummaryOptions& options) {
     std::ostringstream o;
     const GroupTrace* g = options.group ? t.find_group(*options.group) : (t.detail.empty() ? nullptr : &t.detail.front());
     if (g) {
-        o << "\nphases of work-group " << id_text(g->group, t.dims) << " (" << g->intervals.size()
-          << " intervals between barriers)\n";
+        const PhasePlan plan = phase_plan(*g);
+        o << "\nwork-group " << id_text(g->group, t.dims) << ": ";
+        if (plan.phases == 0)
+            o << "no phases (it passes no barrier)\n";
+        else
+            o << plan.phases << (plan.phases == 1 ? " phase" : " phases") << " (trips round the tile loop; barriers on line"
+              << (plan.cycle_lines.size() == 1 ? " " : "s ") << join_lines(plan.cycle_lines) << " each trip), "
+              << g->intervals.size() << " parts\n";
         if (t.partial)
             o << "  (as soon as it completed, " << fixed(t.seconds, 1) << " s into the launch: " << grouped(t.group_totals.size())
               << " of " << grouped(t.total_groups()) << " work-groups done; the totals follow when the launch ends)\n";
@@ -218,7 +258,7 @@ std::string group_phase_table(const Trace& t, const SummaryOptions& options) {
                 if (const BufferIntervalAccess* a = iv.find(b.name); a && !a->local && !a->loaded.empty()) loaded = true;
             if (loaded) names.push_back(b.name);
         }
-        o << "  " << pad("#", 4) << pad("ends at", 10) << lpad("global ld", 10) << lpad("local ld", 10) << lpad("local st", 10);
+        o << "  " << pad("phase", 7) << pad("part", 12) << pad("ends at", 10) << lpad("global ld", 10) << lpad("local ld", 10) << lpad("local st", 10);
         for (const std::string& n : names) o << "   " << pad(n + " loaded", 28);
         o << "\n";
         int shown = 0;
@@ -227,7 +267,9 @@ std::string group_phase_table(const Trace& t, const SummaryOptions& options) {
                 o << "  ... " << g->intervals.size() - options.max_phases << " more\n";
                 break;
             }
-            o << "  " << pad(std::to_string(iv.index), 4)
+            const PhasePart* part = plan.part_at(iv.index);
+            o << "  " << pad(part && plan.phases > 0 ? std::to_string(part->phase) : "-", 7)
+              << pad(part ? part->name : "", 12)
               << pad(iv.end_line ? "line " + std::to_string(iv.end_line) : "end", 10) << lpad(grouped(iv.global.load_bytes), 10)
               << lpad(grouped(iv.local.load_bytes), 10) << lpad(grouped(iv.local.store_bytes), 10);
             for (const std::string& n : names) {

@@ -1,5 +1,7 @@
 #include "core/teach/lesson.h"
 
+#include "core/trace/phases.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,8 +21,8 @@ using nlohmann::json;
 namespace {
 
 // The GUI's scene keys (gui --scene), so a step opens exactly like a scene.
-const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "view", "play", "presenter",
-                                  "compare", "device"};
+const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "view", "play",
+                                  "presenter", "compare", "device"};
 
 std::string fmt(double v) {
     char buf[64];
@@ -50,7 +52,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
     for (const auto& [key, value] : step.state.items())
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
             throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, group, phase, "
-                             "view, play, presenter, compare, device");
+                             "part, interval, view, play, presenter, compare, device");
     auto want = [&](const char* key, bool ok, const char* what) {
         if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
     };
@@ -58,7 +60,9 @@ LessonStep parse_step(const json& s, const std::string& where) {
     want("kernel", st.value("kernel", json()).is_string(), "a kernel name");
     want("size", st.value("size", json()).is_string(), "a size string such as \"32\" or \"37x29x45\"");
     want("tile", st.value("tile", json()).is_number_integer(), "an integer");
-    want("phase", st.value("phase", json()).is_number_integer(), "an integer");
+    want("phase", st.value("phase", json()).is_number_integer(), "an integer (a phase: one trip round the tile loop)");
+    want("part", st.value("part", json()).is_string(), "a part's name: \"load\", \"use\", \"store\", ...");
+    want("interval", st.value("interval", json()).is_number_integer(), "an integer (a raw barrier interval)");
     want("view", st.value("view", json()).is_string(), "a view name");
     want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
     want("group", st.value("group", json()).is_array(), "[X, Y]");
@@ -186,12 +190,12 @@ LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Tr
         }
     } else if (quantity == "phases") {
         const GroupTrace* g = t.detail.empty() ? nullptr : &t.detail.front();
-        int loading = 0;
-        if (g)
-            for (const BarrierInterval& in : g->intervals)
-                if (in.global.loads > 0 && in.local.stores > 0) ++loading;
-        a.traced = loading;
-        a.explanation = "traced: intervals in which the first work-group loaded tiles into local memory";
+        const PhasePlan plan = g ? phase_plan(*g) : PhasePlan{};
+        a.traced = plan.phases;
+        std::string lines;
+        for (int l : plan.cycle_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
+        a.explanation = "traced: trips round the tile loop of the first work-group (the barrier lines " + lines +
+                        " repeat " + std::to_string(plan.phases) + " times)";
         if (tiled) {
             a.closed_form = double(ceil_div(K, TS));
             a.formula = "ceil(K/TS) = ceil(" + fmt(double(K)) + "/" + fmt(double(TS)) + ") = " + fmt(*a.closed_form);

@@ -1,6 +1,6 @@
 #pragma once
 // Lessons as data (assets/lessons/*.json): a title and steps; a step is a state to open
-// (the GUI's scene keys: kernel, size, tile, view, group, phase, compare, presenter ...),
+// (the GUI's scene keys: kernel, size, tile, view, group, phase, part, compare, presenter ...),
 // an instructor script, and optionally a question whose answer is computed from the
 // trace and shown beside its closed form (predict, then reveal).
 #include <optional>
@@ -22,7 +22,7 @@ struct LessonQuestion {
 
 struct LessonStep {
     std::string title;
-    nlohmann::json state;  // a scene object (gui --scene): kernel, size, tile, group, phase, view, compare, presenter, play, device
+    nlohmann::json state;  // a scene object (gui --scene): kernel, size, tile, group, phase, part, interval, view, compare, presenter, play, device
     std::string script;    // what the instructor points at, asks, and what the class should notice
     std::optional<LessonQuestion> question;
 };

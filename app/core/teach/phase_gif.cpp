@@ -1,5 +1,7 @@
 #include "core/teach/phase_gif.h"
 
+#include "core/trace/phases.h"
+
 #include <gif_lib.h>
 #include <unistd.h>
 
@@ -26,8 +28,10 @@ struct Canvas {
         x0 = std::max(x0, 0), y0 = std::max(y0, 0), x1 = std::min(x1, w), y1 = std::min(y1, h);
         for (int y = y0; y < y1; ++y) std::fill(px.begin() + y * w + x0, px.begin() + y * w + std::max(x0, x1), c);
     }
-    // stb_easy_font's quads, scaled by `scale`: plain text with no font file.
+    // stb_easy_font's quads, scaled by `scale`: plain text with no font file. A line too
+    // wide for the canvas at `scale` is drawn at scale 1 (never cut).
     void text(int x, int y, const std::string& s, int scale = 2) {
+        while (scale > 1 && x + stb_easy_font_width(const_cast<char*>(s.c_str())) * scale > w - 4) --scale;
         std::vector<char> buffer(s.size() * 64 * 40 + 64);  // at most ~40 quads per character
         const int quads = stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer.data(), int(buffer.size()));
         for (int q = 0; q < quads; ++q) {
@@ -63,11 +67,12 @@ std::string group_text(const GroupId& g) { return "(" + std::to_string(g[0]) + "
 
 int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& group, const std::string& path,
                     const PhaseGifOptions& options) {
-    const int phases = phase_count(t, group);
+    const int phases = interval_count(t, group);  // frames: one per part (barrier interval)
     if (phases == 0)
         throw InputError("--record: work-group " + group_text(group) + " has no phase detail in this trace; pick a group the trace kept (--group)");
     const int M = int(t.size.M), N = int(t.size.N), K = int(t.size.K);
-    const int margin = 16, gap = 12, caption = 64;
+    const int margin = 16, gap = 12, caption = 88;
+    const PhasePlan plan = phase_plan(t, group);
     const int cell = std::max(1, std::min(24, (options.max_width - 2 * margin - gap) / std::max(1, K + N)));
     Canvas c;
     c.w = 2 * margin + gap + (K + N) * cell + 1;
@@ -98,8 +103,10 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
         for (const Box& x : {a, b, cbox}) paint_grid(c, x, cell);
         const std::string end = v.end_line ? "ends at the barrier on line " + std::to_string(v.end_line) : "runs to the end";
         c.text(margin, 8, t.kernel + " " + t.size.label() + " TS " + std::to_string(t.tile) + ", work-group " + group_text(group));
-        c.text(margin, 34, "interval " + std::to_string(p) + " of " + std::to_string(phases) + ": " + end + "; " +
-                               std::to_string(v.global.load_bytes / 4) + " floats from global");
+        c.text(margin, 32, plan.phases > 0 ? "phase " + std::to_string(v.phase) + " of " + std::to_string(plan.phases) + ": " + v.part
+                                           : std::string("no phases (no barrier)"));
+        c.text(margin, 56, end + "; " + std::to_string(v.global.load_bytes / 4) + " floats from global, " +
+                               std::to_string(v.local.load_bytes / 4) + " from local");
         c.text(a.x, a.y - 14, "M (A)", 1), c.text(b.x, b.y - 10, "N (B)", 1), c.text(cbox.x, cbox.y - 10, "P (C)", 1);
         GraphicsControlBlock gcb{};
         gcb.DelayTime = options.delay_ms / 10;

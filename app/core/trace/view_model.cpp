@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/trace/analysis.h"
+#include "core/trace/phases.h"
 
 namespace tilescope {
 namespace {
@@ -53,28 +54,32 @@ MatrixRoles matrix_roles(const Trace& trace, const std::optional<CheckSpec>& che
     return r;
 }
 
-int phase_count(const Trace& trace, const GroupId& group) {
+int interval_count(const Trace& trace, const GroupId& group) {
     const GroupTrace* g = trace.find_group(group);
     return g ? int(g->intervals.size()) : 0;
 }
 
-GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group, int phase,
+GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group, int interval,
                                 double progress) {
     GroupPhaseView v;
     v.group = group;
-    v.phase = phase;
+    v.interval = interval;
     const GroupTrace* g = trace.find_group(group);
     if (!g || g->intervals.empty()) return v;
     v.has_detail = true;
-    v.phases = int(g->intervals.size());
-    phase = std::clamp(phase, 0, v.phases - 1);
-    v.phase = phase;
+    v.intervals = int(g->intervals.size());
+    interval = std::clamp(interval, 0, v.intervals - 1);
+    v.interval = interval;
+    const PhasePlan plan = phase_plan(*g);
+    v.phases = plan.phases;
+    if (const PhasePart* part = plan.part_at(interval)) v.phase = part->phase, v.part = part->name;
+    v.title = part_title(plan, interval);
     for (const BarrierInterval& in : g->intervals) {
         if (auto* a = find_global(in, roles.a)) bound(v.a_strip, a->loaded);
         if (auto* b = find_global(in, roles.b)) bound(v.b_strip, b->loaded);
         if (auto* c = find_global(in, roles.c)) bound(v.c_block, c->stored);
     }
-    const BarrierInterval& in = g->intervals[phase];
+    const BarrierInterval& in = g->intervals[interval];
     v.end_line = in.end_line;
     v.global = in.global;
     v.local = in.local;
@@ -95,18 +100,18 @@ GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, co
         la.read.assign(size_t(la.rows) * la.cols, 0);
         la.fresh.assign(size_t(la.rows) * la.cols, 0);
         // What earlier intervals left in the array, then this interval's stores so far.
-        for (int i = 0; i <= phase; ++i) {
+        for (int i = 0; i <= interval; ++i) {
             for (const auto& acc : g->intervals[i].local_buffers) {
                 if (acc.buffer != lb.name) continue;
                 for (const auto& t2 : acc.stores) {
                     if (t2.element >= la.writer.size()) continue;
-                    const bool counts = i < phase || t2.work_item == ElementTouch::kWholeGroup || t2.work_item < ran;
+                    const bool counts = i < interval || t2.work_item == ElementTouch::kWholeGroup || t2.work_item < ran;
                     if (!counts) continue;
                     la.writer[t2.element] = t2.work_item == ElementTouch::kWholeGroup ? 0 : int32_t(t2.work_item);
-                    la.fresh[t2.element] = i == phase;
-                    if (i == phase) ++la.stored;
+                    la.fresh[t2.element] = i == interval;
+                    if (i == interval) ++la.stored;
                 }
-                if (i == phase)
+                if (i == interval)
                     for (const auto& t2 : acc.loads)
                         if (t2.element < la.read.size() && (t2.work_item == ElementTouch::kWholeGroup || t2.work_item < ran))
                             la.read[t2.element] = 1;

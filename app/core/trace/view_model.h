@@ -30,12 +30,15 @@ struct LocalArrayView {
     uint64_t stored = 0;          // words stored so far in this interval
 };
 
-// The group's view at one phase (barrier interval), `progress` of the way through it:
-// work-items with linear id < progress * group size have run their part (Oclgrind runs
-// them one at a time between barriers, so this is how the arrays really fill).
+// The group's view at one part of a phase (one barrier interval), `progress` of the way
+// through it: work-items with linear id < progress * group size have run their part
+// (Oclgrind runs them one at a time between barriers, so this is how the arrays fill).
 struct GroupPhaseView {
     GroupId group{};
-    int phase = 0, phases = 0;
+    int interval = 0, intervals = 0;  // the raw level: which barrier interval, of how many
+    int phase = 0, phases = 0;      // the slides' phase (trip round the tile loop) it belongs to
+    std::string part;               // what the part does: "load", "use", "store", ...
+    std::string title;              // "phase 1 of 2, use (ends at the barrier on line 37)"
     bool has_detail = false;        // the trace kept element-level detail for this group
     int end_line = 0;               // barrier that closes the interval; 0: the group ends
     std::vector<Rect> a_strip, b_strip, c_block;  // all the group touches, over the whole run (bounding boxes)
@@ -44,11 +47,12 @@ struct GroupPhaseView {
     std::vector<LocalArrayView> locals;
     AccessTotals global, local;     // the interval's traffic
 };
-GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group, int phase,
+GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group, int interval,
                                 double progress = 1.0);
 
-// Number of phases of a group (0 when it has no detail).
-int phase_count(const Trace& trace, const GroupId& group);
+// Number of barrier intervals (parts) of a group (0 when it has no detail). Phases, as
+// the slides count them, come from core/trace/phases.h.
+int interval_count(const Trace& trace, const GroupId& group);
 
 // Who computes C(row, col): the work-group and work-item, from the detail when the trace
 // has it, else from the NDRange (2D: dimension 0 runs along columns; 1D: along rows).

@@ -44,9 +44,9 @@ std::pair<int64_t, int64_t> block_origin(const LaunchConfig& c, const GroupId& g
     }
 }
 
-// The phase of `v2` that loads column k of A, the first one `v1` loads now.
+// The part of `v2` that loads column k of A, the first one `v1` loads now.
 std::optional<int> phase_loading(const Trace& t2, const MatrixRoles& roles2, const GroupId& g2, int64_t k) {
-    for (int p = 0, n = phase_count(t2, g2); p < n; ++p)
+    for (int p = 0, n = interval_count(t2, g2); p < n; ++p)
         for (const Rect& r : group_phase_view(t2, roles2, g2, p).a_loaded)
             if (r.c0 <= k && k <= r.c1) return p;
     return std::nullopt;
@@ -78,11 +78,11 @@ GroupId ComparePanel::mapped_group(const LaunchConfig& first, const GroupId& gro
 ComparePanel::Shown ComparePanel::match(const AppState& s) const {
     Shown out;
     out.group = s.cursor.group;
-    out.phase = s.cursor.phase;
+    out.interval = s.cursor.interval;
     if (!s.main.trace || !s.other.trace || !s.main.config || !s.other.config) return out;
     const Trace& t2 = *s.other.trace;
     // the first cell of C the selected group computes: traced, else from the NDRange
-    const GroupPhaseView v1 = group_phase_view(*s.main.trace, s.main.roles, s.cursor.group, s.cursor.phase);
+    const GroupPhaseView v1 = group_phase_view(*s.main.trace, s.main.roles, s.cursor.group, s.cursor.interval);
     int64_t row = 0, col = 0;
     if (!v1.c_block.empty()) {
         row = v1.c_block[0].r0;
@@ -92,12 +92,13 @@ ComparePanel::Shown ComparePanel::match(const AppState& s) const {
     }
     const auto owner = cell_owner(t2, s.other.roles, row, col);
     out.group = owner && owner->from_trace ? owner->group : group_covering(*s.other.config, row, col);
-    out.phase = std::clamp(s.cursor.phase, 0, std::max(0, phase_count(t2, out.group) - 1));
+    out.interval = std::clamp(s.cursor.interval, 0, std::max(0, interval_count(t2, out.group) - 1));
     out.why = "group " + group_text(out.group) + ": same P(" + std::to_string(row) + "," + std::to_string(col) + ")";
     if (!v1.a_loaded.empty())
         if (auto p = phase_loading(t2, s.other.roles, out.group, v1.a_loaded[0].c0)) {
-            out.phase = *p;
-            out.why += ", phase " + std::to_string(*p) + ": same k=" + std::to_string(v1.a_loaded[0].c0);
+            out.interval = *p;
+            const std::string title = group_phase_view(t2, s.other.roles, out.group, *p).title;
+            out.why += ", " + title.substr(0, title.find(" (")) + ": same k=" + std::to_string(v1.a_loaded[0].c0);
         }
     return out;
 }
@@ -193,7 +194,7 @@ void ComparePanel::draw_form(AppState& s) {
     start_compare_measurements(s);
 }
 
-void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int phase, const std::string& why) const {
+void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why) const {
     ImGui::PushFont(theme().big);
     ImGui::TextUnformatted(slot.trace ? trace_label(*slot.trace).c_str() : slot.config ? config_label(*slot.config).c_str() : "");
     ImGui::PopFont();
@@ -216,7 +217,7 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
         ImGui::Text("%.2f GFLOP/s (measured)", it->second.gflops);
     else
         ImGui::TextDisabled(s.compare_job && !s.compare_job->done ? "measuring GFLOP/s..." : "GFLOP/s not measured");
-    ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", why.empty() ? ("group " + group_text(group) + ", phase " + std::to_string(phase)).c_str() : why.c_str());
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", why.empty() ? ("group " + group_text(group) + ", part " + std::to_string(interval)).c_str() : why.c_str());
 }
 
 void ComparePanel::draw(AppState& s, ImVec2 size) {
@@ -234,13 +235,13 @@ void ComparePanel::draw(AppState& s, ImVec2 size) {
     if (s.other.trace && !s.other.trace->find_group(right.group)) retrace_for(s, right.group);
     ImGui::PushClipRect(o, ImVec2(o.x + half - 4, o.y + head), true);
     ImGui::BeginGroup();
-    summary(s, s.main, s.cursor.group, s.cursor.phase, "");
+    summary(s, s.main, s.cursor.group, s.cursor.interval, "");
     ImGui::EndGroup();
     ImGui::PopClipRect();
     ImGui::SetCursorScreenPos(ImVec2(o.x + half + 8, o.y));
     ImGui::PushClipRect(ImVec2(o.x + half + 8, o.y), ImVec2(o.x + size.x, o.y + head), true);
     ImGui::BeginGroup();
-    summary(s, s.other, right.group, right.phase, right.why);
+    summary(s, s.other, right.group, right.interval, right.why);
     ImGui::EndGroup();
     ImGui::PopClipRect();
     const float top = o.y + ImGui::GetFontSize() * 5.f;
@@ -252,7 +253,7 @@ void ComparePanel::draw(AppState& s, ImVec2 size) {
     ImGui::GetWindowDrawList()->AddLine(ImVec2(o.x + half + 3, o.y), ImVec2(o.x + half + 3, o.y + size.y), theme().pal.outline, 2.f);
     EmulationViewData d2 = view_data(s, s.other);
     d2.group = right.group;
-    d2.phase = right.phase;
+    d2.interval = right.interval;
     d2.pinned_hover.reset();
     right_.draw(d2, ImVec2(o.x + half + 8, top), ImVec2(half - 8, view_h), EmulationViewFlags_Compact | EmulationViewFlags_NoInput);
 }

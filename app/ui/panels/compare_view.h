@@ -28,14 +28,14 @@ public:
 private:
     struct Shown {  // what the right side shows for the cursor
         GroupId group{};
-        int phase = 0;
+        int interval = 0;  // the part on show (barrier interval)
         std::string why;  // how it was matched, in words
     };
     Shown match(const AppState& s) const;
     void draw_form(AppState& s);
     void follow_main(AppState& s);
     void retrace_for(AppState& s, const GroupId& group);
-    void summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int phase, const std::string& why) const;
+    void summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why) const;
 
     EmulationView left_, right_;
     int kernel_ = -1;             // index into kernel_menu()

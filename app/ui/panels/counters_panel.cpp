@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/trace/analysis.h"
+#include "core/trace/phases.h"
 #include "ui/state/counters.h"
 #include "ui/panels/counters_panel.h"
 #include "ui/widgets/theme.h"
@@ -129,7 +130,7 @@ std::vector<CounterRow> ndrange_counter_rows(const Trace& t) {
     return rows;
 }
 
-std::vector<CounterRow> group_counter_rows(const Trace& t, const GroupTrace& g, int phase) {
+std::vector<CounterRow> group_counter_rows(const Trace& t, const GroupTrace& g, int interval) {
     AccessTotals gl, lo;
     for (const BarrierInterval& in : g.intervals) {
         gl.load_bytes += in.global.load_bytes;
@@ -150,11 +151,14 @@ std::vector<CounterRow> group_counter_rows(const Trace& t, const GroupTrace& g, 
     add("global stores", "global_store_bytes", gl.store_bytes, "Bytes this work-group wrote to global memory.");
     add("local loads", "local_load_bytes", lo.load_bytes, "Bytes this work-group read from local memory.");
     add("local stores", "local_store_bytes", lo.store_bytes, "Bytes this work-group wrote to local memory.");
-    if (phase >= 0 && phase < int(g.intervals.size())) {
-        const BarrierInterval& in = g.intervals[size_t(phase)];
-        rows.push_back({"phase " + std::to_string(phase), bytes_text(double(in.global.load_bytes)) + " global",
+    if (interval >= 0 && interval < int(g.intervals.size())) {
+        const BarrierInterval& in = g.intervals[size_t(interval)];
+        const PhasePlan plan = phase_plan(g);
+        const PhasePart* part = plan.part_at(interval);
+        const std::string label = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + " " + part->name : "part";
+        rows.push_back({label, bytes_text(double(in.global.load_bytes)) + " global",
                         bytes_text(double(in.local.load_bytes)) + " local", 0,
-                        NumberKind::Traced, "Bytes this work-group loaded from global and from local memory in the phase on show."});
+                        NumberKind::Traced, "Bytes this work-group loaded from global and from local memory in the part of the phase on show (one barrier interval)."});
     }
     return rows;
 }
@@ -185,7 +189,7 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
         ImGui::TextDisabled("no detail for this group");
         return;
     }
-    draw_rows("group", "NDRange/groups", group_counter_rows(t, *g, s.cursor.phase));
+    draw_rows("group", "NDRange/groups", group_counter_rows(t, *g, s.cursor.interval));
 }
 
 }  // namespace tilescope::ui

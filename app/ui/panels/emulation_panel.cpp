@@ -12,7 +12,7 @@ EmulationViewData view_data(const AppState& s, const TraceSlot& slot) {
     d.roles = &slot.roles;
     d.version = slot.version;
     d.group = s.cursor.group;
-    d.phase = s.cursor.phase;
+    d.interval = s.cursor.interval;
     d.progress = s.cursor.progress;
     d.tracing = slot.busy();
     d.pinned_hover = s.hover_cell;
@@ -24,7 +24,7 @@ void select_group(AppState& s, TraceSlot& slot, const GroupId& group) {
     s.cursor.group = group;
     if (!slot.trace) return;
     const Trace& t = *slot.trace;
-    s.cursor.phase = std::min(s.cursor.phase, std::max(0, phase_count(t, group) - 1));
+    s.cursor.interval = std::min(s.cursor.interval, std::max(0, interval_count(t, group) - 1));
     if (t.find_group(group) || !slot.config || slot.busy()) return;
     std::vector<GroupId> groups;
     for (const GroupTrace& g : t.detail) groups.push_back(g.group);

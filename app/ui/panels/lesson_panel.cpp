@@ -52,7 +52,7 @@ void record_gif(AppState& s) {
                              std::to_string(g[0]) + "-" + std::to_string(g[1]) + ".gif";
     try {
         const int frames = write_phase_gif(t, s.main.roles, g, path);
-        s.message = "Saved " + std::to_string(frames) + " phases as " + absolute_path(path);
+        s.message = "Saved " + std::to_string(frames) + " frames (one per part of each phase) as " + absolute_path(path);
     } catch (const InputError& e) {
         s.message = e.what();
     }
@@ -63,7 +63,9 @@ void record_gif(AppState& s) {
 void apply_step_options(AppState& s, const GuiOptions& o) {
     s.view = o.view.value_or(View::Emulation);
     s.cursor.group = o.group.value_or(GroupId{0, 0, 0});
-    s.cursor.phase = o.phase.value_or(0);
+    s.cursor.interval = o.interval.value_or(0);
+    s.cursor.wanted.reset();
+    if (o.phase || o.part) s.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or("")};
     s.cursor.progress = 1.0;
     s.cursor.playing = o.play;
     if (o.presenter && !s.presenter) {
@@ -108,7 +110,7 @@ void LessonPanel::draw(AppState& s) {
     ImGui::Separator();
     if (ImGui::Button("Record GIF of this group") && s.main.trace) record_gif(s);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every phase of the selected work-group as an animated GIF for slides (one frame per interval)");
+        ImGui::SetTooltip("Every phase of the selected work-group as an animated GIF for slides (one frame per part)");
 }
 
 void LessonPanel::draw_menu(AppState& s) {

@@ -45,8 +45,8 @@ void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlac
         ImGui::TextUnformatted(config_label(*s.main.shown).c_str());
         ImGui::PopFont();
     }
-    const int n = cursor_phase_count(s);
-    if (n > 0) ImGui::Text("group (%u,%u), phase %d of %d", s.cursor.group[0], s.cursor.group[1], s.cursor.phase, n);
+    if (cursor_interval_count(s) > 0)
+        ImGui::Text("group (%u,%u), %s", s.cursor.group[0], s.cursor.group[1], cursor_part_text(s).c_str());
     if (s.main.busy()) ImGui::TextColored(ImColor(pal.race), "tracing %s...", s.main.config ? config_label(*s.main.config).c_str() : "");
     draw_controls(s);
     ImGui::TextColored(ImColor(pal.faint_text), "F1 keys · F5 leave · H panel");

@@ -128,7 +128,7 @@ void SetupPanel::draw_buttons(AppState& s, const SetupCheck& check) {
     if (!can_trace) ImGui::BeginDisabled();
     if (ImGui::Button("Trace on emulator")) {
         s.main.start(*s.worker, *check.config);
-        s.cursor.phase = 0;
+        s.cursor.interval = 0;
     }
     if (!can_trace) ImGui::EndDisabled();
     ImGui::SameLine();

@@ -5,6 +5,7 @@
 
 #include "core/kernel/source_edit.h"
 #include "ui/panels/source_view.h"
+#include "ui/panels/timeline_panel.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -47,8 +48,8 @@ void SourceView::draw(AppState& s, ImVec2 size) {
     const Trace* t = s.main.trace.get();
     int current_line = -1;
     if (t)
-        if (const GroupTrace* g = t->find_group(s.cursor.group); g && s.cursor.phase < int(g->intervals.size()))
-            current_line = g->intervals[size_t(s.cursor.phase)].end_line;
+        if (const GroupTrace* g = t->find_group(s.cursor.group); g && s.cursor.interval < int(g->intervals.size()))
+            current_line = g->intervals[size_t(s.cursor.interval)].end_line;
     const float diag_h = t && !t->diagnostics.empty() ? std::min(size.y * 0.35f, ImGui::GetFontSize() * 10) : ImGui::GetFontSize() * 3;
     // long lines scroll sideways rather than being cut off (28 px text on a projector)
     ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true, ImGuiWindowFlags_HorizontalScrollbar);
@@ -102,7 +103,7 @@ void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
     const Trace* t = &trace;
     if (!t->wrong_cells.empty())
         ImGui::TextColored(ImColor(pal.race), "%zu cells of P are wrong (filled in red in the emulation view).", t->wrong_cells.size());
-    ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes phase %d", s.cursor.phase);
+    ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes %s", cursor_part_text(s).c_str());
     if (t->diagnostics.empty()) {
         ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");
         return;

@@ -1,33 +1,55 @@
-// The phase timeline: barrier intervals of the selected group, play controls.
+// The timeline: the selected group's phases (trips round the tile loop) and their parts
+// (one barrier interval each: load, use, store...), play controls.
 #include <algorithm>
 #include <cstdio>
 
+#include "core/trace/phases.h"
 #include "ui/panels/timeline_panel.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
 
-int cursor_phase_count(const AppState& s) {
-    return s.main.trace ? phase_count(*s.main.trace, s.cursor.group) : 0;
+int cursor_interval_count(const AppState& s) {
+    return s.main.trace ? interval_count(*s.main.trace, s.cursor.group) : 0;
+}
+
+bool resolve_wanted_phase(AppState& s) {
+    if (!s.cursor.wanted || !s.main.trace) return true;
+    const GroupTrace* g = s.main.trace->find_group(s.cursor.group);
+    if (!g) return true;  // not traced yet (or without detail): wait
+    const PhasePlan plan = phase_plan(*g);
+    const int interval = plan.interval_of(s.cursor.wanted->phase, s.cursor.wanted->part);
+    if (interval < 0) return false;
+    if (s.main.trace->partial && plan.phases > 0 && s.cursor.wanted->phase >= plan.phases) return true;
+    s.cursor.interval = interval;
+    s.cursor.wanted.reset();
+    return true;
+}
+
+std::string cursor_part_text(const AppState& s) {
+    const GroupTrace* g = s.main.trace ? s.main.trace->find_group(s.cursor.group) : nullptr;
+    if (!g) return "";
+    const std::string title = part_title(phase_plan(*g), s.cursor.interval);
+    return title.substr(0, title.find(" ("));
 }
 
 void step_cursor(AppState& s, int delta) {
-    const int n = cursor_phase_count(s);
+    const int n = cursor_interval_count(s);
     if (n == 0) return;
-    s.cursor.phase = std::clamp(s.cursor.phase + delta, 0, n - 1);
+    s.cursor.interval = std::clamp(s.cursor.interval + delta, 0, n - 1);
     s.cursor.progress = 1.0;
 }
 
 void advance_cursor(AppState& s, double dt) {
     Cursor& c = s.cursor;
-    const int n = cursor_phase_count(s);
+    const int n = cursor_interval_count(s);
     if (!c.playing || n == 0) return;
     // progress runs 0 -> 1 through an interval (work-items storing into local memory),
     // then holds briefly at 1 before the next interval
     c.progress += dt * c.speed * 1.25;
     if (c.progress >= 1.25) {
         c.progress = 0;
-        c.phase = (c.phase + 1) % n;
+        c.interval = (c.interval + 1) % n;
     }
 }
 
@@ -40,8 +62,8 @@ void handle_cursor_keys(AppState& s) {
 
 namespace {
 
-// |< Back Play Step >, speed, the phase slider and the group's phase count.
-void draw_controls(AppState& s, int n, const GroupTrace* g) {
+// |< Back Play Step >, speed, the part slider and the group's phase count.
+void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& plan) {
     Cursor& c = s.cursor;
     if (ImGui::Button("|<")) step_cursor(s, -1000000);
     ImGui::SameLine();
@@ -52,17 +74,21 @@ void draw_controls(AppState& s, int n, const GroupTrace* g) {
     if (ImGui::Button("Step >")) step_cursor(s, +1);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f phase/s", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f parts/s", ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
-    int phase = c.phase;
-    ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12.5f));
-    if (n > 0 && ImGui::SliderInt("##phase", &phase, 0, n - 1, "phase %d")) {
-        c.phase = phase;
+    int interval = c.interval;
+    const PhasePart* part = plan.part_at(c.interval);
+    const std::string slider = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + ": " + part->name : "part %d";
+    ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 14.5f));
+    if (n > 0 && ImGui::SliderInt("##part", &interval, 0, n - 1, slider.c_str())) {
+        c.interval = interval;
         c.progress = 1.0;
     }
     ImGui::SameLine();
-    if (g) {
-        ImGui::Text("group (%u,%u): %d phases", c.group[0], c.group[1], n);
+    if (g && plan.phases > 0) {
+        ImGui::Text("group (%u,%u): %d phase%s, %d parts", c.group[0], c.group[1], plan.phases, plan.phases == 1 ? "" : "s", n);
+    } else if (g) {
+        ImGui::Text("group (%u,%u): no phases (no barrier)", c.group[0], c.group[1]);
     } else {
         ImGui::TextDisabled("no group detail");
     }
@@ -73,11 +99,13 @@ void draw_controls(AppState& s, int n, const GroupTrace* g) {
 void draw_timeline_panel(AppState& s, float height) {
     const Palette& pal = theme().pal;
     Cursor& c = s.cursor;
-    const int n = cursor_phase_count(s);
+    const int n = cursor_interval_count(s);
     const GroupTrace* g = s.main.trace ? s.main.trace->find_group(c.group) : nullptr;
-    draw_controls(s, n, g);
+    const PhasePlan plan = g ? phase_plan(*g) : PhasePlan{};
+    draw_controls(s, n, g, plan);
 
-    // Segments: one per interval, equal widths; bars inside show its traffic.
+    // Segments: one per part (barrier interval), equal widths, grouped under their phase;
+    // bars inside show its traffic.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, h = std::max(30.f, height - (p0.y - ImGui::GetWindowPos().y) - 8);
@@ -92,7 +120,7 @@ void draw_timeline_panel(AppState& s, float height) {
     for (int i = 0; i < n; ++i) {
         const BarrierInterval& in = g->intervals[size_t(i)];
         const float x0 = p0.x + seg * i, x1 = x0 + seg;
-        const bool current = i == c.phase;
+        const bool current = i == c.interval;
         dl->AddRectFilled(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), current ? IM_COL32(255, 235, 150, 255) : IM_COL32(232, 232, 232, 255));
         const float gb = bar_h * float(double(in.global.load_bytes + in.global.store_bytes) / double(max_bytes));
         const float lb = bar_h * float(double(in.local.load_bytes + in.local.store_bytes) / double(max_bytes));
@@ -100,9 +128,18 @@ void draw_timeline_panel(AppState& s, float height) {
         const float cx = (x0 + x1) / 2;
         dl->AddRectFilled(ImVec2(cx - bw - 1, bar_top + bar_h - gb), ImVec2(cx - 1, bar_top + bar_h), pal.global_bar);
         dl->AddRectFilled(ImVec2(cx + 1, bar_top + bar_h - lb), ImVec2(cx + bw + 1, bar_top + bar_h), pal.local_bar);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%d", i);
+        // "P1 use" where it fits, else "1"; a phase's first part carries the phase number
+        const PhasePart* part = plan.part_at(i);
+        char buf[48];
+        if (part && plan.phases > 0)
+            std::snprintf(buf, sizeof buf, "%s%s", part->index == 0 ? ("P" + std::to_string(part->phase) + " ").c_str() : "",
+                          part->name.c_str());
+        else
+            std::snprintf(buf, sizeof buf, "%d", i);
+        if (ImGui::CalcTextSize(buf).x > seg - 6 && part) std::snprintf(buf, sizeof buf, "%d", part->phase);
         if (seg > fh * 1.2f) dl->AddText(ImVec2(x0 + 4, p0.y + 1), pal.text, buf);
+        // a heavier line where a new phase begins
+        if (part && part->index == 0 && i > 0) dl->AddLine(ImVec2(x0, p0.y), ImVec2(x0, p0.y + h), pal.text, theme().line * 2);
         // the barrier that closes the interval
         if (in.end_line > 0) {
             dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p0.y + h), pal.outline, theme().line);
@@ -113,21 +150,21 @@ void draw_timeline_panel(AppState& s, float height) {
             dl->AddRect(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), pal.hover, 0, 0, theme().line);
         if (ImGui::IsItemHovered() && ImGui::GetMousePos().x >= x0 && ImGui::GetMousePos().x < x1) {
             ImGui::BeginTooltip();
-            ImGui::Text("phase %d: global %llu B loaded, %llu B stored; local %llu B loaded, %llu B stored", i,
+            ImGui::Text("%s", part_title(plan, i).c_str());
+            ImGui::Text("global %llu B loaded, %llu B stored; local %llu B loaded, %llu B stored (traced)",
                         (unsigned long long)in.global.load_bytes, (unsigned long long)in.global.store_bytes,
                         (unsigned long long)in.local.load_bytes, (unsigned long long)in.local.store_bytes);
-            if (in.end_line) ImGui::Text("ends at the barrier on line %d", in.end_line);
-            else ImGui::Text("ends when the work-group finishes");
+            ImGui::Text("barrier interval %d of the group (the raw level beneath phases and parts)", i);
             ImGui::EndTooltip();
             if (ImGui::IsMouseClicked(0)) {
-                c.phase = i;
+                c.interval = i;
                 c.progress = 1.0;
             }
         }
     }
     // playing: a thin bar shows how far through the interval the work-items are
     if (c.playing) {
-        const float x = p0.x + seg * (c.phase + float(std::min(1.0, c.progress)));
+        const float x = p0.x + seg * (c.interval + float(std::min(1.0, c.progress)));
         dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p0.y + h), pal.hover, 2.f);
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The timeline: the selected group's barrier intervals as segments with barrier markers
-// and traffic bars; play, pause, step, back, scrub, speed. Keys: space, left, right.
+// The timeline: the selected group's phases and their parts (one barrier interval each)
+// as segments with barrier markers and traffic bars; play, pause, step, back, scrub,
+// speed. Keys: space, left, right.
 #include "ui/state/app_state.h"
 
 namespace tilescope::ui {
@@ -8,9 +9,16 @@ namespace tilescope::ui {
 void draw_timeline_panel(AppState& state, float height);
 // Advances the cursor while playing (call once per frame with the frame's seconds).
 void advance_cursor(AppState& state, double dt);
-// Moves the phase cursor by `delta` phases (clamped); the phases of the selected group.
+// Moves the cursor by `delta` parts (clamped) through the selected group's parts.
 void step_cursor(AppState& state, int delta);
-int cursor_phase_count(const AppState& state);
+// The selected group's parts (barrier intervals).
+int cursor_interval_count(const AppState& state);
+// A pending --phase / lesson phase becomes the cursor's interval once the selected group's
+// detail is in (call once per frame). Returns false when the group has no such phase or
+// part (the request stays, for scripted runs to report).
+bool resolve_wanted_phase(AppState& state);
+// The part on show in the slides' words: "phase 1 of 2, use"; "" without detail.
+std::string cursor_part_text(const AppState& state);
 // Space / arrows, when no text field has the keyboard.
 void handle_cursor_keys(AppState& state);
 

@@ -69,7 +69,8 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     if (o.view) s_.view = *o.view;
     s_.cursor.playing = o.play;
     if (o.group) s_.cursor.group = *o.group;
-    if (o.phase) s_.cursor.phase = *o.phase;
+    if (o.interval) s_.cursor.interval = *o.interval;
+    if (o.phase || o.part) s_.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or("")};
     s_.hover_cell = o.hover;
     timings_ = o.timings;
     s_.custom_source_path = o.source_path;
@@ -210,6 +211,7 @@ void App::frame(double now) {
     poll_jobs();
     obey_control_file();
     handle_keys();
+    resolve_wanted_phase(s_);
     if (last_frame_ >= 0) advance_cursor(s_, now - last_frame_);
     last_frame_ = now;
 
@@ -261,7 +263,7 @@ void App::report_timings() {
     if (!first_picture_reported_ && t.find_group(s_.cursor.group)) {
         first_picture_reported_ = true;
         std::fprintf(stderr, "timing: first picture: work-group %u,%u phase %d drawn %.2f s after start (%s: %zu of %llu work-groups traced)\n",
-                     s_.cursor.group[0], s_.cursor.group[1], s_.cursor.phase, seconds_since_process_start(),
+                     s_.cursor.group[0], s_.cursor.group[1], s_.cursor.interval, seconds_since_process_start(),
                      t.partial ? "partial, the launch goes on" : "complete", t.group_totals.size(),
                      static_cast<unsigned long long>(t.total_groups()));
     }

@@ -14,24 +14,29 @@
 namespace tilescope::ui {
 
 const char* const kGuiHelp =
-    "usage: tilescope gui [set-up options as trace] [--group X,Y] [--phase P] [--view NAME] [--play]\n"
+    "usage: tilescope gui [set-up options as trace] [--group X,Y] [--phase P [--part NAME]] [--view NAME] [--play]\n"
     "                     [--scene FILE.json] [--screenshot OUT.png] [--frames N] [--frame-stats]\n"
     "  --kernel K --size S --tile T --device SEL    as in `tilescope trace` / `bench`\n"
     "  --source FILE.cl --entry NAME --global E,.. --local E,.. --arg SPEC.. --define N=E --check C=A*B\n"
     "  --group X,Y        the work-group to show (default 0,0)\n"
-    "  --phase P          the barrier interval to show (default 0)\n"
+    "  --phase P          the phase to show: one trip round the kernel's tile loop, as the slides\n"
+    "                     count them (0 = the first; default 0)\n"
+    "  --part NAME        which part of the phase: load, use, load + use, store, compute (default:\n"
+    "                     the phase's first part)\n"
+    "  --interval I       instead of --phase: the I-th barrier interval of the group (the raw level)\n"
     "  --view NAME        emulation, heatmap, source, performance, compare, ladder\n"
     "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
     "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
     "  --play             start playing the phases\n"
     "  --presenter        for a projector: large text, the matrices take the window, side panel and\n"
     "                     timeline folded (F5 toggles)\n"
-    "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, view, play, presenter, compare}\n"
+    "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, part, interval, view, play,\n"
+    "                     presenter, compare}\n"
     "  --lesson FILE.json a lesson (assets/lessons/): its steps, script and questions in a side panel;\n"
     "  --step N           the step to open (1 = the first); PgDn / PgUp move between steps\n"
     "  --open FILE.tstrace  show a saved trace (tilescope trace ... --save): no OpenCL device needed\n"
     "  --record OUT.gif   write the selected group's phases as an animated GIF (one frame per\n"
-    "                     interval, captioned) and exit; no display needed\n"
+    "                     part of each phase, captioned) and exit; no display needed\n"
     "  --screenshot OUT   write the window as PNG after the last frame\n"
     "  --screenshot-width W   scale the PNG down to W pixels wide\n"
     "  --frames N         render N frames once the data is ready, then exit\n"
@@ -104,11 +109,11 @@ std::vector<std::string> with_scene_json(const std::vector<std::string>& args, c
         return false;
     };
     std::vector<std::string> out;
-    static const char* known[] = {"kernel", "size", "tile", "group", "phase", "view", "play", "presenter", "compare", "device"};
+    static const char* known[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "view", "play", "presenter", "compare", "device"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& k = it.key();
         if (std::find(std::begin(known), std::end(known), k) == std::end(known))
-            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, view, play, presenter, compare, device");
+            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, part, interval, view, play, presenter, compare, device");
         if (given(k)) continue;
         const nlohmann::json& v = it.value();
         if (k == "play" || k == "presenter") {
@@ -155,7 +160,7 @@ std::vector<std::string> with_lesson(const std::vector<std::string>& args, const
 const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings"};
 
 std::set<std::string> valued_options() {
-    std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "view", "scene", "screenshot",
+    std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "part", "interval", "view", "scene", "screenshot",
                                     "frames", "window", "layout", "compare", "screenshot-width", "hover", "control",
                                     "lesson", "step", "open", "record"};
     for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
@@ -176,7 +181,18 @@ void parse_script(const args::Options& o, GuiOptions& g) {
         const GroupId h = parse_group(*o.get("hover"));
         g.hover = std::make_pair(int64_t(h[0]), int64_t(h[1]));
     }
+    if (o.has("phase") && o.has("interval"))
+        throw InputError("--phase and --interval: give one of them (a phase of the slides, or a raw barrier interval)");
     if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
+    if (o.has("interval")) g.interval = parse_int("interval", *o.get("interval"), 0, 1 << 24, "an interval number >= 0");
+    if (o.has("part")) {
+        static const char* parts[] = {"load", "use", "load + use", "store", "compute"};
+        const std::string part = *o.get("part");
+        if (std::find(std::begin(parts), std::end(parts), part) == std::end(parts))
+            throw InputError("--part '" + shown(part, 40) + "': accepted: load, use, 'load + use', store, compute");
+        if (o.has("interval")) throw InputError("--part names a part of a --phase; it does not go with --interval");
+        g.part = part;
+    }
     if (o.has("view")) {
         g.view = parse_view(*o.get("view"));
         if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: emulation, heatmap, source, performance, compare, ladder");

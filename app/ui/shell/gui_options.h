@@ -24,7 +24,9 @@ struct GuiOptions {
     std::optional<LaunchConfig> compare;   // compare mode's second configuration
     std::optional<GroupId> group;
     std::optional<std::pair<int64_t, int64_t>> hover;
-    std::optional<int> phase;
+    std::optional<int> phase;              // --phase: the slides' phase (trip round the tile loop)
+    std::optional<std::string> part;       // --part: which part of it ("load", "use", ...); default the first
+    std::optional<int> interval;           // --interval: the raw barrier interval (instead of --phase)
     std::optional<View> view;
     std::string device;                    // --device as given ("" = not given)
     std::string source_path;               // --source as given

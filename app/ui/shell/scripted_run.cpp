@@ -9,6 +9,8 @@
 
 #include "core/base/atomic_file.h"
 #include "ui/shell/app.h"
+#include "core/trace/phases.h"
+#include "ui/panels/timeline_panel.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -26,7 +28,16 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
     nlohmann::json j;
     j["window"] = {w, h};
     j["group"] = {s.cursor.group[0], s.cursor.group[1], s.cursor.group[2]};
-    j["phase"] = s.cursor.phase;
+    j["interval"] = s.cursor.interval;
+    if (s.main.trace)
+        if (const GroupTrace* g = s.main.trace->find_group(s.cursor.group)) {
+            const PhasePlan plan = phase_plan(*g);
+            if (const PhasePart* part = plan.part_at(s.cursor.interval); part && plan.phases > 0) {
+                j["phase"] = part->phase;
+                j["part"] = part->name;
+            }
+            j["phases"] = plan.phases;
+        }
     j["view"] = view_name(s.view);
     j["presenter"] = s.presenter;
     j["font_px"] = theme().font ? theme().font->FontSize : ImGui::GetFontSize();  // body text height
@@ -55,14 +66,33 @@ bool ScriptedRun::data_arrived(App& app) {
         status_ = 2;
         return false;
     }
-    if (o_.phase && s.main.trace) {
-        const int n = phase_count(*s.main.trace, s.cursor.group);
-        if (*o_.phase >= n) {
-            std::cerr << "tilescope gui: --phase " << *o_.phase << ": group (" << s.cursor.group[0] << "," << s.cursor.group[1]
-                      << ") has " << n << " phases; accepted: 0.." << n - 1 << "\n";
+    const std::string group = "group (" + std::to_string(s.cursor.group[0]) + "," + std::to_string(s.cursor.group[1]) + ")";
+    if (o_.interval && s.main.trace) {
+        const int n = interval_count(*s.main.trace, s.cursor.group);
+        if (*o_.interval >= n) {
+            std::cerr << "tilescope gui: --interval " << *o_.interval << ": " << group << " has " << n
+                      << " barrier intervals; accepted: 0.." << n - 1 << "\n";
             status_ = 2;
             return false;
         }
+    }
+    if ((o_.phase || o_.part) && s.main.trace && !resolve_wanted_phase(s)) {
+        const PhasePlan plan = phase_plan(*s.main.trace, s.cursor.group);
+        const int phase = o_.phase.value_or(0);
+        if (plan.phases == 0)
+            std::cerr << "tilescope gui: --phase " << phase << ": " << group
+                      << " has no phases (its kernel passes no barrier); accepted: --interval 0\n";
+        else if (phase >= plan.phases)
+            std::cerr << "tilescope gui: --phase " << phase << ": " << group << " has " << plan.phases
+                      << " phases; accepted: 0.." << plan.phases - 1 << "\n";
+        else {
+            std::string names;
+            for (const PhasePart& p : plan.parts_of(phase)) names += (names.empty() ? "" : ", ") + p.name;
+            std::cerr << "tilescope gui: --part " << o_.part.value_or("") << ": phase " << phase << " of " << group
+                      << " has the parts " << names << "; accepted: one of those\n";
+        }
+        status_ = 2;
+        return false;
     }
     s.cursor.progress = 1.0;
     return true;

@@ -62,13 +62,22 @@ struct TraceSlot {
     bool busy() const { return job && !job->done; }
 };
 
-// The shared phase cursor: which group, which barrier interval, how far through it.
+// A phase (and part) asked for before the trace that says which interval it is has come
+// in (--phase, a lesson step); the cursor moves there when the group's detail arrives.
+struct PhaseRequest {
+    int phase = 0;
+    std::string part;  // "" = the phase's first part
+};
+
+// The shared cursor: which group, which part (barrier interval; its phase and name come
+// from core/trace/phases.h), how far through it.
 struct Cursor {
     GroupId group{0, 0, 0};
-    int phase = 0;
+    int interval = 0;
+    std::optional<PhaseRequest> wanted;  // resolved into `interval` by resolve_wanted_phase
     double progress = 1.0;  // 0..1 through the interval (work-items that have run)
     bool playing = false;
-    float speed = 1.0f;     // intervals per second
+    float speed = 1.0f;     // parts per second
 };
 
 // GFLOP/s measured on a real device, and the roofline's ceilings.

@@ -92,13 +92,18 @@ std::string limit_problem(const LaunchConfig& c, const ResolvedLaunch& r, const 
     return "";
 }
 
-// What the timeline will show: barrier intervals per work-group, from the rung's closed
-// form for barriers (all groups of a ladder rung pass the same barriers).
+// What the timeline will show: phases (trips round the tile loop, the rung's term P) and
+// barriers per work-group, from the rung's closed forms (all groups of a rung pass the
+// same barriers). A custom kernel's phases are known once traced.
 std::optional<std::string> phases_line(const LaunchConfig& c, const ResolvedLaunch& r) {
     const std::optional<ExpectedTraffic> e = expected_traffic(c.kernel, c.size, c.tile, c.params);
     if (!e || r.total_groups() == 0) return std::nullopt;
-    const uint64_t per_group = e->barriers / r.total_groups();
-    return std::to_string(per_group + 1) + " phases per work-group (" + std::to_string(per_group) + " barriers each)";
+    const uint64_t barriers = e->barriers / r.total_groups();
+    const std::string per = std::to_string(barriers) + (barriers == 1 ? " barrier" : " barriers") + " per work-group";
+    if (barriers == 0) return "no phases: no barrier (" + per + ")";
+    if (!e->phases) return per;
+    return std::to_string(*e->phases) + (*e->phases == 1 ? " phase" : " phases") +
+           " per work-group (trips round the tile loop; " + per + ")";
 }
 
 }  // namespace

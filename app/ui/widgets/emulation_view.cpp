@@ -68,7 +68,8 @@ std::string reuse_sentence(const ReuseLine& r, const char* role) {
     return buf;
 }
 
-// The phase in words, for the free corner above A.
+// The part on show in words (its phase, what it does, what it loads), for the free
+// corner above A.
 std::string phase_sentence(const GroupPhaseView& v, int dims) {
     auto rect_lines = [](const char* m, const std::vector<Rect>& rs) {
         std::string out;
@@ -80,8 +81,10 @@ std::string phase_sentence(const GroupPhaseView& v, int dims) {
         }
         return out;
     };
-    std::string text = "Work-group " + group_text(v.group, dims) + ", phase " + std::to_string(v.phase) + " of " +
-                       std::to_string(v.phases) + "\n";
+    std::string text = "Work-group " + group_text(v.group, dims) +
+                       (v.phases > 0 ? ", phase " + std::to_string(v.phase) + " of " + std::to_string(v.phases) + ": " + v.part
+                                     : std::string(": no phases (no barrier)")) +
+                       "\n";
     const std::string loads = rect_lines("M", v.a_loaded) + rect_lines("N", v.b_loaded);
     if (!loads.empty()) text += "loads from global memory:\n" + loads;
     if (v.local.loads) text += "reads " + std::to_string(v.local.loads) + " floats from local memory\n";
@@ -247,7 +250,7 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
                     "This kernel has no A, B and C matrices to draw (a custom kernel names them with C=A*B).");
         return {};
     }
-    f.v = group_phase_view(t, *d.roles, d.group, d.phase, d.progress);
+    f.v = group_phase_view(t, *d.roles, d.group, d.interval, d.progress);
     f.lh = f.fh * 1.5f;
     f.gap = std::max(12.f, f.fh);
     f.races = has_race_marks(t);
@@ -362,7 +365,7 @@ void EmulationView::paint_cells(const Frame& f) {
     const GroupPhaseView& v = f.v;
     char key[256];
     std::snprintf(key, sizeof key, "%p|%llu|%d|%u,%u,%u|%d|%d", (const void*)&f.t, (unsigned long long)f.d.version, int(f.heatmap),
-                  v.group[0], v.group[1], v.group[2], v.phase, int(theme().presenter));
+                  v.group[0], v.group[1], v.group[2], v.interval, int(theme().presenter));
     if (key != cache_key_) {
         cache_key_ = key;
         auto paint = [&](Grid& g, const TracedBuffer& b, const std::vector<Rect>& strip, const std::vector<Rect>& now, ImU32 strip_c,

@@ -48,8 +48,8 @@ struct EmulationViewData {
     const Trace* trace = nullptr;           // null: nothing to draw yet (see empty_text)
     const MatrixRoles* roles = nullptr;
     uint64_t version = 0;                   // changes whenever *trace does (cell colours are cached on it)
-    GroupId group{0, 0, 0};                 // the cursor: group, phase, how far through it (0..1)
-    int phase = 0;
+    GroupId group{0, 0, 0};                 // the cursor: group, part (barrier interval), how far through it (0..1)
+    int interval = 0;
     double progress = 1.0;
     bool tracing = false;                   // a trace is on its way (said beside a group without detail)
     std::string empty_text;                 // shown when trace is null

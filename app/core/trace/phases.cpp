@@ -1,0 +1,101 @@
+#include "core/trace/phases.h"
+
+#include <algorithm>
+
+namespace tilescope {
+
+std::vector<PhasePart> PhasePlan::parts_of(int phase) const {
+    std::vector<PhasePart> out;
+    for (const PhasePart& p : parts)
+        if (p.phase == phase) out.push_back(p);
+    return out;
+}
+
+int PhasePlan::interval_of(int phase, const std::string& name) const {
+    for (const PhasePart& p : parts)
+        if (p.phase == phase && (name.empty() || p.name == name)) return p.interval;
+    return -1;
+}
+
+const PhasePart* PhasePlan::part_at(int interval) const {
+    for (const PhasePart& p : parts)
+        if (p.interval == interval) return &p;
+    return nullptr;
+}
+
+std::string part_name(const BarrierInterval& in) {
+    const bool fills_local = in.local.store_bytes > 0;
+    const bool reads_local = in.local.load_bytes > 0;
+    if (fills_local && reads_local) return "load + use";
+    if (fills_local) return "load";
+    if (reads_local) return "use";
+    if (in.global.store_bytes > 0) return "store";
+    return "compute";
+}
+
+PhasePlan phase_plan(const std::vector<int>& end_lines, const std::vector<std::string>& part_names) {
+    PhasePlan plan;
+    // The barriers passed, in order: every interval but the last ends at one.
+    std::vector<int> barriers;
+    for (size_t i = 0; i + 1 < end_lines.size(); ++i) barriers.push_back(end_lines[i]);
+    if (end_lines.empty()) return plan;
+    const int n = int(barriers.size());
+
+    // The cycle: the shortest run of barrier lines that, repeated back to back, covers
+    // most of the sequence (the loop's body); ties go to the earliest start.
+    int best_len = 0, best_start = 0, best_repeats = 0;
+    for (int len = 1; len <= n; ++len)
+        for (int start = 0; start + len <= n; ++start) {
+            int repeats = 1;
+            while (start + (repeats + 1) * len <= n &&
+                   std::equal(barriers.begin() + start, barriers.begin() + start + len,
+                              barriers.begin() + start + repeats * len))
+                ++repeats;
+            if (repeats * len > best_repeats * best_len) best_len = len, best_start = start, best_repeats = repeats;
+        }
+
+    plan.phases = n == 0 ? 0 : best_repeats;
+    plan.cycle_start = best_start;
+    plan.cycle_lines.assign(barriers.begin() + best_start, barriers.begin() + best_start + best_len);
+    const int cycle_end = best_start + best_repeats * best_len;
+    for (int i = 0; i < int(end_lines.size()); ++i) {
+        PhasePart p;
+        p.interval = i;
+        p.end_line = end_lines[i];
+        p.name = i < int(part_names.size()) ? part_names[i] : "compute";
+        if (n == 0) p.phase = 0;
+        else if (i < best_start) p.phase = 0;                        // before the loop: phase 0
+        else if (i < cycle_end) p.phase = (i - best_start) / best_len;
+        else p.phase = best_repeats - 1;                             // after the loop: the last phase
+        plan.parts.push_back(p);
+    }
+    for (size_t i = 0; i < plan.parts.size(); ++i)
+        plan.parts[i].index = i > 0 && plan.parts[i - 1].phase == plan.parts[i].phase ? plan.parts[i - 1].index + 1 : 0;
+    return plan;
+}
+
+PhasePlan phase_plan(const GroupTrace& group) {
+    std::vector<int> lines;
+    std::vector<std::string> names;
+    for (const BarrierInterval& in : group.intervals) {
+        lines.push_back(in.end_line);
+        names.push_back(part_name(in));
+    }
+    return phase_plan(lines, names);
+}
+
+PhasePlan phase_plan(const Trace& trace, const GroupId& group) {
+    const GroupTrace* g = trace.find_group(group);
+    return g ? phase_plan(*g) : PhasePlan{};
+}
+
+std::string part_title(const PhasePlan& plan, int interval) {
+    const PhasePart* p = plan.part_at(interval);
+    if (!p) return "";
+    if (plan.phases == 0) return "no phases (no barrier)";
+    std::string s = "phase " + std::to_string(p->phase) + " of " + std::to_string(plan.phases) + ", " + p->name;
+    s += p->end_line > 0 ? " (ends at the barrier on line " + std::to_string(p->end_line) + ")" : " (to the end)";
+    return s;
+}
+
+}  // namespace tilescope
