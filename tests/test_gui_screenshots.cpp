@@ -19,6 +19,7 @@
 
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
+#include "core/trace/phases.h"
 #include "core/trace/view_model.h"
 #include "gui_test_support.h"
 
@@ -41,7 +42,8 @@ struct Case {
     const char* kernel;
     int size, tile;
     GroupId group;
-    int phase;
+    int phase;         // the slides' phase
+    const char* part;  // "" = the phase's first part
 };
 
 class GuiScreenshot : public ::testing::TestWithParam<Case> {};
@@ -59,7 +61,7 @@ TEST_P(GuiScreenshot, LoadedCellsAreWhereTheTraceSays) {
     const std::string group = std::to_string(c.group[0]) + "," + std::to_string(c.group[1]);
     const std::string cmd = std::string(TILESCOPE_BIN) + " gui --kernel " + c.kernel + " --size " + std::to_string(c.size) +
                             " --tile " + std::to_string(c.tile) + " --group " + group + " --phase " + std::to_string(c.phase) +
-                            " --frames 3 --screenshot " + png + " --layout " + layout;
+                            (*c.part ? std::string(" --part '") + c.part + "'" : std::string()) + " --frames 3 --screenshot " + png + " --layout " + layout;
     ASSERT_EQ(run(cmd), 0) << cmd;
     const Image img = load_png(png);
     ASSERT_GT(img.w, 0);
@@ -70,8 +72,11 @@ TEST_P(GuiScreenshot, LoadedCellsAreWhereTheTraceSays) {
     TraceOptions o;
     o.groups = {c.group};
     const Trace t = run_trace(LaunchConfig{*find_rung(c.kernel), ProblemSize{c.size, c.size, c.size}, c.tile}, o);
-    const GroupPhaseView v = group_phase_view(t, matrix_roles(t), c.group, c.phase);
+    const int interval = phase_plan(t, c.group).interval_of(c.phase, c.part);
+    ASSERT_GE(interval, 0);
+    const GroupPhaseView v = group_phase_view(t, matrix_roles(t), c.group, interval);
     ASSERT_TRUE(v.has_detail);
+    EXPECT_EQ(lay["interval"], interval);
 
     int loaded_cells = 0;
     for (const auto& m : lay["matrices"]) {
@@ -101,15 +106,16 @@ TEST_P(GuiScreenshot, LoadedCellsAreWhereTheTraceSays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, GuiScreenshot,
-                         ::testing::Values(Case{"tiled", 32, 8, {1, 2, 0}, 0},   // the Done-means picture
-                                           Case{"tiled", 32, 8, {2, 1, 0}, 2},   // another group, next tiles along K
-                                           Case{"tiled", 32, 8, {1, 2, 0}, 1},   // compute interval: nothing loaded
-                                           Case{"tiled", 48, 16, {2, 0, 0}, 4},  // TS=16, last phase's loads
-                                           Case{"naive", 16, 4, {1, 3, 0}, 0}),  // naive: whole rows and columns
+                         ::testing::Values(Case{"tiled", 32, 8, {1, 2, 0}, 0, ""},      // the Done-means picture
+                                           Case{"tiled", 32, 8, {2, 1, 0}, 1, "load"},  // another group, next tiles along K
+                                           Case{"tiled", 32, 8, {1, 2, 0}, 0, "use"},   // a use part: nothing loaded
+                                           Case{"tiled", 48, 16, {2, 0, 0}, 2, ""},     // TS=16, last phase's loads
+                                           Case{"naive", 16, 4, {1, 3, 0}, 0, ""}),     // naive: whole rows and columns
                          [](const auto& info) {
                              const Case& c = info.param;
                              return std::string(c.kernel) + "_" + std::to_string(c.size) + "_TS" + std::to_string(c.tile) + "_g" +
-                                    std::to_string(c.group[0]) + std::to_string(c.group[1]) + "_p" + std::to_string(c.phase);
+                                    std::to_string(c.group[0]) + std::to_string(c.group[1]) + "_p" + std::to_string(c.phase) +
+                                    (*c.part ? std::string("_") + c.part : std::string());
                          });
 
 // Frames repaint only what changed (gfx/damage_renderer); the picture must be the one a

@@ -27,7 +27,10 @@ TEST(ViewModel, TiledPhaseZeroLoadsTheGroupsFirstTiles) {
     // group (1,2): columns 8..15 and rows 16..23 of C
     const GroupPhaseView v = group_phase_view(t, roles, {1, 2, 0}, 0);
     ASSERT_TRUE(v.has_detail);
-    EXPECT_EQ(v.phases, 2 * 4 + 1);  // two barriers per phase of K/TS = 4, then the end
+    EXPECT_EQ(v.intervals, 2 * 4 + 1);  // two barriers per phase, K/TS = 4 phases, then the end
+    EXPECT_EQ(v.phases, 4);             // the slides' phases: trips round the tile loop
+    EXPECT_EQ(v.phase, 0);
+    EXPECT_EQ(v.part, "load");
     ASSERT_EQ(v.a_loaded.size(), 1u);
     EXPECT_EQ(v.a_loaded[0], (Rect{16, 0, 23, 7}));
     ASSERT_EQ(v.b_loaded.size(), 1u);
@@ -57,13 +60,17 @@ TEST(ViewModel, TiledComputeIntervalLoadsNothingFromGlobal) {
     EXPECT_TRUE(v.a_loaded.empty());
     EXPECT_TRUE(v.b_loaded.empty());
     EXPECT_GT(v.local.loads, 0u);
-    // phase 2 loads the next tiles along K
+    // interval 2, phase 1's load, loads the next tiles along K
     const GroupPhaseView p2 = group_phase_view(t, roles, {1, 2, 0}, 2);
+    EXPECT_EQ(p2.phase, 1);
+    EXPECT_EQ(p2.part, "load");
     ASSERT_EQ(p2.a_loaded.size(), 1u);
     EXPECT_EQ(p2.a_loaded[0], (Rect{16, 8, 23, 15}));
     EXPECT_EQ(p2.b_loaded[0], (Rect{8, 8, 15, 15}));
     // the last interval stores the group's block of C
     const GroupPhaseView last = group_phase_view(t, roles, {1, 2, 0}, 8);
+    EXPECT_EQ(last.phase, 3);  // the store is the last part of the last phase
+    EXPECT_EQ(last.part, "store");
     ASSERT_EQ(last.c_stored.size(), 1u);
     EXPECT_EQ(last.c_stored[0], (Rect{16, 8, 23, 15}));
 }

@@ -52,11 +52,16 @@ std::optional<ExpectedTraffic> expected_traffic(const KernelSpec& rung, const Pr
     ExpectedTraffic e;
     try {
         for (const auto& [name, expr] : rung.closed_forms.terms) vars.params[name] = eval_expr(expr, vars);
-        // The ladder's convention: the term P counts the phases (trips round the tile loop).
-        if (const auto p = vars.params.find("P"); p != vars.params.end() && p->second >= 0 &&
-            std::any_of(rung.closed_forms.terms.begin(), rung.closed_forms.terms.end(),
-                        [](const auto& t) { return t.first == "P"; }))
-            e.phases = static_cast<uint64_t>(p->second);
+        // The ladder's convention: the term PHASES counts the trips round the tile loop
+        // where they differ from the tiles along K (double buffering: P+1), else P does.
+        for (const char* name : {"PHASES", "P"}) {
+            const bool named = std::any_of(rung.closed_forms.terms.begin(), rung.closed_forms.terms.end(),
+                                           [&](const auto& t) { return t.first == name; });
+            if (named && vars.params.at(name) >= 0) {
+                e.phases = static_cast<uint64_t>(vars.params.at(name));
+                break;
+            }
+        }
         for (const ClosedForm& f : rung.closed_forms.forms) {
             const int64_t v = eval_expr(f.expr, vars);
             if (v < 0) return std::nullopt;

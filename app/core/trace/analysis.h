@@ -33,7 +33,7 @@ struct ExpectedTraffic {
     uint64_t barriers = 0;
     std::string global_load_formula;  // e.g. "2*M*N*K floats" (the text of its closed form)
     std::optional<uint64_t> a_element_loads, b_element_loads;  // loads of each element of A, of B (optional forms)
-    std::optional<uint64_t> phases;   // trips round the tile loop per group: the term "P" where a rung names one
+    std::optional<uint64_t> phases;   // trips round the tile loop per group: the term PHASES, else P, where a rung names one
     std::vector<ClosedForm> forms;    // every quantity's closed form, in kClosedFormQuantities order
     uint64_t value(std::string_view quantity) const;  // one of the fields above by its quantity name
     const ClosedForm* form(std::string_view quantity) const;  // null when the rung gives none

@@ -41,17 +41,23 @@ PhasePlan phase_plan(const std::vector<int>& end_lines, const std::vector<std::s
     if (end_lines.empty()) return plan;
     const int n = int(barriers.size());
 
-    // The cycle: the shortest run of barrier lines that, repeated back to back, covers
-    // most of the sequence (the loop's body); ties go to the earliest start.
-    int best_len = 0, best_start = 0, best_repeats = 0;
-    for (int len = 1; len <= n; ++len)
-        for (int start = 0; start + len <= n; ++start) {
+    // The cycle: the run of barrier lines that, repeated back to back at least twice,
+    // covers most of the sequence (the loop's body); ties go to the shorter run, then the
+    // earlier start. A sequence with no repeat is one trip: one phase.
+    int best_len = n, best_start = 0, best_repeats = n > 0 ? 1 : 0;
+    int best_cover = 0;
+    // A loop body holds a few barriers and starts after a few more (the prologue), so the
+    // search is bounded: it stays linear in the number of barriers a group passes.
+    constexpr int kMaxBodyBarriers = 16, kMaxPrologueBarriers = 8;
+    for (int len = 1; len <= std::min(n / 2, kMaxBodyBarriers); ++len)
+        for (int start = 0; start <= std::min(n - 2 * len, kMaxPrologueBarriers); ++start) {
             int repeats = 1;
             while (start + (repeats + 1) * len <= n &&
                    std::equal(barriers.begin() + start, barriers.begin() + start + len,
                               barriers.begin() + start + repeats * len))
                 ++repeats;
-            if (repeats * len > best_repeats * best_len) best_len = len, best_start = start, best_repeats = repeats;
+            if (repeats >= 2 && repeats * len > best_cover)
+                best_len = len, best_start = start, best_repeats = repeats, best_cover = repeats * len;
         }
 
     plan.phases = n == 0 ? 0 : best_repeats;
