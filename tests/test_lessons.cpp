@@ -147,9 +147,24 @@ TEST(Handout, HighlightedRectanglesAreTheViewModels) {
         }
     }
     const std::string page = handout_html(f);
-    EXPECT_EQ(page.find("/*TILESCOPE_DATA*/"), std::string::npos);
+    // One self-contained page: the assets inline, the data in place of the template's null.
+    EXPECT_EQ(page.find("<link"), std::string::npos);
+    EXPECT_EQ(page.find("src="), std::string::npos);
+    EXPECT_EQ(page.find("type=\"application/json\">null<"), std::string::npos);
+    EXPECT_NE(page.find("<style>"), std::string::npos);
+    EXPECT_NE(page.find("function paint()"), std::string::npos);
     EXPECT_EQ(page.find("http://"), std::string::npos);
     EXPECT_EQ(page.find("https://"), std::string::npos);
+}
+
+TEST(Handout, DataInTheScriptElementHoldsNoAngleBracketsAndParsesBack) {
+    const nlohmann::json d = {{"source", "// </script><!-- <script> a < b && c > d \xC3\xA9\n"}, {"n", {1, 2}}};
+    const std::string text = handout_json_for_script(d);
+    EXPECT_EQ(text.find_first_of("<>&"), std::string::npos) << text;
+    EXPECT_EQ(nlohmann::json::parse(text), d);
+    // Bytes that are not UTF-8 (a comment in Latin-1) become U+FFFD instead of an error.
+    const nlohmann::json latin1 = {{"source", std::string("// caf\xE9\n")}};
+    EXPECT_NE(handout_json_for_script(latin1).find("caf\xEF\xBF\xBD"), std::string::npos);
 }
 
 TEST(Lessons, SevenBuiltInLessonsWhoseStepsResolveAndWhoseAnswersMatchTheirClosedForms) {
