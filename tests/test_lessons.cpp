@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
@@ -147,9 +148,98 @@ TEST(Handout, HighlightedRectanglesAreTheViewModels) {
         }
     }
     const std::string page = handout_html(f);
-    EXPECT_EQ(page.find("/*TILESCOPE_DATA*/"), std::string::npos);
+    // One self-contained page: the assets inline, the data in place of the template's null.
+    EXPECT_EQ(page.find("<link"), std::string::npos);
+    EXPECT_EQ(page.find("src="), std::string::npos);
+    EXPECT_EQ(page.find("type=\"application/json\">null<"), std::string::npos);
+    EXPECT_NE(page.find("<style>"), std::string::npos);
+    EXPECT_NE(page.find("function paint()"), std::string::npos);
     EXPECT_EQ(page.find("http://"), std::string::npos);
     EXPECT_EQ(page.find("https://"), std::string::npos);
+}
+
+TEST(Handout, DataInTheScriptElementHoldsNoAngleBracketsAndParsesBack) {
+    const nlohmann::json d = {{"source", "// </script><!-- <script> a < b && c > d \xC3\xA9\n"}, {"n", {1, 2}}};
+    const std::string text = handout_json_for_script(d);
+    EXPECT_EQ(text.find_first_of("<>&"), std::string::npos) << text;
+    EXPECT_EQ(nlohmann::json::parse(text), d);
+    // Bytes that are not UTF-8 (a comment in Latin-1) become U+FFFD instead of an error.
+    const nlohmann::json latin1 = {{"source", std::string("// caf\xE9\n")}};
+    EXPECT_NE(handout_json_for_script(latin1).find("caf\xEF\xBF\xBD"), std::string::npos);
+}
+
+// --- preludes: helpers several rungs share (ladder.json "prelude") ---
+
+namespace {
+
+std::string source_line(const std::string& source, int line) {
+    std::istringstream in(source);
+    std::string text;
+    for (int i = 0; i < line && std::getline(in, text); ++i) {
+    }
+    return text;
+}
+
+}  // namespace
+
+TEST(Prelude, TheVectorRungsShareOneAndBuildItBeforeALine1Directive) {
+    size_t with = 0;
+    for (const KernelSpec& k : ladder()) {
+        if (k.prelude.empty()) {
+            EXPECT_EQ(program_source(k), k.source) << k.name;
+            continue;
+        }
+        ++with;
+        EXPECT_EQ(k.prelude_name, "prelude_vector.cl") << k.name;
+        EXPECT_EQ(k.source.rfind("// Rung", 0), 0u) << k.name;
+        // Written once: the rung's own file no longer repeats the helpers.
+        for (const char* helper : {"inline float vget(", "inline floatV vset(", "#define CAT_("})
+            EXPECT_EQ(k.source.find(helper), std::string::npos) << k.name << " repeats " << helper;
+        EXPECT_EQ(program_source(k), k.prelude + "#line 1\n" + k.source) << k.name;
+    }
+    EXPECT_EQ(with, 3u);  // reg2d_vec, reg2d_tpad, reg2d_dbuf
+}
+
+// Every line the emulator reports for a rung with a prelude is a line of the rung's own
+// file: barriers are lines with barrier(, per-line traffic lines with an indexed access,
+// and a race after --drop-barrier names the rung's tile lines.
+TEST(Prelude, TracedLinesAreLinesOfTheRungsOwnFile) {
+    for (const char* name : {"reg2d_vec", "reg2d_tpad", "reg2d_dbuf"}) {
+        const KernelSpec& k = *find_rung(name);
+        const Trace t = run_trace(LaunchConfig{k, {37, 29, 45}, 64});
+        ASSERT_FALSE(t.barrier_lines.empty()) << name;
+        EXPECT_EQ(t.barrier_lines, barrier_lines(k.source)) << name;
+        ASSERT_FALSE(t.lines.empty()) << name;
+        for (const LineTraffic& l : t.lines)
+            EXPECT_NE(source_line(k.source, l.line).find('['), std::string::npos)
+                << name << " line " << l.line << ": " << source_line(k.source, l.line);
+        EXPECT_TRUE(t.diagnostics.empty()) << name;
+        EXPECT_TRUE(t.verification && t.verification->verified) << name;
+    }
+    const KernelSpec& vec = *find_rung("reg2d_vec");
+    const int second = barrier_lines(vec.source).back();
+    const Trace raced = run_trace(LaunchConfig{drop_barriers(vec, {second}), {37, 29, 45}, 64});
+    ASSERT_FALSE(raced.diagnostics.empty());
+    for (const Diagnostic& d : raced.diagnostics)
+        EXPECT_NE(source_line(vec.source, d.line).find("tile"), std::string::npos) << d.message;
+}
+
+TEST(Prelude, SavedTracesCarryTheirPreludeAndOldFilesKeepNone) {
+    TraceFile f;
+    f.launch = config("reg2d_vec", 16, 64);
+    f.trace = run_trace(f.launch);
+    const TraceFile back = parse_trace_file(serialize_trace_file(f), "memory");
+    EXPECT_TRUE(back == f);
+    EXPECT_EQ(back.launch.kernel.prelude, f.launch.kernel.prelude);
+    EXPECT_EQ(back.launch.kernel.source, f.launch.kernel.source);
+    // A file saved before preludes holds the whole program as its source.
+    TraceFile old = f;
+    old.launch.kernel.source = program_source(f.launch.kernel);
+    old.launch.kernel.prelude.clear();
+    old.launch.kernel.prelude_name.clear();
+    const TraceFile old_back = parse_trace_file(serialize_trace_file(old), "memory");
+    EXPECT_TRUE(old_back.launch.kernel.prelude.empty());
+    EXPECT_EQ(program_source(old_back.launch.kernel), old.launch.kernel.source);
 }
 
 TEST(Lessons, SevenBuiltInLessonsWhoseStepsResolveAndWhoseAnswersMatchTheirClosedForms) {

@@ -209,6 +209,7 @@ struct Page {
     json painted;  // the #painted element's data attributes
     std::string errors;
     bool ready = false;
+    std::string dom, log;  // the DOM after the script ran; chromium's log (console messages)
 };
 
 std::string attribute(const std::string& tag, const std::string& name) {
@@ -219,12 +220,31 @@ std::string attribute(const std::string& tag, const std::string& name) {
     return tag.substr(at + key.size(), end - at - key.size());
 }
 
+// Debian's chromium, headless, with nothing that reaches the network and a fresh profile
+// per page. Missing, it is a failure that says so (scripts/packages.txt installs it).
+std::string chromium(const std::string& args) {
+    static int profiles = 0;
+    static const bool installed = shell("command -v chromium").status == 0;
+    if (!installed) {
+        ADD_FAILURE() << "chromium is not installed: the hand-out tests need a headless browser "
+                         "(apt-get install chromium; scripts/packages.txt lists it)";
+        return "false";
+    }
+    const fs::path profile = scratch() / ("chromium-profile-" + std::to_string(++profiles));
+    return "chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking"
+           " --disable-component-update --disable-sync --user-data-dir=" + profile.string() + " " + args;
+}
+
+// Loads a page and reads back what its script left: #painted (and data-ready, set once it
+// has painted), #errors (window.onerror's count), and the console's log, where a syntax
+// error, which no handler inside the script can catch, shows as "Uncaught SyntaxError".
 Page load(const fs::path& html, const std::string& hash) {
-    const fs::path profile = scratch() / "chromium-profile";
-    const Result r = shell("chromium --headless --no-sandbox --disable-gpu --user-data-dir=" + profile.string() +
-                           " --virtual-time-budget=3000 --dump-dom 'file://" + html.string() + "#" + hash + "'");
+    const Result r = shell(chromium("--enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom 'file://" +
+                                    html.string() + "#" + hash + "'"));
     EXPECT_EQ(r.status, 0) << r.err;
     Page p;
+    p.dom = r.out;
+    p.log = r.err;
     const size_t at = r.out.find("<div id=\"painted\"");
     EXPECT_NE(at, std::string::npos) << r.out.substr(0, 400);
     if (at == std::string::npos) return p;
@@ -233,8 +253,15 @@ Page load(const fs::path& html, const std::string& hash) {
     p.ready = attribute(tag, "data-ready") == "1";
     const size_t e = r.out.find("<div id=\"errors\"");
     p.errors = r.out.substr(e, r.out.find("</div>", e) - e);
-    EXPECT_EQ(r.err.find("Uncaught"), std::string::npos) << r.err;
     return p;
+}
+
+// A page whose script ran to the end with no error of any kind.
+void expect_clean(const Page& p) {
+    EXPECT_TRUE(p.ready) << "the script did not finish; chromium's log:\n" << p.log;
+    EXPECT_EQ(p.errors.find("data-count"), std::string::npos) << p.errors;
+    for (const char* bad : {"Uncaught", "SyntaxError", "TypeError", "ReferenceError", "RangeError"})
+        EXPECT_EQ(p.log.find(bad), std::string::npos) << bad << " in chromium's log:\n" << p.log;
 }
 
 std::set<std::pair<int64_t, int64_t>> page_cells(const std::string& list) {
@@ -267,8 +294,8 @@ TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
     std::set<std::pair<int64_t, int64_t>> seen_a;
     for (int phase : {0, 2}) {
         const Page p = load(html, "group=1,2&phase=" + std::to_string(phase));
-        ASSERT_TRUE(p.ready);
-        EXPECT_EQ(p.errors.find("data-count"), std::string::npos) << p.errors;
+        ASSERT_TRUE(p.ready) << p.log;
+        expect_clean(p);
         EXPECT_EQ(p.painted["group"], "1,2");
         const json& interval = (*group)["intervals"][phase];
         const auto a = page_cells(p.painted["a"]), b = page_cells(p.painted["b"]);
@@ -282,8 +309,55 @@ TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
     }
     // Stepping (the page's "next" twice) lands on the same picture as opening phase 2.
     const Page stepped = load(html, "group=1,2&phase=0&step=2");
+    expect_clean(stepped);
     EXPECT_EQ(stepped.painted["phase"], "2");
     EXPECT_EQ(page_cells(stepped.painted["a"]), cells_of((*group)["intervals"][2]["loaded"]["A"]));
+}
+
+// A kernel's source travels into the page as data: text in its comments that would end a
+// <script> element ("</script>", "<!--" then "<script>") must reach the page's source view
+// as text, with the script running clean.
+TEST(Handout, HostileTextInAKernelsCommentsIsShownAndBreaksNothing) {
+    const std::string hostile = "// </script><script>document.body.dataset.hacked=1</script> <!-- <script> ]]> &amp; \" ' \\ \xC3\xA9";
+    const fs::path src = scratch() / "hostile.cl", saved = scratch() / "hostile.tstrace", html = scratch() / "hostile.html";
+    std::ofstream(src) << hostile << "\n" << find_rung("tiled")->source;
+    const Result t = run("trace --source " + src.string() +
+                         " --entry mm_tiled --global 16,16 --local 8,8 --define TS=8 --arg M=int:16 --arg N=int:16"
+                         " --arg K=int:16 --arg A=matrix:16x16:in --arg B=matrix:16x16:in --arg C=matrix:16x16:out"
+                         " --check C=A*B --save " + saved.string());
+    ASSERT_EQ(t.status, 0) << t.err;
+    ASSERT_EQ(run("export --html " + html.string() + " " + saved.string()).status, 0);
+    const std::string page = slurp(html);
+    // The page's only "</script>" are its own two, and the data holds no "<" at all.
+    size_t ends = 0;
+    for (size_t at = page.find("</script>"); at != std::string::npos; at = page.find("</script>", at + 1)) ++ends;
+    EXPECT_EQ(ends, 2u);
+    const Page p = load(html, "");
+    expect_clean(p);
+    EXPECT_EQ(p.dom.find("data-hacked"), std::string::npos);  // the comment's script never ran
+    EXPECT_NE(p.dom.find("// &lt;/script&gt;&lt;script&gt;document.body.dataset.hacked=1&lt;/script&gt; &lt;!-- &lt;script&gt; ]]&gt; &amp;amp;"),
+              std::string::npos) << p.dom.substr(0, 2000);
+    EXPECT_NE(p.dom.find("\xC3\xA9"), std::string::npos);
+}
+
+// The check above catches a broken script: a syntax error (which stops the whole script
+// before any handler exists) and an error thrown while it runs.
+TEST(Handout, TheBrowserCheckCatchesAScriptThatDoesNotParseOrThrows) {
+    const fs::path saved = scratch() / "broken.tstrace";
+    ASSERT_EQ(run("trace --kernel tiled --size 16 --tile 8 --save " + saved.string()).status, 0);
+    const fs::path good = scratch() / "good.html";
+    ASSERT_EQ(run("export --html " + good.string() + " " + saved.string()).status, 0);
+    const std::string page = slurp(good);
+    const size_t at = page.find("fillStatic();\ncomputeLayout();");
+    ASSERT_NE(at, std::string::npos);
+    const std::pair<const char*, const char*> breaks[] = {{"syntax", "fillStatic(;\n"}, {"runtime", "DATA.nothing.here;\n"}};
+    for (const auto& [name, text] : breaks) {
+        const fs::path bad = scratch() / (std::string(name) + ".html");
+        std::ofstream(bad) << page.substr(0, at) << text << page.substr(at);
+        const Page p = load(bad, "");
+        EXPECT_FALSE(p.ready) << name;
+        EXPECT_NE(p.log.find("Uncaught"), std::string::npos) << name << ": " << p.log;
+    }
 }
 
 TEST(Handout, ScreenshotsOfTwoPhasesDiffer) {
@@ -293,10 +367,9 @@ TEST(Handout, ScreenshotsOfTwoPhasesDiffer) {
     std::string shots[2];
     for (int phase : {0, 2}) {
         const fs::path png = scratch() / ("phase" + std::to_string(phase) + ".png");
-        const Result r = shell("cd " + scratch().string() + " && chromium --headless --no-sandbox --disable-gpu --user-data-dir=" +
-                               (scratch() / "chromium-profile").string() + " --window-size=1200,900 --virtual-time-budget=3000"
-                               " --screenshot=" + png.string() + " 'file://" + html.string() + "#group=1,2&phase=" +
-                               std::to_string(phase) + "'");
+        const Result r = shell("cd " + scratch().string() + " && " +
+                               chromium("--window-size=1200,900 --virtual-time-budget=3000 --screenshot=" + png.string() +
+                                        " 'file://" + html.string() + "#group=1,2&phase=" + std::to_string(phase) + "'"));
         ASSERT_EQ(r.status, 0) << r.err;
         shots[phase / 2] = slurp(png);
         EXPECT_GT(shots[phase / 2].size(), 1000u);

@@ -101,9 +101,10 @@ struct Runner::Impl {
     };
 
     cl::Program build(const KernelSpec& spec, const std::string& options, const DeviceInfo& info) {
-        const std::string key = options + '\n' + spec.source;
+        const std::string source = program_source(spec);  // the prelude, if any, then "#line 1"
+        const std::string key = options + '\n' + source;
         if (auto it = programs.find(key); it != programs.end()) return it->second;
-        cl::Program program(context, spec.source);
+        cl::Program program(context, source);
         try {
             QuietStderr quiet;
             // A build cannot be interrupted: the watchdog bounds it (and Ctrl-C still works).

@@ -141,14 +141,7 @@ json handout_data(const TraceFile& file, const HandoutOptions& options) {
 }
 
 std::string handout_html(const TraceFile& file, const HandoutOptions& options) {
-    std::string data = handout_data(file, options).dump();
-    // Inside <script>, "</" could close the element early: escape it.
-    for (size_t at = data.find("</"); at != std::string::npos; at = data.find("</", at + 3)) data.replace(at, 2, "<\\/");
-    std::string page = handout_template();
-    const std::string_view placeholder = "/*TILESCOPE_DATA*/null";
-    const size_t at = page.find(placeholder);
-    page.replace(at, placeholder.size(), data);
-    return page;
+    return handout_page(handout_data(file, options));
 }
 
 }  // namespace tilescope

@@ -23,7 +23,13 @@ nlohmann::json handout_data(const TraceFile& file, const HandoutOptions& options
 // The whole page.
 std::string handout_html(const TraceFile& file, const HandoutOptions& options = {});
 
-// The page's markup and script with a placeholder for the data (html_template.cpp).
-const char* handout_template();
+// The page (html_template.cpp): assets/handout/handout.html with handout.css and
+// handout.js inline and `data` in its data element, escaped so that no text in it (a
+// "</script>" or "<!--" in a kernel's comment) can end the element early.
+std::string handout_page(const nlohmann::json& data);
+
+// `data` as the text of a <script type="application/json"> element: JSON with every
+// "<", ">" and "&" written as a \u escape (exposed for tests).
+std::string handout_json_for_script(const nlohmann::json& data);
 
 }  // namespace tilescope

@@ -155,6 +155,9 @@ json kernel_json(const KernelSpec& k) {
               {"local", k.local},     {"defines", defines}, {"args", args},         {"params", params},
               {"tiles", k.tiles},     {"default_tile", k.default_tile}, {"custom", k.custom}, {"library", k.library}};
     if (k.check) j["check"] = {k.check->c, k.check->a, k.check->b};
+    // The prelude travels with the source it was built with, so the file rebuilds the
+    // same program whatever a later catalog's prelude says; views show `source` only.
+    if (!k.prelude.empty()) j["prelude"] = {{"name", k.prelude_name}, {"text", k.prelude}};
     return j;
 }
 
@@ -171,6 +174,9 @@ KernelSpec kernel_from(const json& j) {
     k.tile_meaning = j.at("tile_meaning").get<std::string>();
     k.source = j.at("source").get<std::string>();
     k.source_name = j.at("source_name").get<std::string>();
+    // Files from before preludes hold the whole source: no prelude, whatever the catalog says.
+    k.prelude = j.contains("prelude") ? j["prelude"].at("text").get<std::string>() : std::string();
+    k.prelude_name = j.contains("prelude") ? j["prelude"].at("name").get<std::string>() : std::string();
     k.entry = j.at("entry").get<std::string>();
     k.global = j.at("global").get<std::vector<std::string>>();
     k.local = j.at("local").get<std::vector<std::string>>();

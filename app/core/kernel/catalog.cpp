@@ -28,6 +28,11 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
             const std::string file = r.at("file");
             spec.source_name = file;
             spec.source = std::string(embedded_text(std::string(dir) + "/" + file));
+            // "prelude": a file of helpers several rungs share, built before this one.
+            if (r.contains("prelude")) {
+                spec.prelude_name = r.at("prelude").get<std::string>();
+                spec.prelude = std::string(embedded_text(std::string(dir) + "/" + spec.prelude_name));
+            }
         }
         spec.entry = r.value("entry", spec.library);
         spec.global = r.at("global").get<std::vector<std::string>>();

@@ -132,6 +132,13 @@ const ClosedForm* ClosedForms::find(std::string_view quantity) const {
     return nullptr;
 }
 
+std::string program_source(const KernelSpec& spec) {
+    if (spec.prelude.empty()) return spec.source;
+    std::string text = spec.prelude;
+    if (text.back() != '\n') text.push_back('\n');
+    return text + "#line 1\n" + spec.source;
+}
+
 void validate(const KernelSpec& spec) {
     const std::string who = "kernel '" + spec.name + "'";
     if (spec.entry.empty()) throw InputError(who + ": no entry point (--entry NAME)");

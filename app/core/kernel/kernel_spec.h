@@ -73,6 +73,10 @@ struct KernelSpec {
     std::string tile_meaning; // what TS means for this kernel
     std::string source;       // OpenCL C text
     std::string source_name;  // file name used in messages
+    // Text the build puts before `source` (ladder.json "prelude": shared helpers), then
+    // "#line 1", so line numbers stay those of `source`. Empty for custom kernels.
+    std::string prelude;
+    std::string prelude_name;  // its file name ("prelude_vector.cl"); empty without one
     std::string entry;        // kernel function name
     std::vector<std::string> global, local;                   // 1 to 3 expressions each
     std::vector<std::pair<std::string, std::string>> defines; // -D NAME=E
@@ -102,6 +106,10 @@ struct CustomKernelOptions {
     std::string check;
 };
 KernelSpec load_custom_kernel(const CustomKernelOptions& options);
+
+// The text OpenCL builds: `spec.source`, after the prelude and a "#line 1" when there
+// is one, so that every line the compiler or the emulator reports is a line of `source`.
+std::string program_source(const KernelSpec& spec);
 
 // Shared validation: dimensions 1..3, expressions well formed, unique argument names,
 // the check naming matrices. Throws InputError.
