@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
 #include "args/options.h"
@@ -11,6 +12,7 @@
 #include "core/base/errors.h"
 #include "core/io/measurement_export.h"
 #include "core/device/runner.h"
+#include "core/tasks/performance.h"
 #include "core/tuning/tuning.h"
 
 namespace tilescope::cli {
@@ -21,6 +23,7 @@ const char* kHelp =
     "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-]\n"
     "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
+    "       tilescope bench --plan performance [--device SEL] [--size N] [--json PATH|-] [--csv PATH|-]\n"
     "\n"
     "Measures each kernel on a real OpenCL device: builds it, checks the device's limits, runs\n"
     "W untimed warm-ups then R timed launches (profiling events), and verifies C against a CPU\n"
@@ -35,19 +38,123 @@ const char* kHelp =
     "       used when present; the table says [tuned ...] or [default ...].\n"
     "  SPEC NAME=int:E | NAME=matrix:ExE[:rowmajor|colmajor][:in|out] | NAME=local:E\n"
     "  E    integer expression over M, N, K, TS with + - * / % ( )\n"
+    "  --plan performance  what the GUI's performance view measures when you press Measure, the\n"
+    "       same plan (core/tasks/performance.h): every rung at NxNxN with the device's tuning,\n"
+    "       naive and tiled at 64, 128, 256, 512, tiled at N with TS 4, 8, 16, 32 (median of 3\n"
+    "       after 1 warm-up), the roofline's ceilings, and every rung's arithmetic intensity\n"
+    "       traced at 64 on the emulator (DRAM bytes modelled). N: 16..4096, default 256. Records\n"
+    "       carry \"plan\": \"performance\" and \"part\": rungs, sizes or tiles; points the device\n"
+    "       refuses are named on standard error and left out, as the GUI leaves them out.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
+
+// What --plan accepts with it.
+const char* kPlanAccepts = "accepted with --plan performance: --device, --size N, --json, --csv";
+
+// bench --plan performance: the GUI's Measure, from the command line.
+int run_performance_plan_cli(const Options& o) {
+    const std::string plan_name = o.get_or("plan", "");
+    if (plan_name != "performance") throw InputError("--plan " + shown(plan_name) + ": accepted: performance");
+    for (const std::string& name : {"kernel", "tile", "param", "reps", "warmup"})
+        if (o.has(name)) throw InputError("--" + name + ": the performance plan picks its own; " + kPlanAccepts);
+    for (const std::string& name : custom_kernel_options())
+        if (o.has(name)) throw InputError("--" + name + ": the performance plan measures the ladder; " + kPlanAccepts);
+    int size = 256;
+    if (o.has("size")) {
+        const std::string text = o.get_or("size", "");
+        const ProblemSize s = parse_size(text, "--size");
+        if (s.M != s.N || s.N != s.K || s.M < 16 || s.M > 4096)
+            throw InputError("--size " + shown(text) + ": the performance plan measures square sizes; accepted: N from 16 to 4096");
+        size = int(s.M);
+    }
+    const auto json_path = o.get("json"), csv_path = o.get("csv");
+    if (json_path) check_writable(*json_path, "--json");
+    if (csv_path) check_writable(*csv_path, "--csv");
+    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
+        throw InputError("--json - and --csv -: only one of them can go to standard output");
+    const DeviceInfo& device = select_device(o.get_or("device", ""));
+    if (device.is_emulator)
+        throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
+                         "or pick a real device: " + device_list_text());
+
+    const tasks::PerformancePlan plan = tasks::performance_plan(o.get_or("device", ""), size);
+    install_interrupt_handler();
+    const bool table_to_stdout = !(json_path && *json_path == "-") && !(csv_path && *csv_path == "-");
+    std::FILE* table = table_to_stdout ? stdout : stderr;
+    const bool tty = isatty(STDERR_FILENO);
+    std::fprintf(table, "device: %s\nplan: performance at %d (what the GUI's Measure runs): %zu points, ceilings, %zu traces\n",
+                 device.label().c_str(), size, plan.points.size(), plan.intensity.size());
+    std::fflush(table);
+
+    std::vector<Measurement> results;
+    std::vector<std::string> parts;
+    bool all_verified = true;
+    const char* section = nullptr;
+    tasks::TaskProgress progress;
+    progress.cancelled = interrupted;
+    if (tty)  // the point in hand, overwritten; a file or pipe gets the records alone
+        progress.message = [](const std::string& line) {
+            std::fprintf(stderr, "\r\033[K%s", line.substr(0, 120).c_str());
+            std::fflush(stderr);
+        };
+    const auto clear_line = [tty] {
+        if (tty) std::fprintf(stderr, "\r\033[K");
+    };
+    const tasks::PerformanceResult result = tasks::run_performance_plan(plan, progress, [&](const tasks::PlanPointDone& done) {
+        clear_line();
+        const char* part = tasks::to_string(done.point.part);
+        if (section != part) {
+            section = part;
+            const std::string heading = done.point.part == tasks::PlanPart::rungs   ? "every rung at " + std::to_string(size) + " (the device's tuning)"
+                                        : done.point.part == tasks::PlanPart::sizes ? std::string("naive and tiled against size")
+                                                                                    : "tile sweep: tiled at " + std::to_string(size);
+            std::fprintf(table, "\n%s\n%s\n", heading.c_str(), measurement_header().c_str());
+        }
+        if (done.measurement) {
+            std::fprintf(table, "%s\n", measurement_row(*done.measurement).c_str());
+            if (done.measurement->checked && !done.measurement->verification.verified) all_verified = false;
+            results.push_back(*done.measurement);
+            parts.push_back(part);
+        } else {
+            std::fprintf(stderr, "bench --plan performance: %s %s refused: %s\n", done.config.kernel.name.c_str(),
+                         done.config.size.label().c_str(), done.refused.c_str());
+        }
+        std::fflush(table);
+    });
+    clear_line();
+    std::fprintf(table, "\nceilings (kernels/ceilings/, measured): peak %.1f GFLOP/s, bandwidth %.1f GB/s\n", result.peak_gflops,
+                 result.bandwidth_gbs);
+    std::fprintf(table, "arithmetic intensity, FLOP per byte (global traced at 64 on the emulator; DRAM modelled, profile %s)\n",
+                 result.cache_profile.c_str());
+    for (const tasks::RungIntensity& ai : result.intensity)
+        std::fprintf(table, "  %-20s %8.2f global %8.2f DRAM\n", ai.kernel.c_str(), ai.flops_per_byte, ai.dram_flops_per_byte);
+    for (const std::string& r : result.refused)
+        if (r.rfind("trace ", 0) == 0) std::fprintf(stderr, "bench --plan performance: %s\n", r.c_str());
+    std::fflush(table);
+    if (json_path) {
+        nlohmann::json list = nlohmann::json::parse(measurements_to_json(results));
+        for (size_t i = 0; i < list.size() && i < parts.size(); ++i) {
+            list[i]["plan"] = "performance";
+            list[i]["part"] = parts[i];
+        }
+        write_file_atomically(*json_path, list.dump(2) + "\n");
+    }
+    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results));
+    if (!all_verified) std::fprintf(stderr, "bench: some results did NOT verify; no GFLOP/s is reported for them\n");
+    return all_verified ? 0 : 1;
+}
 
 }  // namespace
 
 int cmd_bench(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv"});
+    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan"});
     Options o("bench", valued, {"help"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
         return 0;
     }
+    if (o.has("plan")) return run_performance_plan_cli(o);
     const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
     const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
     const auto json_path = o.get("json"), csv_path = o.get("csv");

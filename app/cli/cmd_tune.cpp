@@ -17,12 +17,14 @@
 #include "core/base/errors.h"
 #include "core/io/measurement_export.h"
 #include "core/device/runner.h"
+#include "core/tasks/quick_tune.h"
 #include "core/tuning/tuning.h"
 
 namespace tilescope::cli {
 namespace {
 
-const char* kHelp =
+// The help text; {BUDGET} is tune --quick's budget (kQuickTuneBudgetS).
+const char* kHelpText =
     "usage: tilescope tune [--device SEL] [--kernel K] [--size S] [--tile T[,T..]] [--param NAME=V[,V..]]...\n"
     "                      [--reps R] [--warmup W] [--out DIR] [--json PATH|-] [--dry-run]\n"
     "       tilescope tune --quick [--device SEL] [--kernel K] [--size S] [--budget SECONDS] ...\n"
@@ -44,11 +46,18 @@ const char* kHelp =
     "  --dry-run  list the points that would run, and stop\n"
     "  --quick    a guided search instead of the full grid: from the device's best known choice,\n"
     "             try the neighbours of the best along TS and each parameter, move while one is\n"
-    "             faster; about 2 minutes on a 2-core CPU at 1024 (--budget, default 110 s)\n"
+    "             faster; about 2 minutes on a 2-core CPU at 1024 (--budget, default {BUDGET} s)\n"
     "Tuning files are read from $TILESCOPE_TUNING_DIR, the user's folder above, ./assets/tuning,\n"
     "<binary dir>/tuning and the copies built into the binary, in that order; a device with no\n"
     "file of its own uses a similar device's, else the defaults for its type (CPU, GPU).\n"
     "Exit status: 0 a verified best was stored, 1 none verified, 2 bad input, 130 cancelled.\n";
+
+std::string help_text() {
+    std::string s = kHelpText;
+    const std::string key = "{BUDGET}";
+    s.replace(s.find(key), key.size(), std::to_string(int(kQuickTuneBudgetS)));
+    return s;
+}
 
 std::string params_string(const std::map<std::string, int64_t>& p) {
     std::string s;
@@ -63,7 +72,7 @@ int cmd_tune(const std::vector<std::string>& args) {
               {"help", "dry-run", "quick"});
     o.parse(args);
     if (o.has("help")) {
-        std::cout << kHelp;
+        std::cout << help_text();
         return 0;
     }
     const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
@@ -96,7 +105,7 @@ int cmd_tune(const std::vector<std::string>& args) {
     const bool quick = o.has("quick");
     if (quick && (o.has("tile") || o.has("param")))
         throw InputError("--quick: picks its own points; accepted: --quick without --tile and --param, or a full sweep");
-    const double budget = o.get_int("budget", 110, 5, "a number of seconds of at least 5");
+    const double budget = o.get_int("budget", int(kQuickTuneBudgetS), 5, "a number of seconds of at least 5");
     const auto points = quick ? std::vector<std::pair<int, std::map<std::string, int64_t>>>{} : sweep_points(kernel, tiles, values);
 
     const std::string out_dir = o.get_or("out", default_tuning_dir());
@@ -157,20 +166,31 @@ int cmd_tune(const std::vector<std::string>& args) {
     int best = -1;
     double took = 0;
     if (quick) {
-        // Start from the best this device already has (its own, a similar device's, its type's);
-        // the run and the locked write are the GUI's too (core/tuning/tuning.h quick_tune_to_file).
-        const QuickTuneStart start = quick_tune_start(device, kernel, size);
-        if (!start.note.empty())
-            std::fprintf(stderr, "tune --quick: starting from TS=%d %s (%s)\n", start.tile, params_string(start.params).c_str(),
-                         start.note.c_str());
-        QuickTuneOptions qo;
-        qo.budget_s = budget;
-        qo.cancelled = interrupted;
-        qo.progress = [&](int done, int planned, const TuneResult& r) { print(done, planned, r); };
-        const QuickTuneRun run = quick_tune_to_file(kernel, size, device.label(), start, measure_point, qo, out_path, command);
-        results = run.results;
-        best = run.best;
-        took = run.seconds;
+        // The task the GUI's "Tune this device" runs (core/tasks/quick_tune.h): from the best
+        // this device already has (its own, a similar device's, its type's), the locked write.
+        tasks::QuickTuneJob job;
+        job.device = o.get_or("device", "");
+        job.kernel = kernel.name;
+        job.size = size;
+        job.reps = reps;
+        job.warmup = warmup;
+        job.budget_s = budget;
+        job.out_dir = out_dir;
+        job.command = command;
+        tasks::TaskProgress progress;
+        progress.cancelled = interrupted;
+        tasks::QuickTuneHooks hooks;
+        hooks.started = [](const tasks::QuickTuneOutcome& so_far) {
+            if (!so_far.start.note.empty())
+                std::fprintf(stderr, "tune --quick: starting from TS=%d %s (%s)\n", so_far.start.tile,
+                             params_string(so_far.start.params).c_str(), so_far.start.note.c_str());
+        };
+        hooks.point = [&](int done, int planned, const TuneResult& r) { print(done, planned, r); };
+        tasks::QuickTuneOutcome out = tasks::run_quick_tune(job, progress, hooks);
+        results = out.run.results;
+        best = out.run.best;
+        took = out.run.seconds;
+        measured = std::move(out.measured);
     } else {
         const auto started = std::chrono::steady_clock::now();
         for (size_t i = 0; i < points.size(); ++i) {

@@ -3,27 +3,13 @@
 // emulator (registered in-process, no .icd file to install), plus drivers named in
 // TILESCOPE_ICDS (colon-separated .icd files or driver libraries, e.g.
 // libnvidia-opencl.so.1 on machines where NVIDIA registered none).
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/device/device_info.h"
+
 namespace tilescope {
-
-struct DeviceInfo {
-    int platform_index = 0, device_index = 0;
-    std::string platform, name, vendor, type, version, opencl_c_version, driver;
-    bool is_emulator = false;   // Oclgrind
-    bool is_gpu = false, is_cpu = false;
-    unsigned compute_units = 0, clock_mhz = 0;
-    uint64_t global_mem = 0, local_mem = 0, max_alloc = 0;
-    size_t max_work_group = 0;
-    std::vector<size_t> max_work_item_sizes;
-    std::string search_text;    // what --device SEL substrings match (label, vendor, versions)
-
-    std::string label() const;  // "Portable Computing Language / cpu-skylake..."
-    std::string selector() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
-};
 
 // Must be called, if at all, before the first OpenCL use: the trace plugin Oclgrind
 // loads into each emulator context (sets OCLGRIND_PLUGINS).

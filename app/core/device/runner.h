@@ -11,6 +11,7 @@
 
 #include "core/kernel/launch_config.h"
 #include "core/device/matrix.h"
+#include "core/device/measurement.h"
 #include "core/device/opencl_env.h"
 
 namespace tilescope {
@@ -20,22 +21,6 @@ struct RunOptions {
     int warmup = 1;  // untimed launches before them
     std::function<bool()> cancelled;                        // polled between launches
     std::function<void(const std::string&)> progress;       // short status lines
-};
-
-struct Measurement {
-    std::string kernel, device, title;
-    bool library = false;
-    ProblemSize size;
-    int tile = 0;
-    ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
-    std::string params_source = "default";  // where tile and parameters came from: default, tuned, similar, type-defaults, given
-    std::string tuning_note;      // the same in words ("tuned for a similar device: NAME")
-    int reps = 0;
-    std::vector<double> times_s;  // one per timed launch
-    double median_s = 0, min_s = 0;
-    double gflops = 0;            // 2*M*N*K / median; 0 unless verified
-    bool checked = false;         // a reference was available (rungs, --check)
-    Verification verification;
 };
 
 struct RunResult {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/device/runner.h"
+#include "core/device/measurement.h"
 
 namespace tilescope {
 

@@ -18,6 +18,7 @@
 
 #include "core/kernel/launch_config.h"
 #include "core/device/opencl_env.h"
+#include "core/tuning/tune_types.h"
 
 namespace tilescope {
 
@@ -25,17 +26,6 @@ namespace tilescope {
 // but letters and digits become one '-'.
 std::string device_slug(std::string_view device_label);
 std::string device_slug(const DeviceInfo& device);
-
-// One point of a sweep: what ran and what came of it.
-struct TuneResult {
-    int tile = 0;
-    std::map<std::string, int64_t> params;
-    std::string status;     // "ok" (verified), "wrong" (did not verify), "refused" (limits, build, launch)
-    double gflops = 0;      // verified only
-    double median_s = 0;
-    std::string global, local;  // NDRange as run ("256x128")
-    std::string message;    // why it was refused or wrong
-};
 
 // The tuned choice for one rung on one device.
 struct TunedChoice {
@@ -126,7 +116,7 @@ namespace tilescope {
 // A handful of points per axis and pair instead of the product of all of them.
 struct QuickTuneOptions {
     int max_points = 100;                      // points measured at most
-    double budget_s = 110;                     // wall time at most (tune --quick promises 2 minutes)
+    double budget_s = kQuickTuneBudgetS;       // wall time at most (core/tuning/tune_types.h)
     std::function<bool()> cancelled;           // polled between points; true stops with Cancelled
     std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
 };
@@ -160,21 +150,7 @@ bool is_tunable(const KernelSpec& kernel);
 
 // The point quick_tune starts from on `device` at `size`: the best it already has (its
 // own, a similar device's, its type's; `note` says which), else the rung's defaults.
-struct QuickTuneStart {
-    int tile = 0;
-    std::map<std::string, int64_t> params;
-    std::string note;  // lookup_tuning's note, "" for the rung's defaults
-};
 QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size);
-
-// What a quick tuning run came to; `saved` when a verified best was merged into `path`.
-struct QuickTuneRun {
-    std::vector<TuneResult> results;  // in the order measured
-    int best = -1;                    // index into results of the best verified, -1: none
-    bool saved = false;
-    std::string path;
-    double seconds = 0;
-};
 
 // quick_tune, then (when a point verified) the locked read-merge-write of its results
 // into `out_path` (merge_tuning, update_file_locked: atomic, never half-written), as

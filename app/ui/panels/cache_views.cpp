@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "core/caches/cache_trace.h"
-#include "core/base/errors.h"
+#include "core/tasks/caches.h"
 #include "ui/panels/performance_view.h"
 #include "ui/state/counters.h"
 #include "ui/widgets/plot.h"
@@ -36,17 +36,9 @@ struct HierarchyState {
         if (t == trace && profile == modelled_profile) return;
         trace = t;
         modelled_profile = profile;
-        report.reset();
-        error.clear();
-        if (t->partial) {  // the requests come with the final trace
-            error = "Modelled when the launch ends: the emulator is still tracing.";
-            return;
-        }
-        try {
-            report = model_trace_caches(*t, load_cache_profile(profile));
-        } catch (const InputError& e) {
-            error = e.what();
-        }
+        tasks::CacheModelOutcome modelled = tasks::model_caches(*t, profile);  // a partial trace: not yet
+        report = std::move(modelled.report);
+        error = std::move(modelled.error);
     }
 };
 
@@ -219,34 +211,14 @@ EmulationViewData heatmap_by_dram(EmulationViewData data, const AppState& state)
     if (source != state.main.trace || profile != state.cache_profile) {
         source = state.main.trace;
         profile = state.cache_profile;
-        try {
-            replaced = with_dram_heatmap(*source, model_trace_caches(*source, load_cache_profile(profile)));
-        } catch (const InputError&) {
-            replaced.reset();
-        }
+        const tasks::CacheModelOutcome modelled = tasks::model_caches(*source, profile);
+        if (modelled.report) replaced = with_dram_heatmap(*source, *modelled.report);
+        else replaced.reset();
     }
     if (!replaced) return data;
     data.trace = replaced.get();
     data.version += uint64_t(1) << 40;  // not the loads' picture: the view repaints
     return data;
-}
-
-void add_modelled_rung(Performance& perf, const Trace& trace, const DeviceInfo& device) {
-    if (perf.cache_profile.empty()) {
-        perf.cache_profile = cache_profile_for(device);
-        if (perf.cache_profile.empty()) perf.cache_profile = "h200";
-    }
-    std::optional<CacheReport> report;
-    try {
-        report = model_trace_caches(trace, load_cache_profile(perf.cache_profile));
-    } catch (const InputError&) {
-        // the figures stay traced only; the chart leaves the modelled rows out
-    }
-    if (report && !perf.intensity.empty() && perf.intensity.back().kernel == trace.kernel) {
-        const double dram = double(report->totals.dram_read_bytes + report->totals.dram_write_bytes);
-        if (dram > 0) perf.intensity.back().dram_flops_per_byte = trace.totals.flops / dram;
-    }
-    perf.ladder.push_back(ladder_figures(trace, report ? &*report : nullptr, std::nullopt));
 }
 
 std::vector<HierarchicalPoint> hierarchical_points(const Performance& perf) {
@@ -259,12 +231,7 @@ std::vector<HierarchicalPoint> hierarchical_points(const Performance& perf) {
 
 void draw_ladder_view(AppState& state, ImVec2 size) {
     Performance& perf = state.perf;
-    if (perf.job && perf.job->done) {  // as the performance view takes it
-        const JobHandle job = perf.job;
-        if (const auto* p = job->result<Performance>()) perf = *p;
-        else perf.error = job->error();
-        perf.job.reset();
-    }
+    poll_performance(perf);  // as the performance view takes it
     if (!perf.ready() || perf.ladder.empty()) {
         ImGui::TextWrapped("The ladder explained: rung by rung, what changed from the rung before, traced on the "
                            "emulator, modelled by the cache model, timed on the selected real device.");

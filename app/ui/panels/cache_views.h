@@ -46,9 +46,8 @@ public:
     void draw(AppState& state) override;
 };
 
-// For the performance job (worker thread): models one rung's trace with the profile of
-// the measured device (h200 when none fits), sets its DRAM intensity, keeps its figures.
-void add_modelled_rung(Performance& perf, const Trace& trace, const DeviceInfo& device);
+// Each rung's two intensities with its measured GFLOP/s (the performance plan modelled
+// the DRAM ones: core/tasks/performance.h).
 std::vector<HierarchicalPoint> hierarchical_points(const Performance& perf);
 
 // The Ladder view: the ladder chart over the performance job's data.

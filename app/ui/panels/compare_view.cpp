@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <tuple>
 
+#include "core/tasks/measure.h"
 #include "core/trace/analysis.h"
-#include "core/base/errors.h"
 #include "ui/panels/emulation_panel.h"
 #include "ui/state/setup_form.h"
 #include "ui/widgets/theme.h"
@@ -267,24 +267,14 @@ std::vector<MatrixPlacement> ComparePanel::placements() const {
 void start_compare_measurements(AppState& s) {
     if (!s.main.config || !s.other.config) return;
     if (s.compare_job && !s.compare_job->done) s.compare_job->cancel = true;
-    const std::vector<LaunchConfig> configs = {*s.main.config, *s.other.config};
-    const std::string sel = s.device_sel;
-    s.compare_job = s.worker->submit("measure both", [configs, sel](JobStatus& st) -> std::any {
-        std::map<std::string, Measurement> out;
-        const DeviceInfo& dev = select_device(sel);
-        Runner r(dev);
-        RunOptions o;
-        o.reps = 3;
-        o.cancelled = [&st] { return st.cancel.load(); };
-        st.units_total = configs.size();
-        for (const LaunchConfig& c : configs) {
-            st.set_message("measuring " + config_label(c));
-            try {
-                out[config_key(c)] = r.measure(c, o);
-            } catch (const InputError&) {
-            }
-            ++st.units_done;
-        }
+    tasks::MeasureJob job;  // median of 3 after a warm-up, as the performance view measures
+    job.device = s.device_sel;
+    job.configs = {*s.main.config, *s.other.config};
+    s.compare_job = s.worker->submit("measure both", [job](JobStatus& st) -> std::any {
+        const std::vector<std::optional<Measurement>> measured = tasks::measure_configs(job, task_progress(st));
+        std::map<std::string, Measurement> out;  // config key -> measurement, for the configs the device ran
+        for (size_t i = 0; i < measured.size(); ++i)
+            if (measured[i]) out[config_key(job.configs[i])] = *measured[i];
         return out;
     });
 }

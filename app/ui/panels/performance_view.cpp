@@ -2,16 +2,10 @@
 // roofline whose ceilings are measured by kernels/ceilings/ and whose arithmetic
 // intensities come from traced global bytes.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <set>
 
-#include "core/kernel/catalog.h"
-#include "core/device/ceilings.h"
-#include "core/base/errors.h"
-#include "core/emulator/trace_runner.h"
-#include "core/tuning/tuning.h"
+#include "core/tasks/performance.h"
 #include "ui/panels/cache_views.h"
 #include "ui/panels/performance_view.h"
 #include "ui/widgets/plot.h"
@@ -146,94 +140,29 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
 
 void start_performance(AppState& state) {
     if (state.perf.job && !state.perf.job->done) return;
-    const std::string sel = state.device_sel;
-    const int size = state.perf.size;
     state.perf.error.clear();
-    state.perf.job = state.worker->submit("measure GFLOP/s", [sel, size](JobStatus& s) -> std::any {
-        Performance p;
-        p.size = size;
-        const DeviceInfo& dev = select_device(sel);
-        p.device = dev.label();
-        Runner runner(dev);
-        RunOptions ro;
-        ro.reps = 3;
-        ro.warmup = 1;
-        ro.cancelled = [&s] { return s.cancel.load(); };
-        const auto& rungs = ladder();
-        const std::vector<int> sizes = {64, 128, 256, 512};
-        const std::vector<int> tiles = {4, 8, 16, 32};
-        s.units_total = rungs.size() * 2 + sizes.size() * 2 + tiles.size() + 2;
-        auto measure = [&](const LaunchConfig& c, std::vector<Measurement>& into) {
-            s.set_message("measuring " + config_label(c) + " on " + dev.name);
-            const auto t0 = std::chrono::steady_clock::now();
-            try {
-                into.push_back(runner.measure(c, ro));
-            } catch (const InputError& e) {
-                s.set_message(config_label(c) + ": " + e.what());
-            }
-            ++s.units_done;
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        };
-        // every rung with the tuning this device has (its own, a similar device's, its
-        // type's defaults; the row says which); how long one measure took is what one
-        // point of `tune --quick` costs, for the offer's "about N s"
-        for (const KernelSpec& k : rungs) {
-            LaunchConfig c{k, ProblemSize{size, size, size}, k.default_tile};
-            apply_tuning(c, dev);
-            p.rung_seconds[k.name] = measure(c, p.rungs);
-        }
-        for (const char* name : {"naive", "tiled"})
-            if (const KernelSpec* k = find_rung(name))
-                for (int n : sizes) measure(LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, p.sweep_sizes);
-        if (const KernelSpec* k = find_rung("tiled"))
-            for (int t : tiles) measure(LaunchConfig{*k, ProblemSize{size, size, size}, t}, p.sweep_tiles);
-        // ceilings, measured here by kernels/ceilings/ (core/ceilings: sized until a launch
-        // is long enough and the copy outgrows the caches)
-        {
-            RunOptions co = ro;
-            co.reps = 5;
-            co.progress = [&s](const std::string& line) { s.set_message("measuring " + line); };
-            const Ceilings c = measure_ceilings(runner, co);
-            p.peak_gflops = c.peak_gflops;
-            p.bandwidth_gbs = c.bandwidth_gbs;
-            s.units_done += 2;
-        }
-        // arithmetic intensity from traced global bytes (small size: the ratio is a
-        // property of the kernel's access pattern)
-        for (const KernelSpec& k : rungs) {
-            if (!k.library.empty()) {
-                ++s.units_done;
-                continue;
-            }
-            s.set_message("tracing " + k.name + " at 64 for its arithmetic intensity");
-            TraceOptions to;
-            to.cache_requests = true;  // the hierarchical roofline and the ladder chart model them
-            to.checks = false;
-            to.verify = false;
-            to.detail_budget_bytes = 1 << 20;
-            to.cancelled = [&s] { return s.cancel.load(); };
-            try {
-                const Trace t = run_trace(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile}, to);
-                const double bytes = double(t.totals.global_load_bytes + t.totals.global_store_bytes);
-                if (bytes > 0) p.intensity.push_back({k.name, k.title, k.default_tile, t.totals.flops / bytes});
-                add_modelled_rung(p, t, dev);
-            } catch (const InputError& e) {
-                s.set_message(k.name + ": " + e.what());
-            }
-            ++s.units_done;
-        }
-        return p;
+    // the plan `tilescope bench --plan performance --size N` runs too
+    const tasks::PerformancePlan plan = tasks::performance_plan(state.device_sel, state.perf.size);
+    state.perf.job = state.worker->submit("measure GFLOP/s", [plan](JobStatus& s) -> std::any {
+        return tasks::run_performance_plan(plan, task_progress(s));
     });
+}
+
+void poll_performance(Performance& perf) {
+    if (!perf.job || !perf.job->done) return;
+    const JobHandle job = perf.job;  // keeps the result alive while it is copied over `perf`
+    if (const auto* p = job->result<tasks::PerformanceResult>()) {
+        static_cast<tasks::PerformanceResult&>(perf) = *p;
+        perf.error.clear();
+    } else {
+        perf.error = job->error();
+    }
+    perf.job.reset();
 }
 
 void draw_performance_view(AppState& state, ImVec2 size) {
     Performance& perf = state.perf;
-    if (perf.job && perf.job->done) {
-        const JobHandle job = perf.job;  // keeps the result alive while it is copied over `perf`
-        if (const auto* p = job->result<Performance>()) perf = *p;
-        else perf.error = job->error();
-        perf.job.reset();
-    }
+    poll_performance(perf);
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
     if (!perf.ready()) {

@@ -9,6 +9,10 @@ namespace tilescope::ui {
 
 void draw_performance_view(AppState& state, ImVec2 size);
 // Starts the measurements the performance view shows (on the worker).
+// The plan is core's (core/tasks/performance.h performance_plan): the one
+// `tilescope bench --plan performance` runs.
 void start_performance(AppState& state);
+// Takes a finished measurement into `perf` (its result or its error).
+void poll_performance(Performance& perf);
 
 }  // namespace tilescope::ui

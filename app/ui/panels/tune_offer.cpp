@@ -5,26 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
-#include "core/base/atomic_file.h"
-#include "core/kernel/catalog.h"
-#include "core/base/errors.h"
-#include "core/device/runner.h"
-#include "core/tuning/tuning.h"
+#include "core/tasks/quick_tune.h"
 #include "ui/state/app_state.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
 namespace {
-
-constexpr double kBudgetS = 110;  // tune --quick's own budget: "about 2 minutes" at most
-
-// What the worker hands back: the run and the tuned rung measured again.
-struct TuneOutcome {
-    QuickTuneRun run;
-    std::optional<Measurement> row;
-};
 
 std::string point_text(int tile, const std::map<std::string, int64_t>& params) {
     std::string s = "TS=" + std::to_string(tile);
@@ -47,10 +34,8 @@ std::string tuning_source_text(const std::string& note) { return note.empty() ? 
 
 std::optional<TuneOffer> tune_offer(const Performance& perf) {
     std::vector<const Measurement*> rows;
-    for (const Measurement& m : perf.rungs) {
-        const KernelSpec* k = find_rung(m.kernel);
-        if (k && is_tunable(*k) && m.gflops > 0) rows.push_back(&m);
-    }
+    for (const Measurement& m : perf.rungs)
+        if (tasks::estimate_quick_tune(m.kernel, 0).tunable && m.gflops > 0) rows.push_back(&m);
     std::stable_sort(rows.begin(), rows.end(), [](const Measurement* a, const Measurement* b) { return a->gflops > b->gflops; });
     for (size_t i = 0; i < rows.size(); ++i) {
         const Measurement& m = *rows[i];
@@ -58,11 +43,11 @@ std::optional<TuneOffer> tune_offer(const Performance& perf) {
         TuneOffer o;
         o.kernel = m.kernel;
         o.size = perf.size;
-        const KernelSpec& k = *find_rung(m.kernel);
-        o.points = quick_tune_expected_points(k);
         const auto it = perf.rung_seconds.find(m.kernel);
         o.seconds_per_point = it != perf.rung_seconds.end() ? it->second : 1.0;
-        o.about_s = quick_tune_estimate_s(k, o.seconds_per_point, kBudgetS);
+        const tasks::QuickTuneEstimate e = tasks::estimate_quick_tune(m.kernel, o.seconds_per_point);
+        o.points = e.points;
+        o.about_s = e.seconds;
         o.source = tuning_source_text(m.tuning_note);
         o.why = i == 0 ? "the fastest rung here" : "the fastest rung not yet tuned here";
         return o;
@@ -85,66 +70,30 @@ void start_tuning(AppState& state, const TuneOffer& offer) {
     t.progress = std::make_shared<TuneProgress>();
     t.progress->planned = offer.points;
     const auto progress = t.progress;
-    const std::string sel = state.device_sel, name = offer.kernel, measured = state.perf.device;
-    const int n = offer.size;
-    t.job = state.worker->submit("tune " + name, [sel, name, n, measured, progress](JobStatus& s) -> std::any {
-        const DeviceInfo& dev = select_device(sel);
-        if (dev.is_emulator) throw InputError("the emulator's times mean nothing; pick a real device to tune");
-        if (dev.label() != measured)  // the offer and its estimate are of the device measured
-            throw InputError("the device changed since the measurements; press Measure again, then tune");
-        const KernelSpec* k = find_rung(name);
-        if (!k) throw InputError("no rung named " + name);
-        const ProblemSize size{n, n, n};
-        const std::string dir = default_tuning_dir();
-        const std::string path = (std::filesystem::path(dir) / (device_slug(dev) + ".json")).string();
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        check_writable(path, "the tuning folder");
-        Runner runner(dev);
-        RunOptions ro;  // as `tilescope tune`: median of 3 after 1 warm-up
-        ro.reps = 3;
-        ro.warmup = 1;
-        ro.cancelled = [&s] { return s.cancel.load(); };
-        QuickTuneOptions qo;
-        qo.budget_s = kBudgetS;
-        qo.cancelled = ro.cancelled;
-        qo.progress = [&](int done, int planned, const TuneResult& r) {
-            {
-                std::lock_guard<std::mutex> lock(progress->mutex);
-                progress->done = done;
-                progress->planned = planned;
-                if (r.status == "ok" && r.gflops > progress->best_gflops) {
-                    progress->best_gflops = r.gflops;
-                    progress->best_point = point_text(r.tile, r.params);
-                }
-            }
-            s.units_done = uint64_t(done);
-            s.units_total = uint64_t(planned);
-            s.set_message(point_text(r.tile, r.params) + ": " + r.status);
-        };
-        const QuickTuneStart start = quick_tune_start(dev, *k, size);
-        {
+    // the task `tilescope tune --quick` runs (core/tasks/quick_tune.h), as the CLI sets it up
+    tasks::QuickTuneJob job;
+    job.device = state.device_sel;
+    job.kernel = offer.kernel;
+    job.size = ProblemSize{offer.size, offer.size, offer.size};
+    job.command = "tilescope gui: Tune this device (tune --quick --kernel " + offer.kernel + " --size " + std::to_string(offer.size) + ")";
+    job.expect_device = state.perf.device;  // the offer and its estimate are of the device measured
+    job.measure_after = true;               // the row again, with the tuning just saved
+    t.job = state.worker->submit("tune " + offer.kernel, [job, progress](JobStatus& s) -> std::any {
+        tasks::QuickTuneHooks hooks;
+        hooks.started = [&](const tasks::QuickTuneOutcome&) {
             std::lock_guard<std::mutex> lock(progress->mutex);
             progress->started = std::chrono::steady_clock::now();
-        }
-        TuneOutcome out;
-        out.run = quick_tune_to_file(
-            *k, size, dev.label(), start,
-            [&](int tile, const std::map<std::string, int64_t>& params) {
-                return measure_tune_point(runner, *k, size, tile, params, ro);
-            },
-            qo, path, "tilescope gui: Tune this device (tune --quick --kernel " + name + " --size " + std::to_string(n) + ")");
-        if (out.run.saved) {  // the row again, with the tuning just saved
-            s.set_message("measuring " + name + " with its new tuning");
-            LaunchConfig c{*k, size, k->default_tile};
-            apply_tuning(c, dev);
-            try {
-                out.row = runner.measure(c, ro);
-            } catch (const InputError&) {  // the file is saved either way; the row stays as it was
-            } catch (const Cancelled&) {
+        };
+        hooks.point = [&](int done, int planned, const TuneResult& r) {
+            std::lock_guard<std::mutex> lock(progress->mutex);
+            progress->done = done;
+            progress->planned = planned;
+            if (r.status == "ok" && r.gflops > progress->best_gflops) {
+                progress->best_gflops = r.gflops;
+                progress->best_point = point_text(r.tile, r.params);
             }
-        }
-        return out;
+        };
+        return tasks::run_quick_tune(job, task_progress(s), hooks);
     });
 }
 
@@ -153,7 +102,7 @@ void poll_tuning(AppState& state) {
     if (!t.job || !t.job->done) return;
     const JobHandle job = t.job;
     t.job.reset();
-    const TuneOutcome* out = job->result<TuneOutcome>();
+    const tasks::QuickTuneOutcome* out = job->result<tasks::QuickTuneOutcome>();
     if (!out) {
         const std::string e = job->error();
         t.outcome = e == "cancelled" ? "Tuning cancelled; nothing saved" : "Tuning failed: " + e + "; nothing saved";
@@ -246,7 +195,8 @@ void draw_tuning_strip(AppState& state, float width) {
         char sec[32];
         std::snprintf(sec, sizeof sec, "%.2f s", offer->seconds_per_point);
         tip += std::string(sec) + " each (one measure of " + offer->kernel + " here just now: build, warm-up, 3 runs, "
-               "verification), at most 110 s.\nSaved to " + default_tuning_dir() + "\n\nTile and parameters in use:";
+               "verification), at most " + std::to_string(int(kQuickTuneBudgetS)) + " s.\nSaved to " + tasks::tuning_folder() +
+               "\n\nTile and parameters in use:";
         for (const Measurement& m : perf.rungs)
             if (!m.library) tip += "\n  " + m.kernel + ": " + tuning_source_text(m.tuning_note);
         ImGui::SetTooltip("%s", tip.c_str());

@@ -2,8 +2,9 @@
 // "Tune this device": the performance view's offer to run `tune --quick` for a device
 // whose rungs run on someone else's tuning (a similar device's, its type's defaults, the
 // rung's defaults). The run goes to the Worker with progress and a cancel button; its
-// results go where `tilescope tune` writes (core/tuning/tuning.h quick_tune_to_file: the user's
-// data folder, locked and atomic), then the tuned rung's row is measured again.
+// results go where `tilescope tune` writes (the task tune --quick runs too,
+// core/tasks/quick_tune.h: the user's data folder, locked and atomic), then the tuned rung's
+// row is measured again.
 #include <array>
 #include <chrono>
 #include <memory>

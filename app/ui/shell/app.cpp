@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/tasks/devices.h"
 
 #include "gfx/matrix_grid.h"
 #include "ui/panels/lesson_panel.h"
@@ -86,7 +87,7 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     if (o.opened) show_saved_trace(*o.opened);  // --open: no tracing, no OpenCL needed
     else if (o.config) s_.main.start(worker_, *o.config, {}, o.group);
     if (o.compare) s_.other.start(worker_, *o.compare, {}, ComparePanel::mapped_group(*o.config, s_.cursor.group, *o.compare));
-    s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return all_devices(); });
+    s_.devices_job = worker_.submit("devices", [](JobStatus&) -> std::any { return tasks::list_devices(); });
     if (o.scripted() && (s_.view == View::Performance || s_.view == View::Ladder)) start_performance(s_);
     if (o.scripted() && s_.view == View::Compare) start_compare_measurements(s_);
 }

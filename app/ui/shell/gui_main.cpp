@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "core/base/errors.h"
+#include "core/tasks/trace.h"
 #include "core/teach/phase_gif.h"
-#include "core/emulator/trace_runner.h"
 #include "gfx/backend.h"
 #include "ui/shell/app.h"
 #include "ui/shell/gui_options.h"
@@ -24,9 +24,7 @@ namespace {
 // would bind to LLVM 15 and crash inside Program::build. Loading the emulator's
 // libraries first, with every symbol bound now, keeps each on its own LLVM.
 void preload_emulator_libraries() {
-    const std::string plugin = find_trace_plugin();
-    for (const std::string& lib : {std::string(TILESCOPE_OCLGRIND_ICD_PATH), plugin})
-        if (!lib.empty()) dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+    for (const std::string& lib : tasks::emulator_libraries()) dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
 }
 
 // --record OUT.gif: the selected group's phases, from a saved trace or a fresh one;
@@ -36,9 +34,12 @@ int record_phases(const GuiOptions& o) {
     if (o.opened) {
         trace = std::make_shared<const Trace>(o.opened->trace);
     } else {
-        TraceOptions to;
-        if (o.group) to.groups = {*o.group};
-        trace = std::make_shared<const Trace>(run_trace(*o.config, to));
+        tasks::TraceJob job;  // the trace alone: no snapshots, no cache requests
+        job.config = *o.config;
+        if (o.group) job.groups = {*o.group};
+        job.cache_requests = false;
+        job.exercise_checks = false;
+        trace = tasks::run_trace_job(job, {});
     }
     const GroupId group = o.group.value_or(trace->detail.empty() ? GroupId{0, 0, 0} : trace->detail.front().group);
     const MatrixRoles roles = matrix_roles(*trace, o.config->kernel.check);

@@ -1,10 +1,6 @@
 #include "ui/state/app_state.h"
 
-#include "core/teach/exercise_notes.h"
-
-#include <algorithm>
-
-#include "core/emulator/trace_runner.h"
+#include "core/tasks/trace.h"
 
 namespace tilescope::ui {
 
@@ -43,34 +39,20 @@ void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId
     drop_partial();  // the snapshot of a trace that will not finish
     config = c;
     error.clear();
-    const LaunchConfig copy = c;
     partial = std::make_shared<PartialBox>();
     partial_taken = 0;
-    job = worker.submit("trace " + config_label(c), [copy, groups, ensure, box = partial](JobStatus& s) -> std::any {
-        TraceOptions o;
-        o.groups = groups;
-        o.cache_requests = true;  // the memory hierarchy section models them
-        if (ensure) {
-            if (o.groups.empty()) o.groups = estimate_trace(copy, o).detail_groups;
-            if (std::find(o.groups.begin(), o.groups.end(), *ensure) == o.groups.end()) o.groups.push_back(*ensure);
-        }
-        o.early_groups = {ensure ? *ensure : !o.groups.empty() ? o.groups.back() : estimate_trace(copy, o).detail_groups.front()};
-        o.partial = [box](TraceSnapshot snapshot) {
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->latest = std::move(snapshot);
-            ++box->serial;
-        };
-        // An exercise whose mistake only the uninitialised-value check sees turns it on.
-        if (const ExerciseNote* note = find_exercise_note(copy.kernel.name)) o.uninitialized = note->uninitialized;
-        o.cancelled = [&s] { return s.cancel.load(); };
-        o.progress = [&s](uint64_t done, uint64_t total) {
-            s.units_done = done;
-            s.units_total = total;
-        };
-        s.set_message("estimating");
-        const TraceEstimate e = estimate_trace(copy, o);
-        s.set_message("tracing on the emulator, " + e.text());
-        return std::make_shared<const Trace>(run_trace(copy, o));
+    tasks::TraceJob request;
+    request.config = c;
+    request.groups = std::move(groups);
+    request.ensure = ensure;
+    request.cache_requests = true;  // the memory hierarchy section models them
+    request.partial = [box = partial](TraceSnapshot snapshot) {
+        std::lock_guard<std::mutex> lock(box->mutex);
+        box->latest = std::move(snapshot);
+        ++box->serial;
+    };
+    job = worker.submit("trace " + config_label(c), [request](JobStatus& s) -> std::any {
+        return tasks::run_trace_job(request, task_progress(s));
     });
 }
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/teach/ladder_explained.h"
+#include "core/device/device_info.h"
+#include "core/device/measurement.h"
 #include "core/kernel/launch_config.h"
-#include "core/device/opencl_env.h"
-#include "core/device/runner.h"
+#include "core/tasks/performance.h"
 #include "core/trace/trace.h"
 #include "core/trace/view_model.h"
 #include "ui/panels/tune_offer.h"
@@ -80,25 +80,10 @@ struct Cursor {
     float speed = 1.0f;     // parts per second
 };
 
-// GFLOP/s measured on a real device, and the roofline's ceilings.
-struct Performance {
+// GFLOP/s measured on a real device, and the roofline's ceilings: the last result of the
+// performance plan (core/tasks/performance.h), the size asked for next, the job in flight.
+struct Performance : tasks::PerformanceResult {
     JobHandle job;
-    std::string device;
-    int size = 256;
-    std::vector<Measurement> rungs;              // every rung at `size`, default tile
-    std::vector<Measurement> sweep_sizes;        // naive and tiled over sizes
-    std::vector<Measurement> sweep_tiles;        // tiled over tile sizes at `size`
-    double peak_gflops = 0, bandwidth_gbs = 0;   // measured by kernels/ceilings/
-    struct Intensity {
-        std::string kernel, title;
-        int tile = 0;
-        double flops_per_byte = 0;       // traced global
-        double dram_flops_per_byte = 0;  // modelled DRAM (cache_profile), 0: none
-    };
-    std::vector<Intensity> intensity;            // from traced global bytes
-    std::string cache_profile;                   // the cache model's profile for the device (issue 11)
-    std::vector<LadderRungFigures> ladder;       // traced/modelled figures of every rung, in ladder order
-    std::map<std::string, double> rung_seconds;  // wall seconds of each rung's measure (build, runs, verify)
     std::string error;
     bool ready() const { return !rungs.empty(); }
 };

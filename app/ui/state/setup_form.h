@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/kernel/launch_config.h"
-#include "core/device/opencl_env.h"
+#include "core/device/device_info.h"
 
 namespace tilescope::ui {
 

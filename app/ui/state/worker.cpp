@@ -10,6 +10,17 @@ namespace {
 double steady_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 }  // namespace
 
+tasks::TaskProgress task_progress(JobStatus& job) {
+    tasks::TaskProgress p;
+    p.cancelled = [&job] { return job.cancel.load(); };
+    p.message = [&job](const std::string& line) { job.set_message(line); };
+    p.units = [&job](uint64_t done, uint64_t total) {
+        job.units_done = done;
+        job.units_total = total;
+    };
+    return p;
+}
+
 void ask_cancel(JobStatus& job) {
     if (!job.cancel.exchange(true)) job.cancel_asked_at = steady_seconds();
 }

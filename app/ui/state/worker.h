@@ -12,6 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "core/tasks/task.h"
+
 namespace tilescope::ui {
 
 // A job as the UI sees it: progress, a cancel flag, and its result or error when done.
@@ -53,6 +55,10 @@ private:
     std::any result_;
 };
 using JobHandle = std::shared_ptr<JobStatus>;
+
+// A core task's progress and cancel (core/tasks/task.h) reported into this job: its
+// cancel flag, its units done and total, its message. `job` must outlive the task.
+tasks::TaskProgress task_progress(JobStatus& job);
 
 // The user's Cancel: sets the flag and remembers when.
 void ask_cancel(JobStatus& job);

@@ -1,0 +1,28 @@
+#pragma once
+// One verified timing of a LaunchConfig on a real device, as plain data: what the Runner
+// (core/device/runner.h) returns, bench prints and the GUI plots.
+#include <string>
+#include <vector>
+
+#include "core/device/matrix.h"
+#include "core/kernel/launch_config.h"
+
+namespace tilescope {
+
+struct Measurement {
+    std::string kernel, device, title;
+    bool library = false;
+    ProblemSize size;
+    int tile = 0;
+    ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
+    std::string params_source = "default";  // where tile and parameters came from: default, tuned, similar, type-defaults, given
+    std::string tuning_note;      // the same in words ("tuned for a similar device: NAME")
+    int reps = 0;
+    std::vector<double> times_s;  // one per timed launch
+    double median_s = 0, min_s = 0;
+    double gflops = 0;            // 2*M*N*K / median; 0 unless verified
+    bool checked = false;         // a reference was available (rungs, --check)
+    Verification verification;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,149 @@
+#include "core/tasks/performance.h"
+
+#include <chrono>
+#include <optional>
+
+#include "core/base/errors.h"
+#include "core/caches/cache_trace.h"
+#include "core/device/ceilings.h"
+#include "core/device/runner.h"
+#include "core/emulator/trace_runner.h"
+#include "core/kernel/catalog.h"
+#include "core/tasks/caches.h"
+#include "core/tuning/tuning.h"
+
+namespace tilescope::tasks {
+namespace {
+
+std::string point_label(const LaunchConfig& c) {
+    std::string s = c.kernel.name + " " + c.size.label();
+    if (c.kernel.library.empty()) s += " TS=" + std::to_string(c.tile);
+    return s;
+}
+
+// Models one rung's trace with the profile of the measured device (h200 when none fits):
+// its DRAM intensity, and its figures for the ladder chart.
+void add_modelled_rung(PerformanceResult& perf, const Trace& trace, const DeviceInfo& device) {
+    if (perf.cache_profile.empty()) {
+        perf.cache_profile = cache_profile_for(device);
+        if (perf.cache_profile.empty()) perf.cache_profile = "h200";
+    }
+    const CacheModelOutcome modelled = model_caches(trace, perf.cache_profile);
+    const CacheReport* report = modelled.report ? &*modelled.report : nullptr;  // none: the figures stay traced only
+    if (report && !perf.intensity.empty() && perf.intensity.back().kernel == trace.kernel) {
+        const double dram = double(report->totals.dram_read_bytes + report->totals.dram_write_bytes);
+        if (dram > 0) perf.intensity.back().dram_flops_per_byte = trace.totals.flops / dram;
+    }
+    perf.ladder.push_back(ladder_figures(trace, report, std::nullopt));
+}
+
+}  // namespace
+
+const char* to_string(PlanPart part) {
+    switch (part) {
+        case PlanPart::rungs: return "rungs";
+        case PlanPart::sizes: return "sizes";
+        case PlanPart::tiles: return "tiles";
+    }
+    return "rungs";
+}
+
+PerformancePlan performance_plan(const std::string& device, int size) {
+    PerformancePlan plan;
+    plan.device = device;
+    plan.size = size;
+    const ProblemSize square{size, size, size};
+    for (const KernelSpec& k : ladder()) plan.points.push_back({PlanPart::rungs, LaunchConfig{k, square, k.default_tile}, true});
+    for (const char* name : {"naive", "tiled"})
+        if (const KernelSpec* k = find_rung(name))
+            for (int n : {64, 128, 256, 512})
+                plan.points.push_back({PlanPart::sizes, LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, false});
+    if (const KernelSpec* k = find_rung("tiled"))
+        for (int t : {4, 8, 16, 32}) plan.points.push_back({PlanPart::tiles, LaunchConfig{*k, square, t}, false});
+    for (const KernelSpec& k : ladder())
+        if (k.library.empty()) plan.intensity.push_back(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile});
+    return plan;
+}
+
+PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskProgress& progress,
+                                       const std::function<void(const PlanPointDone&)>& on_point) {
+    PerformanceResult p;
+    p.size = plan.size;
+    const DeviceInfo& dev = select_device(plan.device);
+    if (dev.is_emulator)
+        throw InputError("the emulator's times mean nothing; pick a real device to measure on");
+    p.device = dev.label();
+    Runner runner(dev);
+    RunOptions ro;
+    ro.reps = plan.reps;
+    ro.warmup = plan.warmup;
+    ro.cancelled = progress.cancelled;
+    const uint64_t total = plan.points.size() + (plan.ceilings ? 2 : 0) + plan.intensity.size();
+    uint64_t done = 0;
+    progress.advance(done, total);
+
+    // Every point; how long a rung's measure took is what one point of `tune --quick` costs,
+    // for the GUI's "about N s".
+    for (const PlanPoint& point : plan.points) {
+        progress.throw_if_cancelled();
+        LaunchConfig c = point.config;
+        if (point.device_tuning) apply_tuning(c, dev);  // its own, a similar device's, its type's; the row says which
+        progress.say("measuring " + point_label(c) + " on " + dev.name);
+        const auto t0 = std::chrono::steady_clock::now();
+        std::optional<Measurement> m;
+        std::string refused;
+        try {
+            m = runner.measure(c, ro);
+        } catch (const InputError& e) {
+            refused = e.what();
+            progress.say(point_label(c) + ": " + refused);
+            p.refused.push_back(point_label(c) + ": " + refused);
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (point.part == PlanPart::rungs) p.rung_seconds[c.kernel.name] = seconds;
+        if (m) {
+            std::vector<Measurement>& into = point.part == PlanPart::rungs   ? p.rungs
+                                             : point.part == PlanPart::sizes ? p.sweep_sizes
+                                                                             : p.sweep_tiles;
+            into.push_back(*m);
+        }
+        progress.advance(++done, total);
+        if (on_point) on_point(PlanPointDone{point, c, m ? &*m : nullptr, refused});
+    }
+    // The ceilings, measured here by kernels/ceilings/ (core/device/ceilings: sized until a
+    // launch is long enough and the copy outgrows the caches).
+    if (plan.ceilings) {
+        RunOptions co = ro;
+        co.reps = plan.ceiling_reps;
+        co.progress = [&progress](const std::string& line) { progress.say("measuring " + line); };
+        const Ceilings c = measure_ceilings(runner, co);
+        p.peak_gflops = c.peak_gflops;
+        p.bandwidth_gbs = c.bandwidth_gbs;
+        done += 2;
+        progress.advance(done, total);
+    }
+    // Arithmetic intensity from traced global bytes; the cache model's DRAM bytes beside them.
+    for (const LaunchConfig& c : plan.intensity) {
+        progress.throw_if_cancelled();
+        progress.say("tracing " + c.kernel.name + " at " + c.size.label() + " for its arithmetic intensity");
+        TraceOptions to;
+        to.cache_requests = true;  // the hierarchical roofline and the ladder chart model them
+        to.checks = false;
+        to.verify = false;
+        to.detail_budget_bytes = 1 << 20;
+        to.cancelled = progress.cancelled;
+        try {
+            const Trace t = run_trace(c, to);
+            const double bytes = double(t.totals.global_load_bytes + t.totals.global_store_bytes);
+            if (bytes > 0) p.intensity.push_back({c.kernel.name, c.kernel.title, c.tile, t.totals.flops / bytes});
+            add_modelled_rung(p, t, dev);
+        } catch (const InputError& e) {
+            progress.say(c.kernel.name + ": " + e.what());
+            p.refused.push_back("trace " + point_label(c) + ": " + e.what());
+        }
+        progress.advance(++done, total);
+    }
+    return p;
+}
+
+}  // namespace tilescope::tasks

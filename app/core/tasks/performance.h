@@ -1,0 +1,83 @@
+#pragma once
+// The performance view's measurements as one plan and one task: every rung at one size
+// with the device's tuning, naive and tiled over sizes, tiled over tile sizes, the
+// roofline's ceilings (kernels/ceilings/), and each rung's arithmetic intensity traced on
+// the emulator with its DRAM traffic modelled. The GUI's Measure runs it on its worker;
+// `tilescope bench --plan performance` runs the same plan from the command line.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/device/measurement.h"
+#include "core/kernel/launch_config.h"
+#include "core/tasks/task.h"
+#include "core/teach/ladder_explained.h"
+
+namespace tilescope::tasks {
+
+// Which plot a measured point is for.
+enum class PlanPart { rungs, sizes, tiles };
+const char* to_string(PlanPart part);  // "rungs", "sizes", "tiles"
+
+struct PlanPoint {
+    PlanPart part = PlanPart::rungs;
+    LaunchConfig config;         // as planned: the rung's default tile and parameters
+    bool device_tuning = false;  // the device's tuning (core/tuning apply_tuning) replaces them when the plan runs
+};
+
+struct PerformancePlan {
+    std::string device;              // SEL as --device takes it; "" the default device (never the emulator)
+    int size = 256;                  // M = N = K of the rungs and the tile sweep
+    int reps = 3, warmup = 1;        // of every measured point (RunOptions)
+    std::vector<PlanPoint> points;   // measured in this order
+    bool ceilings = true;            // measure peak GFLOP/s and bandwidth
+    int ceiling_reps = 5;
+    std::vector<LaunchConfig> intensity;  // traced on the emulator for their global (and modelled DRAM) intensity
+};
+
+// What the GUI's Measure (and its "Measure and trace every rung") measures on `device` at
+// `size`: every rung at size³ with the device's tuning; naive and tiled at 64, 128, 256
+// and 512 with their default tiles; tiled at size³ with TS 4, 8, 16, 32; the ceilings;
+// every rung but the library ones traced at 64³ (the ratio is a property of the access
+// pattern, not of the size).
+PerformancePlan performance_plan(const std::string& device, int size);
+
+// A rung's arithmetic intensity: FLOP per traced global byte and per modelled DRAM byte.
+struct RungIntensity {
+    std::string kernel, title;
+    int tile = 0;
+    double flops_per_byte = 0;       // traced global
+    double dram_flops_per_byte = 0;  // modelled DRAM (cache_profile), 0: none
+};
+
+struct PerformanceResult {
+    std::string device;                          // the device's label
+    int size = 256;
+    std::vector<Measurement> rungs;              // PlanPart::rungs that ran, in plan order
+    std::vector<Measurement> sweep_sizes;        // PlanPart::sizes
+    std::vector<Measurement> sweep_tiles;        // PlanPart::tiles
+    double peak_gflops = 0, bandwidth_gbs = 0;   // measured by kernels/ceilings/
+    std::vector<RungIntensity> intensity;        // from traced global bytes
+    std::string cache_profile;                   // the cache model's profile for the device (issue 11)
+    std::vector<LadderRungFigures> ladder;       // traced/modelled figures of every rung traced, in ladder order
+    std::map<std::string, double> rung_seconds;  // wall seconds of each rung's measure (build, runs, verify): one point of tune --quick
+    std::vector<std::string> refused;            // points the device or the emulator refused, "what: why"
+};
+
+// One measured point as it finishes (for the CLI's table): the config as it ran (tuning
+// applied), and its measurement or why it was refused.
+struct PlanPointDone {
+    const PlanPoint& point;
+    const LaunchConfig& config;
+    const Measurement* measurement;  // null when refused
+    std::string refused;
+};
+
+// Runs the plan on the thread that drives OpenCL. A point the device refuses (limits, a
+// build failure) is left out and named in `refused`; Cancelled is thrown between points
+// and launches once `progress` says so; InputError for an unknown device.
+PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskProgress& progress,
+                                       const std::function<void(const PlanPointDone&)>& on_point = {});
+
+}  // namespace tilescope::tasks

@@ -1,0 +1,87 @@
+#include "core/tasks/quick_tune.h"
+
+#include <filesystem>
+
+#include "core/base/atomic_file.h"
+#include "core/base/errors.h"
+#include "core/device/runner.h"
+#include "core/kernel/catalog.h"
+#include "core/tuning/tuning.h"
+
+namespace tilescope::tasks {
+namespace {
+
+std::string point_text(int tile, const std::map<std::string, int64_t>& params) {
+    std::string s = "TS=" + std::to_string(tile);
+    for (const auto& [k, v] : params) s += " " + k + "=" + std::to_string(v);
+    return s;
+}
+
+}  // namespace
+
+QuickTuneOutcome run_quick_tune(const QuickTuneJob& job, const TaskProgress& progress, const QuickTuneHooks& hooks) {
+    const DeviceInfo& dev = select_device(job.device);
+    if (dev.is_emulator) throw InputError("the emulator's times mean nothing; pick a real device to tune");
+    if (!job.expect_device.empty() && dev.label() != job.expect_device)  // an offer and its estimate are of one device
+        throw InputError("the device changed since the measurements; press Measure again, then tune");
+    const KernelSpec* k = find_kernel(job.kernel);  // a rung (an exercise too, as --kernel takes them)
+    if (!k) throw InputError("no rung named " + job.kernel);
+    QuickTuneOutcome out;
+    out.device = dev.label();
+    const std::string dir = job.out_dir.empty() ? default_tuning_dir() : job.out_dir;
+    out.path = (std::filesystem::path(dir) / (device_slug(dev) + ".json")).string();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    check_writable(out.path, "the tuning folder");
+
+    Runner runner(dev);
+    RunOptions ro;
+    ro.reps = job.reps;
+    ro.warmup = job.warmup;
+    ro.cancelled = progress.cancelled;
+    QuickTuneOptions qo;
+    qo.budget_s = job.budget_s;
+    qo.cancelled = progress.cancelled;
+    qo.progress = [&](int done, int planned, const TuneResult& r) {
+        progress.advance(uint64_t(done), uint64_t(planned));
+        progress.say(point_text(r.tile, r.params) + ": " + r.status);
+        if (hooks.point) hooks.point(done, planned, r);
+    };
+    // From the best this device already has (its own, a similar device's, its type's).
+    out.start = quick_tune_start(dev, *k, job.size);
+    if (hooks.started) hooks.started(out);
+    out.run = quick_tune_to_file(
+        *k, job.size, dev.label(), out.start,
+        [&](int tile, const std::map<std::string, int64_t>& params) {
+            Measurement m;
+            TuneResult r = measure_tune_point(runner, *k, job.size, tile, params, ro, &m);
+            if (r.status != "refused") out.measured.push_back(std::move(m));
+            return r;
+        },
+        qo, out.path, job.command);
+    if (job.measure_after && out.run.saved) {  // the rung again, with the tuning just saved
+        progress.say("measuring " + k->name + " with its new tuning");
+        LaunchConfig c{*k, job.size, k->default_tile};
+        apply_tuning(c, dev);
+        try {
+            out.row = runner.measure(c, ro);
+        } catch (const InputError&) {  // the file is saved either way; the row stays as it was
+        } catch (const Cancelled&) {
+        }
+    }
+    return out;
+}
+
+QuickTuneEstimate estimate_quick_tune(std::string_view kernel, double seconds_per_point, double budget_s) {
+    QuickTuneEstimate e;
+    const KernelSpec* k = find_rung(kernel);
+    if (!k || !is_tunable(*k)) return e;
+    e.tunable = true;
+    e.points = quick_tune_expected_points(*k);
+    e.seconds = quick_tune_estimate_s(*k, seconds_per_point, budget_s);
+    return e;
+}
+
+std::string tuning_folder() { return default_tuning_dir(); }
+
+}  // namespace tilescope::tasks

@@ -1,0 +1,42 @@
+#include "core/tasks/trace.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/emulator/trace_runner.h"
+#include "core/teach/exercise_notes.h"
+
+namespace tilescope::tasks {
+
+TraceSnapshot run_trace_job(const TraceJob& job, const TaskProgress& progress) {
+    TraceOptions o;
+    o.groups = job.groups;
+    o.cache_requests = job.cache_requests;
+    if (job.ensure) {
+        if (o.groups.empty()) o.groups = estimate_trace(job.config, o).detail_groups;
+        if (std::find(o.groups.begin(), o.groups.end(), *job.ensure) == o.groups.end()) o.groups.push_back(*job.ensure);
+    }
+    if (job.partial) {
+        o.early_groups = {job.ensure            ? *job.ensure
+                          : !o.groups.empty()   ? o.groups.back()
+                                                : estimate_trace(job.config, o).detail_groups.front()};
+        o.partial = job.partial;
+    }
+    if (job.exercise_checks)
+        if (const ExerciseNote* note = find_exercise_note(job.config.kernel.name)) o.uninitialized = note->uninitialized;
+    o.cancelled = progress.cancelled;
+    o.progress = progress.units;
+    progress.say("estimating");
+    const TraceEstimate e = estimate_trace(job.config, o);
+    progress.say("tracing on the emulator, " + e.text());
+    return std::make_shared<const Trace>(run_trace(job.config, o));
+}
+
+std::vector<std::string> emulator_libraries() {
+    std::vector<std::string> out;
+    for (const std::string& lib : {std::string(TILESCOPE_OCLGRIND_ICD), find_trace_plugin()})
+        if (!lib.empty()) out.push_back(lib);
+    return out;
+}
+
+}  // namespace tilescope::tasks
