@@ -7,6 +7,8 @@
 #include <iostream>
 
 #include "cli/cli.h"
+
+#include "core/base/number_text.h"
 #include "args/options.h"
 #include "core/trace/analysis.h"
 #include "core/trace/phases.h"
@@ -30,12 +32,6 @@ const char* kHelp =
     "  3. every rung timed on a real device and verified (default 256; --size, --device);\n"
     "  4. the GUI's lessons as text, each question answered from a trace.\n"
     "On a terminal it pauses between parts (Enter continues); --no-pause runs straight through.\n";
-
-std::string thousands(uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-    return s;
-}
 
 void pause(bool enabled) {
     if (!enabled) return;
@@ -152,8 +148,8 @@ int cmd_tour(const std::vector<std::string>& args) {
         const Trace t = run_trace(LaunchConfig{k, small, tile}, to);
         const auto expected = expected_traffic(t);
         const std::string shown = tile == kTraceTile ? k.name : k.name + " TS=" + std::to_string(tile);
-        std::printf("  %-18s %14s %14s  %8.2f  %s\n", shown.c_str(), thousands(t.totals.global_load_bytes / 4).c_str(),
-                    expected ? thousands(expected->global_load_bytes / 4).c_str() : "-", compute_to_global_ratio(t),
+        std::printf("  %-18s %14s %14s  %8.2f  %s\n", shown.c_str(), grouped(t.totals.global_load_bytes / 4).c_str(),
+                    expected ? grouped(expected->global_load_bytes / 4).c_str() : "-", compute_to_global_ratio(t),
                     expected ? expected->global_load_formula.c_str() : "");
         if (k.name == "tiled") tiled_trace = t;
     }
@@ -182,7 +178,7 @@ int cmd_tour(const std::vector<std::string>& args) {
                         end.c_str(),
                         a && !a->loaded.empty() ? rects_text(a->loaded).c_str() : "-",
                         b && !b->loaded.empty() ? rects_text(b->loaded).c_str() : "-",
-                        thousands(in.local.load_bytes / 4).c_str());
+                        grouped(in.local.load_bytes / 4).c_str());
         }
         std::printf("\nThe barrier after the load waits until the whole tile has arrived; the one\n"
                     "after the use keeps fast work-items from overwriting a tile others still read.\n"

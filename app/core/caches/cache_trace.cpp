@@ -1,5 +1,7 @@
 #include "core/caches/cache_trace.h"
 
+#include "core/base/number_text.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -79,16 +81,6 @@ json counts_json(const CacheCounts& c) {
     return {{"l1_sectors", c.l1_sectors},         {"l1_hit_sectors", c.l1_hit_sectors},
             {"l2_sectors", c.l2_sectors},         {"l2_hit_sectors", c.l2_hit_sectors},
             {"dram_read_bytes", c.dram_read_bytes}, {"dram_write_bytes", c.dram_write_bytes}};
-}
-
-std::string grouped(uint64_t v) {
-    const std::string digits = std::to_string(v);
-    std::string s;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');
-        s.push_back(digits[i]);
-    }
-    return s;
 }
 
 std::string percent(uint64_t part, uint64_t whole) {

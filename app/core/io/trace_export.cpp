@@ -1,5 +1,7 @@
 #include "core/io/trace_export.h"
 
+#include "core/base/number_text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -37,23 +39,6 @@ json bank_json(const BankConflictCounts& b) {
             {"max_degree", b.max_degree},
             {"mean_degree", b.mean_degree()},
             {"conflicted_requests", b.conflicted_requests}};
-}
-
-// 1234567 -> "1,234,567"
-std::string grouped(uint64_t v) {
-    const std::string digits = std::to_string(v);
-    std::string s;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');
-        s.push_back(digits[i]);
-    }
-    return s;
-}
-
-std::string fixed(double v, int digits = 2) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
 }
 
 std::string id_text(const std::array<uint32_t, 3>& id, int dims) {

@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "core/trace/analysis.h"
+
+#include "core/base/number_text.h"
 #include "core/trace/phases.h"
 #include "ui/state/counters.h"
 #include "ui/panels/counters_panel.h"
@@ -10,12 +12,6 @@
 
 namespace tilescope::ui {
 namespace {
-
-std::string fixed(double v, int digits) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
 
 const char* kind_sentence(NumberKind k) {
     switch (k) {
