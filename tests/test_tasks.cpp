@@ -140,6 +140,38 @@ TEST(PerformancePlan, BenchPlanPerformancePrintsARecordForEachPoint) {
     for (const LaunchConfig& c : plan.intensity) EXPECT_NE(r.out.find("  " + c.kernel.name + " "), std::string::npos) << c.kernel.name;
 }
 
+// Issue 19: a kernel loaded from a file is measured beside the ladder (the GUI's Measure with
+// a custom kernel on show, and bench --plan performance --source ...).
+TEST(PerformancePlan, ACustomKernelIsMeasuredBesideTheRungs) {
+    const std::string custom_args = std::string("--source ") + TILESCOPE_TEST_DATA + "/custom_cab.cl --entry matmul_cab"
+        " --global '((N+15)/16)*16,((M+15)/16)*16' --local 16,16 --define BLOCK=16"
+        " --arg C=matrix:MxN:out --arg A=matrix:MxK --arg B=matrix:KxN --arg wA=int:K --arg wB=int:N --arg hA=int:M"
+        " --check C=A*B";
+    const fs::path dir = temp_dir("custom");
+    setenv("TILESCOPE_TUNING_DIR", (dir / "tuning").c_str(), 1);
+    setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+    const CliRun r = run_cli("bench --plan performance --device pocl --size 32 " + custom_args + " --json " +
+                                 (dir / "plan.json").string(), dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json records = nlohmann::json::parse(slurp(dir / "plan.json"));
+    int custom_rungs = 0, ladder_rungs = 0;
+    for (const auto& rec : records) {
+        if (rec["part"] != "rungs") continue;
+        if (rec["kernel"] == "custom_cab") {
+            ++custom_rungs;
+            EXPECT_EQ(rec["M"], 32);
+            EXPECT_EQ(rec["K"], 32);
+            EXPECT_EQ(rec["verified"], true) << rec.dump();
+            EXPECT_TRUE(rec["gflops"].is_number()) << rec.dump();
+        } else {
+            ++ladder_rungs;
+        }
+    }
+    EXPECT_EQ(custom_rungs, 1) << r.out;
+    EXPECT_GE(ladder_rungs, int(ladder().size()) - 2) << r.out;  // the ladder is still there beside it
+    EXPECT_NE(r.out.find("  custom_cab "), std::string::npos) << r.out;  // and traced for its intensity
+}
+
 TEST(PerformancePlan, BadValuesExit2WithOneLine) {
     const fs::path dir = temp_dir("bad");
     for (const auto& [args, option, accepted] : std::vector<std::tuple<std::string, std::string, std::string>>{

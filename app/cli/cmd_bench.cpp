@@ -24,6 +24,7 @@ const char* kHelp =
     "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
     "       tilescope bench --plan performance [--device SEL] [--size N] [--json PATH|-] [--csv PATH|-]\n"
+    "                       [--source FILE.cl --entry NAME --global .. --local .. --arg SPEC..]\n"
     "\n"
     "Measures each kernel on a real OpenCL device: builds it, checks the device's limits, runs\n"
     "W untimed warm-ups then R timed launches (profiling events), and verifies C against a CPU\n"
@@ -44,11 +45,14 @@ const char* kHelp =
     "       after 1 warm-up), the roofline's ceilings, and every rung's arithmetic intensity\n"
     "       traced at 64 on the emulator (DRAM bytes modelled). N: 16..4096, default 256. Records\n"
     "       carry \"plan\": \"performance\" and \"part\": rungs, sizes or tiles; points the device\n"
-    "       refuses are named on standard error and left out, as the GUI leaves them out.\n"
+    "       refuses are named on standard error and left out, as the GUI leaves them out. With\n"
+    "       --source ... (a custom kernel, as loaded in the GUI's set-up) it is measured at NxNxN\n"
+    "       beside the rungs and traced at 64 too, as the GUI's Measure does with it.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
 
 // What --plan accepts with it.
-const char* kPlanAccepts = "accepted with --plan performance: --device, --size N, --json, --csv";
+const char* kPlanAccepts = "accepted with --plan performance: --device, --size N, --json, --csv, and a custom kernel "
+                           "(--source ... --arg ...) to measure beside the ladder";
 
 // bench --plan performance: the GUI's Measure, from the command line.
 int run_performance_plan_cli(const Options& o) {
@@ -56,8 +60,6 @@ int run_performance_plan_cli(const Options& o) {
     if (plan_name != "performance") throw InputError("--plan " + shown(plan_name) + ": accepted: performance");
     for (const std::string& name : {"kernel", "tile", "param", "reps", "warmup"})
         if (o.has(name)) throw InputError("--" + name + ": the performance plan picks its own; " + kPlanAccepts);
-    for (const std::string& name : custom_kernel_options())
-        if (o.has(name)) throw InputError("--" + name + ": the performance plan measures the ladder; " + kPlanAccepts);
     int size = 256;
     if (o.has("size")) {
         const std::string text = o.get_or("size", "");
@@ -76,7 +78,11 @@ int run_performance_plan_cli(const Options& o) {
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
                          "or pick a real device: " + device_list_text());
 
-    const tasks::PerformancePlan plan = tasks::performance_plan(o.get_or("device", ""), size);
+    // A custom kernel (--source ...) joins the rungs, as the GUI's Measure does with the kernel
+    // loaded from a file.
+    std::optional<LaunchConfig> custom;
+    if (o.has("source")) custom = configs_from(o, "tiled", std::to_string(size), false).front();
+    const tasks::PerformancePlan plan = tasks::performance_plan(o.get_or("device", ""), size, custom);
     install_interrupt_handler();
     const bool table_to_stdout = !(json_path && *json_path == "-") && !(csv_path && *csv_path == "-");
     std::FILE* table = table_to_stdout ? stdout : stderr;

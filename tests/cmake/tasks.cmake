@@ -4,7 +4,8 @@
 if(TARGET tilescope_trace)
   add_executable(tasks_tests test_tasks.cpp test_main.cpp)
   target_link_libraries(tasks_tests PRIVATE tilescope_core GTest::gtest nlohmann_json::nlohmann_json)
-  target_compile_definitions(tasks_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+  target_compile_definitions(tasks_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+                             TILESCOPE_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
   add_dependencies(tasks_tests tilescope tilescope_trace)
   gtest_discover_tests(tasks_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
 endif()

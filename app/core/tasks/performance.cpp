@@ -48,12 +48,17 @@ const char* to_string(PlanPart part) {
     return "rungs";
 }
 
-PerformancePlan performance_plan(const std::string& device, int size) {
+PerformancePlan performance_plan(const std::string& device, int size, const std::optional<LaunchConfig>& custom) {
     PerformancePlan plan;
     plan.device = device;
     plan.size = size;
     const ProblemSize square{size, size, size};
     for (const KernelSpec& k : ladder()) plan.points.push_back({PlanPart::rungs, LaunchConfig{k, square, k.default_tile}, true});
+    if (custom && custom->kernel.custom) {  // the student's kernel, beside the ladder, at the same size
+        LaunchConfig c = *custom;
+        c.size = square;
+        plan.points.push_back({PlanPart::rungs, c, false});
+    }
     for (const char* name : {"naive", "tiled"})
         if (const KernelSpec* k = find_rung(name))
             for (int n : {64, 128, 256, 512})
@@ -62,6 +67,11 @@ PerformancePlan performance_plan(const std::string& device, int size) {
         for (int t : {4, 8, 16, 32}) plan.points.push_back({PlanPart::tiles, LaunchConfig{*k, square, t}, false});
     for (const KernelSpec& k : ladder())
         if (k.library.empty()) plan.intensity.push_back(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile});
+    if (custom && custom->kernel.custom) {
+        LaunchConfig c = *custom;
+        c.size = ProblemSize{64, 64, 64};
+        plan.intensity.push_back(c);
+    }
     return plan;
 }
 

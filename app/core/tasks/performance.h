@@ -6,6 +6,7 @@
 // `tilescope bench --plan performance` runs the same plan from the command line.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,10 @@ struct PerformancePlan {
 // `size`: every rung at size³ with the device's tuning; naive and tiled at 64, 128, 256
 // and 512 with their default tiles; tiled at size³ with TS 4, 8, 16, 32; the ceilings;
 // every rung but the library ones traced at 64³ (the ratio is a property of the access
-// pattern, not of the size).
-PerformancePlan performance_plan(const std::string& device, int size);
+// pattern, not of the size). A custom kernel (a student's .cl file, `custom`) is measured
+// beside the rungs at size³ with its own NDRange and arguments, and traced at 64³ too.
+PerformancePlan performance_plan(const std::string& device, int size,
+                                 const std::optional<LaunchConfig>& custom = std::nullopt);
 
 // A rung's arithmetic intensity: FLOP per traced global byte and per modelled DRAM byte.
 struct RungIntensity {

@@ -142,7 +142,10 @@ void start_performance(AppState& state) {
     if (state.perf.job && !state.perf.job->done) return;
     state.perf.error.clear();
     // the plan `tilescope bench --plan performance --size N` runs too
-    const tasks::PerformancePlan plan = tasks::performance_plan(state.device_sel, state.perf.size);
+    // with the custom kernel on show, if any: a student's kernel is measured beside the ladder
+    std::optional<LaunchConfig> custom;
+    if (state.main.config && state.main.config->kernel.custom) custom = *state.main.config;
+    const tasks::PerformancePlan plan = tasks::performance_plan(state.device_sel, state.perf.size, custom);
     state.perf.job = state.worker->submit("measure GFLOP/s", [plan](JobStatus& s) -> std::any {
         return tasks::run_performance_plan(plan, task_progress(s));
     });
