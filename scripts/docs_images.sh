@@ -48,5 +48,5 @@ echo "docs_images: handout.png"
 "$bin" trace --kernel tiled --size 32 --tile 8 --save "$tmp/tiled.tstrace" >/dev/null
 "$bin" export --html "$tmp/tiled.html" "$tmp/tiled.tstrace"
 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chromium" --window-size=1300,950 \
-  --virtual-time-budget=3000 --screenshot="$out/handout.png" "file://$tmp/tiled.html#group=1,2&phase=2" >/dev/null 2>&1
+  --virtual-time-budget=3000 --screenshot="$out/handout.png" "file://$tmp/tiled.html#group=1,2&phase=1" >/dev/null 2>&1
 echo "docs_images: done ($(ls "$out" | wc -l) files in docs/guide/)"

@@ -16,12 +16,12 @@ shot() {  # NAME, then gui options
 tiled=(--kernel tiled --size 32 --tile 8)
 race=(--kernel tiled_missing_barrier --size 32 --tile 8)
 shot emulation "${tiled[@]}" --group 1,2 --phase 0
-shot hover "${tiled[@]}" --group 1,2 --phase 4 --hover 17,9
+shot hover "${tiled[@]}" --group 1,2 --phase 2 --hover 17,9
 shot heatmap "${tiled[@]}" --view heatmap --window 1600x1000  # room for the heat scale below the matrices
 shot source "${race[@]}" --view source --phase 1
 shot race "${race[@]}" --group 1,1 --phase 1
-shot compare "${tiled[@]}" --view compare --compare tiled:16 --group 1,2 --phase 2
-shot presenter "${tiled[@]}" --group 1,2 --phase 2 --presenter --window 1280x720
-shot emulation_256 --kernel tiled --size 256 --tile 16 --group 3,5 --phase 9 --play --frames 120
+shot compare "${tiled[@]}" --view compare --compare tiled:16 --group 1,2 --phase 1
+shot presenter "${tiled[@]}" --group 1,2 --phase 1 --presenter --window 1280x720
+shot emulation_256 --kernel tiled --size 256 --tile 16 --group 3,5 --phase 4 --part use --play --frames 120
 shot performance "${tiled[@]}" --view performance
 ls -l "$out"

@@ -137,10 +137,12 @@ TEST(Handout, HighlightedRectanglesAreTheViewModels) {
     ASSERT_EQ(d["groups"].size(), f.trace.detail.size());
     for (size_t gi = 0; gi < f.trace.detail.size(); ++gi) {
         const GroupTrace& g = f.trace.detail[gi];
-        ASSERT_EQ(d["groups"][gi]["phases"].size(), g.intervals.size());
+        ASSERT_EQ(d["groups"][gi]["parts"].size(), g.intervals.size());
         for (int p = 0; p < int(g.intervals.size()); ++p) {
             const GroupPhaseView v = group_phase_view(f.trace, roles, g.group, p);
-            const auto& ph = d["groups"][gi]["phases"][p];
+            const auto& ph = d["groups"][gi]["parts"][p];
+            EXPECT_EQ(ph["phase"], v.phase);  // the slides' phase this part belongs to
+            EXPECT_EQ(ph["part"], v.part);
             ASSERT_EQ(ph["a"].size(), v.a_loaded.size());
             for (size_t i = 0; i < v.a_loaded.size(); ++i)
                 EXPECT_EQ(ph["a"][i], nlohmann::json({v.a_loaded[i].r0, v.a_loaded[i].c0, v.a_loaded[i].r1, v.a_loaded[i].c1}));

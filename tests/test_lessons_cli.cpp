@@ -249,7 +249,7 @@ Page load(const fs::path& html, const std::string& hash) {
     EXPECT_NE(at, std::string::npos) << r.out.substr(0, 400);
     if (at == std::string::npos) return p;
     const std::string tag = r.out.substr(at, r.out.find('>', at) - at);
-    for (const char* k : {"a", "b", "c", "group", "phase"}) p.painted[k] = attribute(tag, std::string("data-") + k);
+    for (const char* k : {"a", "b", "c", "group", "phase", "part", "interval"}) p.painted[k] = attribute(tag, std::string("data-") + k);
     p.ready = attribute(tag, "data-ready") == "1";
     const size_t e = r.out.find("<div id=\"errors\"");
     p.errors = r.out.substr(e, r.out.find("</div>", e) - e);
@@ -293,7 +293,7 @@ TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
     ASSERT_NE(group, nullptr);
     std::set<std::pair<int64_t, int64_t>> seen_a;
     for (int phase : {0, 2}) {
-        const Page p = load(html, "group=1,2&phase=" + std::to_string(phase));
+        const Page p = load(html, "group=1,2&interval=" + std::to_string(phase));
         ASSERT_TRUE(p.ready) << p.log;
         expect_clean(p);
         EXPECT_EQ(p.painted["group"], "1,2");
@@ -307,10 +307,19 @@ TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
         }
         seen_a = a;
     }
-    // Stepping (the page's "next" twice) lands on the same picture as opening phase 2.
+    // Stepping (the page's "next" twice) from phase 0's load lands on phase 1's load
+    // (interval 2), as the slides count phases; and opening it by name lands there too.
     const Page stepped = load(html, "group=1,2&phase=0&step=2");
     expect_clean(stepped);
-    EXPECT_EQ(stepped.painted["phase"], "2");
+    EXPECT_EQ(stepped.painted["interval"], "2");
+    EXPECT_EQ(stepped.painted["phase"], "1");
+    EXPECT_EQ(stepped.painted["part"], "load");
+    const Page named = load(html, "group=1,2&phase=1&part=load");
+    EXPECT_EQ(named.painted["interval"], "2");
+    EXPECT_EQ(named.painted["a"], stepped.painted["a"]);
+    const Page use = load(html, "group=1,2&phase=0&part=use");
+    EXPECT_EQ(use.painted["interval"], "1");
+    EXPECT_NE(use.dom.find("phase 0 of 4, use"), std::string::npos);
     EXPECT_EQ(page_cells(stepped.painted["a"]), cells_of((*group)["intervals"][2]["loaded"]["A"]));
 }
 
@@ -369,7 +378,7 @@ TEST(Handout, ScreenshotsOfTwoPhasesDiffer) {
         const fs::path png = scratch() / ("phase" + std::to_string(phase) + ".png");
         const Result r = shell("cd " + scratch().string() + " && " +
                                chromium("--window-size=1200,900 --virtual-time-budget=3000 --screenshot=" + png.string() +
-                                        " 'file://" + html.string() + "#group=1,2&phase=" + std::to_string(phase) + "'"));
+                                        " 'file://" + html.string() + "#group=1,2&interval=" + std::to_string(phase) + "'"));
         ASSERT_EQ(r.status, 0) << r.err;
         shots[phase / 2] = slurp(png);
         EXPECT_GT(shots[phase / 2].size(), 1000u);

@@ -10,7 +10,9 @@ window.onerror = function (msg, src, line) {
 };
 const DATA = JSON.parse(document.getElementById('tilescope-data').textContent);
 if (!DATA) throw new Error('no trace in this page: it is the template; tilescope export --html makes the hand-out');
-const state = { group: 0, phase: 0, heat: false, hover: null, timer: null };
+// state.part: which part (one barrier interval) of the group is on show; its phase, as the
+// slides count phases (one trip round the tile loop), and its name come with the data.
+const state = { group: 0, part: 0, heat: false, hover: null, timer: null };
 const canvas = document.getElementById('grid');
 const ctx = canvas.getContext('2d');
 const layout = {};
@@ -79,7 +81,7 @@ function outline(box, r, colour) {
 
 function paint() {
   const g = DATA.groups[state.group];
-  const ph = g ? g.phases[state.phase] : null;
+  const ph = g ? g.parts[state.part] : null;
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   paintMatrix(layout.A, 'M (A), ' + DATA.size[0] + ' x ' + DATA.size[2]);
   paintMatrix(layout.B, 'N (B), ' + DATA.size[2] + ' x ' + DATA.size[1]);
@@ -106,7 +108,9 @@ function paint() {
   if (state.hover) outline(state.hover.box, [state.hover.r, state.hover.c, state.hover.r, state.hover.c], '#000');
   const rec = document.getElementById('painted');
   rec.dataset.group = g ? g.id.slice(0, 2).join(',') : '';
-  rec.dataset.phase = String(state.phase);
+  rec.dataset.phase = ph ? String(ph.phase) : '';
+  rec.dataset.part = ph ? ph.part : '';
+  rec.dataset.interval = String(state.part);
   rec.dataset.a = painted.a.join(';');
   rec.dataset.b = painted.b.join(';');
   rec.dataset.c = painted.c.join(';');
@@ -120,12 +124,13 @@ function paintTimeline(g) {
   const tl = document.getElementById('timeline');
   tl.textContent = '';
   if (!g) { tl.textContent = 'This trace kept no phase detail.'; return; }
-  g.phases.forEach(function (ph, i) {
+  g.parts.forEach(function (ph, i) {
     const box = document.createElement('div');
-    box.className = 'phase' + (i === state.phase ? ' current' : '');
-    box.textContent = 'interval ' + i;
+    box.className = 'phase' + (i === state.part ? ' current' : '');
+    const first = i === 0 || g.parts[i - 1].phase !== ph.phase;
+    box.textContent = g.phase_count > 0 ? (first ? 'phase ' + ph.phase + ': ' : '') + ph.part : 'part ' + i;
     box.title = ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'ends when the work-group ends';
-    box.onclick = function () { setPhase(i); };
+    box.onclick = function () { setPart(i); };
     tl.appendChild(box);
     const bar = document.createElement('div');
     bar.className = 'barrier' + (ph.end_line ? '' : ' end');
@@ -139,7 +144,8 @@ function paintPhaseInfo(g, ph) {
   if (!g) { box.textContent = ''; return; }
   box.innerHTML = '';
   const p = document.createElement('p');
-  p.textContent = 'Work-group (' + g.id[0] + ',' + g.id[1] + '), interval ' + state.phase + ' of ' + g.phases.length +
+  p.textContent = 'Work-group (' + g.id[0] + ',' + g.id[1] + '), ' +
+    (g.phase_count > 0 ? 'phase ' + ph.phase + ' of ' + g.phase_count + ', ' + ph.part : 'no phases (no barrier)') +
     ' (' + (ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'runs to the end of the kernel') + '): ' +
     fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory, ' +
     fmt(ph.local_store_bytes / 4) + ' stored to and ' + fmt(ph.local_load_bytes / 4) + ' loaded from local memory.';
@@ -196,7 +202,7 @@ function fillStatic() {
     o.textContent = '(' + g.id[0] + ',' + g.id[1] + ')';
     sel.appendChild(o);
   });
-  sel.onchange = function () { state.group = Number(sel.value); setPhase(0); };
+  sel.onchange = function () { state.group = Number(sel.value); setPart(0); };
   const t = document.getElementById('counters');
   const c = DATA.counters;
   const rows = [['floats loaded from global', fmt(c.global_load_bytes / 4)], ['floats stored to global', fmt(c.global_store_bytes / 4)],
@@ -226,17 +232,18 @@ function fillStatic() {
     (DATA.dropped_barriers.length ? ' (barrier removed on line ' + DATA.dropped_barriers.join(', ') + ')' : '');
 }
 
-function setPhase(p) {
+// The part at index p of the group (clamped).
+function setPart(p) {
   const g = DATA.groups[state.group];
-  const n = g ? g.phases.length : 1;
-  state.phase = Math.max(0, Math.min(n - 1, p));
+  const n = g ? g.parts.length : 1;
+  state.part = Math.max(0, Math.min(n - 1, p));
   document.getElementById('group').value = String(state.group);
   paint();
 }
 function step(d) {
   const g = DATA.groups[state.group];
-  const n = g ? g.phases.length : 1;
-  setPhase((state.phase + d + n) % n);
+  const n = g ? g.parts.length : 1;
+  setPart((state.part + d + n) % n);
 }
 function togglePlay() {
   const b = document.getElementById('play');
@@ -286,7 +293,7 @@ canvas.addEventListener('click', function (ev) {
   const o = DATA.owners[h.r * h.box.cols + h.c];
   if (!o) return;
   const i = DATA.groups.findIndex(function (g) { return g.id[0] === o[0] && g.id[1] === o[1]; });
-  if (i >= 0) { state.group = i; setPhase(0); }
+  if (i >= 0) { state.group = i; setPart(0); }
 });
 document.addEventListener('keydown', function (ev) {
   if (ev.key === 'ArrowRight' || ev.key === 'PageDown') { step(1); ev.preventDefault(); }
@@ -298,7 +305,9 @@ document.getElementById('next').onclick = function () { step(1); };
 document.getElementById('play').onclick = togglePlay;
 document.getElementById('heat').onchange = function (ev) { state.heat = ev.target.checked; paint(); };
 
-// The address may name a start: #group=1,2&phase=0&step=2&heat=1 (step presses "next").
+// The address may name a start: #group=1,2&phase=1&part=use&step=2&heat=1 (phase as the slides
+// count them, part its load/use/store, default its first; interval=I names a raw barrier
+// interval instead; step presses "next").
 function startFromHash() {
   const args = {};
   for (const part of location.hash.replace(/^#/, '').split('&')) {
@@ -312,7 +321,13 @@ function startFromHash() {
   }
   state.heat = args.heat === '1';
   document.getElementById('heat').checked = state.heat;
-  setPhase(Number(args.phase || 0));
+  let start = Number(args.interval || 0);
+  const g = DATA.groups[state.group];
+  if (g && args.phase !== undefined) {
+    const i = g.parts.findIndex(function (p) { return p.phase === Number(args.phase) && (!args.part || p.part === args.part); });
+    if (i >= 0) start = i;
+  }
+  setPart(start);
   for (let i = 0; i < Number(args.step || 0); ++i) step(1);
 }
 

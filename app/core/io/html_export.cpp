@@ -45,6 +45,9 @@ json group_json(const Trace& t, const MatrixRoles& roles, const GroupTrace& g) {
         json locals = json::array();
         for (const LocalArrayView& la : v.locals) locals.push_back(local_array(la));
         phases.push_back({{"end_line", v.end_line},
+                          {"phase", v.phase},
+                          {"part", v.part},
+                          {"title", v.title},
                           {"a", rects(v.a_loaded)},
                           {"b", rects(v.b_loaded)},
                           {"c", rects(v.c_stored)},
@@ -55,10 +58,11 @@ json group_json(const Trace& t, const MatrixRoles& roles, const GroupTrace& g) {
                           {"locals", locals}});
     }
     return {{"id", {g.group[0], g.group[1], g.group[2]}},
+            {"phase_count", first.phases},
             {"a_strip", rects(first.a_strip)},
             {"b_strip", rects(first.b_strip)},
             {"c_block", rects(first.c_block)},
-            {"phases", phases}};
+            {"parts", phases}};
 }
 
 // Who computes each cell of C, as group index (into `groups` of the page) and linear

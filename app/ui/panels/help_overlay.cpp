@@ -14,8 +14,8 @@ struct KeyHelp {
 
 // Every key handled in App::handle_keys, handle_cursor_keys and the emulation view.
 constexpr KeyHelp kKeys[] = {
-    {"Space", "play / pause the phases"},
-    {"Right / Left", "next / previous phase"},
+    {"Space", "play / pause: the parts of each phase in turn"},
+    {"Right / Left", "next / previous part of a phase (load, use, store)"},
     {"Click a tile of P", "show that work-group"},
     {"Mouse wheel", "zoom the matrices (Home: back to fit)"},
     {"Drag", "pan the zoomed matrices"},
