@@ -5,6 +5,22 @@
 // true). Per worker thread it aggregates into its own buffers; a work-group's figures
 // are merged when the group completes, the per-element heatmaps when the kernel ends.
 //
+// Files, by the job they do (each depends only on those below it in this list):
+//   entry_points.cpp      the library's exported functions (Oclgrind's and the app's)
+//   trace_plugin.*        this class: Oclgrind's callbacks, each handing its job to a file below
+//   launch_setup.*        kernelBegin's steps: the launch's shape, buffers, groups on display
+//   access_recording.*    per-thread accumulation of each load and store
+//   work_groups.*         a work-group's begin, barriers (closing intervals) and completion
+//   result_merging.*      partial results and the final merge of all threads
+//   oclgrind_messages.*   Oclgrind's diagnostics, deduplicated
+//   run.*                 one traced launch, shared by the worker threads
+//   thread_state.*        one worker thread's buffers and its work-group
+//   group_detail.*, touch_set.*   element detail for the groups on display
+//   cache_recorder.*      the cache model's requests
+//   subgroup_requests.*   synthetic sub-groups: coalescing and bank conflicts
+//   access_tallies.h, oclgrind_lookups.h   adding up counts; ids and lines from Oclgrind
+//   trace_session.*       process-wide config and result (depends on trace_abi.h only)
+//
 // Built -fno-rtti, like liboclgrind. oclgrind/Context.h has no include guard: include it
 // through this header only.
 #include <oclgrind/Context.h>

@@ -1,8 +1,7 @@
+// The process-wide mailbox between the app and the plugin. Depends on trace_abi.h only:
+// the plugin (trace_plugin.cpp) and the entry points (entry_points.cpp) call it, never
+// the other way round.
 #include "trace_session.h"
-
-#include <map>
-
-#include "trace_plugin.h"  // includes oclgrind/Context.h, which has no include guard
 
 namespace tilescope::trace_plugin {
 
@@ -43,45 +42,3 @@ Session& session() {
 }
 
 }  // namespace tilescope::trace_plugin
-
-// ---- Entry points: Oclgrind's (initializePlugins/releasePlugins) and the app's. ----
-
-namespace {
-std::mutex g_plugins_mutex;
-std::map<oclgrind::Context*, tilescope::trace_plugin::TracePlugin*> g_plugins;
-}  // namespace
-
-#define TILESCOPE_EXPORT extern "C" __attribute__((visibility("default")))
-
-TILESCOPE_EXPORT void initializePlugins(oclgrind::Context* context) {
-    auto* plugin = new tilescope::trace_plugin::TracePlugin(context);
-    {
-        std::lock_guard<std::mutex> lock(g_plugins_mutex);
-        g_plugins[context] = plugin;
-    }
-    context->registerPlugin(plugin);
-}
-
-TILESCOPE_EXPORT void releasePlugins(oclgrind::Context* context) {
-    tilescope::trace_plugin::TracePlugin* plugin = nullptr;
-    {
-        std::lock_guard<std::mutex> lock(g_plugins_mutex);
-        auto it = g_plugins.find(context);
-        if (it == g_plugins.end()) return;
-        plugin = it->second;
-        g_plugins.erase(it);
-    }
-    context->unregisterPlugin(plugin);
-    delete plugin;
-}
-
-TILESCOPE_EXPORT bool tilescope_trace_configure(const tilescope::trace_abi::Config* config) {
-    if (!config || config->version != tilescope::trace_abi::kVersion) return false;
-    tilescope::trace_plugin::session().configure(*config);
-    return true;
-}
-
-TILESCOPE_EXPORT bool tilescope_trace_take(tilescope::trace_abi::Result* out) {
-    if (!out) return false;
-    return tilescope::trace_plugin::session().take(*out);
-}

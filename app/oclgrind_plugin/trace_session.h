@@ -1,7 +1,8 @@
 #pragma once
 // Process-wide state of the plugin library: the configuration the app armed it with and
 // the last finished trace, waiting to be taken. Oclgrind creates one plugin per context;
-// they all share this.
+// they all share this. Depends on trace_abi.h only; trace_plugin.cpp and entry_points.cpp
+// call it.
 #include <mutex>
 #include <string>
 

@@ -1,0 +1,55 @@
+// Element-level detail of a work-group on display. Depends on group_detail.h only.
+#include "group_detail.h"
+
+namespace tilescope::trace_plugin {
+
+void GroupDetailRecorder::begin(const oclgrind::WorkGroup* work_group, const abi::Id3& id, const abi::Id3& size,
+                                uint32_t lanes, size_t slots, const std::vector<abi::LocalBufferInfo>& local_buffers,
+                                const std::map<const llvm::Value*, int32_t>& local_index) {
+    out = abi::GroupDetail{};
+    out.group = id;
+    out.size = size;
+    global_touches_.resize(slots);
+    for (BufferTouchSets& t : global_touches_) t.reset(0, lanes, false);
+    local_touches_.resize(local_buffers.size());
+    for (size_t i = 0; i < local_buffers.size(); ++i) {
+        const uint64_t words = (local_buffers[i].bytes + 3) / 4;
+        local_touches_[i].reset(words, lanes, true);
+    }
+    by_lane_.assign(lanes, abi::WorkItemTraffic{});
+    lane_seen_.assign(lanes, 0);
+    // Local buffer numbers of this group's memory, for naming local touches.
+    local_slot_.clear();
+    for (const auto& [value, index] : local_index) {
+        const size_t number = local_buffer_number(work_group, value);
+        if (local_slot_.size() <= number) local_slot_.resize(number + 1, -1);
+        local_slot_[number] = index;
+    }
+}
+
+uint64_t GroupDetailRecorder::close_interval(abi::IntervalDetail d) {
+    uint64_t records = 0;
+    auto collect = [&](std::vector<BufferTouchSets>& sets, std::vector<abi::BufferTouches>& into) {
+        for (size_t b = 0; b < sets.size(); ++b) {
+            if (sets[b].loads.empty() && sets[b].stores.empty()) continue;
+            abi::BufferTouches t;
+            t.buffer = static_cast<uint32_t>(b);
+            t.loads = sets[b].loads.take();
+            t.stores = sets[b].stores.take();
+            records += t.loads.size() + t.stores.size();
+            into.push_back(std::move(t));
+        }
+    };
+    collect(global_touches_, d.global_touches);
+    collect(local_touches_, d.local_touches);
+    for (uint32_t lane = 0; lane < lane_seen_.size(); ++lane)
+        if (lane_seen_[lane]) {
+            d.work_items.push_back(by_lane_[lane]);
+            by_lane_[lane] = abi::WorkItemTraffic{};
+            lane_seen_[lane] = 0;
+        }
+    out.intervals.push_back(std::move(d));
+    return records;
+}
+
+}  // namespace tilescope::trace_plugin
