@@ -274,15 +274,23 @@ json interval_json(const BarrierInterval& in) {
     for (const auto& a : in.buffers) buffers.push_back(access_json(a));
     for (const auto& a : in.local_buffers) locals.push_back(access_json(a));
     for (const WorkItemTraffic& w : in.work_items) items.push_back({w.work_item, totals_json(w.global), totals_json(w.local)});
-    return {{"index", in.index},
-            {"end_line", in.end_line},
-            {"global", totals_json(in.global)},
-            {"local", totals_json(in.local)},
-            {"coalescing", coalescing_json(in.coalescing)},
-            {"banks", banks_json(in.bank_conflicts)},
-            {"buffers", buffers},
-            {"local_buffers", locals},
-            {"work_items", items}};
+    json j = {{"index", in.index},
+              {"end_line", in.end_line},
+              {"global", totals_json(in.global)},
+              {"local", totals_json(in.local)},
+              {"coalescing", coalescing_json(in.coalescing)},
+              {"banks", banks_json(in.bank_conflicts)},
+              {"buffers", buffers},
+              {"local_buffers", locals},
+              {"work_items", items}};
+    // Added after version 1 was out: optional, so files saved before it still read.
+    if (!in.access_log.empty()) {
+        json log = json::array();
+        for (const WorkItemAccesses& w : in.access_log)
+            log.push_back({w.work_item, words_json(w.accesses), words_json(w.stored_words)});
+        j["access_log"] = std::move(log);
+    }
+    return j;
 }
 
 BarrierInterval interval_from(const json& j) {
@@ -297,6 +305,9 @@ BarrierInterval interval_from(const json& j) {
     for (const json& a : j.at("local_buffers")) in.local_buffers.push_back(access_from(a));
     for (const json& w : j.at("work_items"))
         in.work_items.push_back({w.at(0).get<uint32_t>(), totals_from(w.at(1)), totals_from(w.at(2))});
+    if (j.contains("access_log"))
+        for (const json& w : j.at("access_log"))
+            in.access_log.push_back({w.at(0).get<uint32_t>(), words_from<MemoryAccess>(w.at(1)), words_from<uint32_t>(w.at(2))});
     return in;
 }
 
@@ -476,6 +487,15 @@ void check_consistent(const Trace& t) {
             (!b.store_counts.empty() && b.store_counts.size() != b.elements))
             throw InputError("buffer " + b.name + " has heatmap counters of the wrong length");
     }
+    for (const GroupTrace& g : t.detail)
+        for (const BarrierInterval& in : g.intervals)
+            for (const WorkItemAccesses& w : in.access_log)
+                for (const MemoryAccess& a : w.accesses) {
+                    if (a.buffer >= (a.local() ? t.local_buffers.size() : t.buffers.size()))
+                        throw InputError("an access log names a buffer the trace does not have");
+                    if (size_t(a.value_begin) + a.value_count() > w.stored_words.size())
+                        throw InputError("an access log's stored words are cut short");
+                }
     if (t.result && t.result->rows * t.result->cols != int64_t(t.result->data.size()))
         throw InputError("the stored result has the wrong size");
 }
