@@ -194,6 +194,40 @@ TEST(BuildTrace, TotalsBuffersAndRectangles) {
     EXPECT_EQ(g->local_id(3), (WorkItemId{1, 1, 0}));
 }
 
+// The access log (ABI 3) reaches the Trace with global buffers renumbered as
+// Trace::buffers; records naming a buffer the trace left out are dropped.
+TEST(BuildTrace, AccessLogIsRenumberedAndKeepsStoredWords) {
+    ta::Result r = sample_result();
+    ta::BufferStats unused;  // raw buffer 0, untouched: left out, so A (raw 1) becomes 0
+    unused.name = "(unbound)";
+    r.buffers.insert(r.buffers.begin(), unused);
+    for (ta::BufferTouches& t : r.details[0].intervals[0].global_touches) ++t.buffer;
+    r.local_buffers = {{"tile", 16, 2, 2, 0}};
+    ta::WorkItemAccessLog log;
+    log.work_item = 1;
+    using R = ta::AccessRecord;
+    log.accesses.push_back({5, 30, 0, 1, 4, 0});                          // load A[5]
+    log.accesses.push_back({2, 30, 0, 0, 4, 0});                          // load of the left-out buffer
+    log.accesses.push_back({3, 31, 0, 0, 4, R::kLocal | R::kStore | R::kValue});  // tile word 3
+    log.accesses.push_back({0, 32, 0, 7, 4, R::kLocal});                  // an unknown local buffer
+    log.stored_words = {0x3f800000u};
+    r.details[0].intervals[0].access_log.push_back(log);
+
+    const Trace t = build_trace(std::move(r), sample_context());
+    const auto& got = t.detail.at(0).intervals.at(0).access_log;
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].work_item, 1u);
+    ASSERT_EQ(got[0].accesses.size(), 2u);
+    EXPECT_EQ(t.buffers[got[0].accesses[0].buffer].name, "A");
+    EXPECT_EQ(got[0].accesses[0].element, 5u);
+    EXPECT_FALSE(got[0].accesses[0].local());
+    const MemoryAccess& st = got[0].accesses[1];
+    EXPECT_TRUE(st.local() && st.store() && st.has_value());
+    EXPECT_EQ(st.line, 31u);
+    ASSERT_EQ(st.value_count(), 1u);
+    EXPECT_EQ(got[0].stored_words.at(st.value_begin), 0x3f800000u);
+}
+
 TEST(Analysis, RatiosAndSummaries) {
     const Trace t = build_trace(sample_result(), sample_context());
     EXPECT_DOUBLE_EQ(compute_to_global_ratio(t), 128.0 / 64.0);

@@ -29,6 +29,7 @@ int main(int argc, char** argv, const GuiEntry& gui);
 int cmd_devices(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 int cmd_trace(const std::vector<std::string>& args);
+int cmd_frame(const std::vector<std::string>& args);
 int cmd_tour(const std::vector<std::string>& args);
 int cmd_ceilings(const std::vector<std::string>& args);
 int cmd_tune(const std::vector<std::string>& args);

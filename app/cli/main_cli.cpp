@@ -25,6 +25,7 @@ const char* kUsage =
     "  devices    list OpenCL devices, the emulator included\n"
     "  bench      measure verified GFLOP/s of kernels on a device\n"
     "  trace      run a kernel on the emulator and count its memory traffic\n"
+    "  frame      one frame of the slides' tiling animation: highlighted cells, labels, a work-item's story\n"
     "  tour       a terminal walk through the lesson\n"
     "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
     "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
@@ -59,6 +60,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         if (cmd == "devices") return cmd_devices(args);
         if (cmd == "bench") return cmd_bench(args);
         if (cmd == "trace") return cmd_trace(args);
+        if (cmd == "frame") return cmd_frame(args);
         if (cmd == "tour") return cmd_tour(args);
         if (cmd == "ceilings") return cmd_ceilings(args);
         if (cmd == "tune") return cmd_tune(args);
@@ -70,7 +72,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, tour, tune, ceilings, export (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, frame, tour, tune, ceilings, export (see --help)\n";
         return 2;
     } catch (const Cancelled&) {
         return cancelled(cmd);

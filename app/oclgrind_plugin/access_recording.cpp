@@ -81,10 +81,17 @@ size_t request_of(Run& run, GroupState& g, InstructionStats& s, uint32_t ii, uin
     return ri;
 }
 
+// Appends an access to a detail group's log; at the bound on detail records, stops all
+// detail (as Config::max_detail_touches promises) and says so in the result.
+void log_or_stop(Run& run, GroupDetailRecorder& d, uint32_t lane, bool local, bool store, uint32_t buffer,
+                 uint64_t element, uint64_t size, uint32_t line, const uint8_t* data) {
+    if (!d.log_access(lane, local, store, buffer, element, size, line, data)) run.detail_truncated = true;
+}
+
 }  // namespace
 
 void record_work_item_access(Run& run, const oclgrind::Memory* memory, const oclgrind::WorkItem* work_item,
-                             size_t address, size_t size, bool store) {
+                             size_t address, size_t size, bool store, const uint8_t* data) {
     const unsigned space = memory == run.global_memory ? unsigned(AddrSpaceGlobal) : memory->getAddressSpace();
     ThreadState& ts = run.thread_state();
     if (space == AddrSpacePrivate) {
@@ -107,8 +114,11 @@ void record_work_item_access(Run& run, const oclgrind::Memory* memory, const ocl
         add(g.open.local, size, store);  // folded into the group's and thread's totals at the interval's end
         add_bank_keys(r, s.bank, address, size, lane, run.config.warp);
         if (run.keeps_detail(g)) {
-            g.detail_recorder.add_traffic(lane, true, size, store);
-            g.detail_recorder.touch_local_words(buffer, offset, size, lane, store);
+            GroupDetailRecorder& d = g.detail_recorder;
+            d.add_traffic(lane, true, size, store);
+            d.touch_local_words(buffer, offset, size, lane, store);
+            if (const int32_t lb = d.local_buffer_of(buffer); lb >= 0)
+                log_or_stop(run, d, lane, true, store, uint32_t(lb), offset >> 2, size, s.line, data);
         }
         return;
     }
@@ -125,7 +135,9 @@ void record_work_item_access(Run& run, const oclgrind::Memory* memory, const ocl
     if (span.outside) ++ts.slot_out_of_range[slot];
     if (span.empty) return;
     count_elements(ts, slot, sl, span, store);
-    if (detail) g.detail_recorder.touch_global_elements(slot, span.first, span.last, lane, store);
+    if (!detail) return;
+    g.detail_recorder.touch_global_elements(slot, span.first, span.last, lane, store);
+    log_or_stop(run, g.detail_recorder, lane, false, store, uint32_t(slot), span.first, size, s.line, nullptr);
 }
 
 void record_work_group_access(Run& run, const oclgrind::Memory* memory, size_t address, size_t size, bool store) {

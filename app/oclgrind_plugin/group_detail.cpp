@@ -5,7 +5,8 @@ namespace tilescope::trace_plugin {
 
 void GroupDetailRecorder::begin(const oclgrind::WorkGroup* work_group, const abi::Id3& id, const abi::Id3& size,
                                 uint32_t lanes, size_t slots, const std::vector<abi::LocalBufferInfo>& local_buffers,
-                                const std::map<const llvm::Value*, int32_t>& local_index) {
+                                const std::map<const llvm::Value*, int32_t>& local_index,
+                                uint64_t max_log_records) {
     out = abi::GroupDetail{};
     out.group = id;
     out.size = size;
@@ -18,6 +19,9 @@ void GroupDetailRecorder::begin(const oclgrind::WorkGroup* work_group, const abi
     }
     by_lane_.assign(lanes, abi::WorkItemTraffic{});
     lane_seen_.assign(lanes, 0);
+    log_by_lane_.assign(lanes, abi::WorkItemAccessLog{});
+    log_records_ = 0;
+    max_log_records_ = max_log_records;
     // Local buffer numbers of this group's memory, for naming local touches.
     local_slot_.clear();
     for (const auto& [value, index] : local_index) {
@@ -25,6 +29,32 @@ void GroupDetailRecorder::begin(const oclgrind::WorkGroup* work_group, const abi
         if (local_slot_.size() <= number) local_slot_.resize(number + 1, -1);
         local_slot_[number] = index;
     }
+}
+
+bool GroupDetailRecorder::log_access(uint32_t lane, bool local, bool store, uint32_t buffer, uint64_t element,
+                                     uint64_t size, uint32_t line, const uint8_t* data) {
+    if (log_records_ >= max_log_records_) return false;
+    ++log_records_;
+    abi::WorkItemAccessLog& log = log_by_lane_[lane];
+    abi::AccessRecord r;
+    r.element = static_cast<uint32_t>(element);
+    r.line = line;
+    r.buffer = static_cast<uint16_t>(buffer);
+    r.size = static_cast<uint8_t>(size < 255 ? size : 255);
+    r.flags = (local ? abi::AccessRecord::kLocal : 0) | (store ? abi::AccessRecord::kStore : 0);
+    if (local && store && data) {
+        // The stored bytes, 4 to a word: the host matches them against the inputs' values.
+        r.flags |= abi::AccessRecord::kValue;
+        r.value_begin = static_cast<uint32_t>(log.stored_words.size());
+        for (uint64_t at = 0; at < size; at += 4) {
+            uint32_t word = 0;
+            for (uint64_t b = 0; b < 4 && at + b < size; ++b) word |= uint32_t(data[at + b]) << (8 * b);
+            log.stored_words.push_back(word);
+        }
+    }
+    log.work_item = lane;
+    log.accesses.push_back(r);
+    return true;
 }
 
 uint64_t GroupDetailRecorder::close_interval(abi::IntervalDetail d) {
@@ -48,6 +78,13 @@ uint64_t GroupDetailRecorder::close_interval(abi::IntervalDetail d) {
             by_lane_[lane] = abi::WorkItemTraffic{};
             lane_seen_[lane] = 0;
         }
+    for (abi::WorkItemAccessLog& log : log_by_lane_)
+        if (!log.accesses.empty()) {
+            records += log.accesses.size();
+            d.access_log.push_back(std::move(log));
+            log = abi::WorkItemAccessLog{};
+        }
+    log_records_ = 0;
     out.intervals.push_back(std::move(d));
     return records;
 }

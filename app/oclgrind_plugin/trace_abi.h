@@ -16,7 +16,9 @@
 
 namespace tilescope::trace_abi {
 
-inline constexpr uint32_t kVersion = 2;
+// 3: IntervalDetail::access_log (each detail work-item's accesses in order, with the
+// words it stored into local memory).
+inline constexpr uint32_t kVersion = 3;
 
 // Work-item of an access made by a work-group as a whole (async_work_group_copy).
 inline constexpr uint32_t kWholeGroup = 0xffffffffu;
@@ -51,6 +53,7 @@ struct Config {
     uint32_t bank_bytes = 4;          // width of one bank (a power of two)
     uint32_t max_messages = 200;      // distinct Oclgrind messages kept word for word; the rest are counted
     uint64_t max_detail_touches = 50'000'000;  // detail stops (and says so) beyond this many records
+                                               // (touches and access-log records together)
     const std::atomic<bool>* cancel = nullptr;  // when set, the run stops at the next work-group
     // Called from Oclgrind's worker threads after each work-group (must be thread safe).
     void (*progress)(void* user, uint64_t groups_done, uint64_t groups_total) = nullptr;
@@ -160,6 +163,31 @@ struct WorkItemTraffic {
     AccessCounts global, local;
 };
 
+// One access of one work-item of a detail group, in the order the work-item made them
+// (ABI 3). Global/constant and local memory only (private is compiler noise). With the
+// words a local store wrote, the host can tell which global element a local cell holds:
+// it knows the input matrices' values (random_matrix) and matches them.
+struct AccessRecord {
+    static constexpr uint8_t kLocal = 1;  // local memory; else global/constant
+    static constexpr uint8_t kStore = 2;  // a store; else a load (an atomic is one of each)
+    static constexpr uint8_t kValue = 4;  // its stored words are in WorkItemAccessLog::stored_words
+    uint32_t element = 0;      // global: first element covered (from the parameter's address);
+                               // local: 4-byte word (byte offset / 4)
+    uint32_t line = 0;         // source line of the instruction
+    uint32_t value_begin = 0;  // kValue: index of its first stored word; it has (size + 3) / 4
+    uint16_t buffer = 0;       // index into Result::buffers, or Result::local_buffers when kLocal
+    uint8_t size = 0;          // bytes accessed (255 at most; OpenCL C's widest type is 128)
+    uint8_t flags = 0;
+};
+
+// A work-item's accesses within one barrier interval.
+struct WorkItemAccessLog {
+    uint32_t work_item = 0;               // linear local id (dimension 0 fastest)
+    std::vector<AccessRecord> accesses;   // in program order
+    std::vector<uint32_t> stored_words;   // local stores' bytes, 4 to a word from the store's
+                                          // address (a last partial word zero-padded)
+};
+
 struct IntervalDetail {
     uint32_t index = 0;
     uint32_t end_line = 0;  // source line of the barrier that closes it; 0: the work-group ended
@@ -169,6 +197,9 @@ struct IntervalDetail {
     std::vector<BufferTouches> global_touches;  // elements of global/constant buffers
     std::vector<BufferTouches> local_touches;   // 4-byte words of local buffers
     std::vector<WorkItemTraffic> work_items;    // every work-item that accessed memory
+    // Every access of every work-item, in order (work-items in linear order). Counts
+    // towards Config::max_detail_touches, one record per access.
+    std::vector<WorkItemAccessLog> access_log;
 };
 
 struct GroupDetail {

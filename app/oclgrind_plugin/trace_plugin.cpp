@@ -85,12 +85,12 @@ void TracePlugin::memoryLoad(const oclgrind::Memory* memory, const oclgrind::Wor
 }
 
 void TracePlugin::memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address,
-                              size_t size, const uint8_t*) {
+                              size_t size, const uint8_t* storeData) {
     Run* run = run_.get();
     if (!run) return;
     stop_if_cancelled(*run);
     if (stores_undefined_value(workItem)) return;
-    record_work_item_access(*run, memory, workItem, address, size, true);
+    record_work_item_access(*run, memory, workItem, address, size, true, storeData);
 }
 
 void TracePlugin::memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address,

@@ -111,7 +111,8 @@ void begin_work_group(Run& run, const oclgrind::WorkGroup* work_group) {
     g.cache.on = run.config.caches.enabled && !run.cache_truncated.load(std::memory_order_relaxed);
     if (g.cache.on) g.cache.begin(g.linear, g.lanes);
     if (g.detail >= 0)
-        g.detail_recorder.begin(work_group, g.id, g.size, g.lanes, run.slots.size(), run.local_buffers, run.local_index);
+        g.detail_recorder.begin(work_group, g.id, g.size, g.lanes, run.slots.size(), run.local_buffers, run.local_index,
+                                run.config.max_detail_touches);
 }
 
 void pass_barrier(Run& run, const oclgrind::WorkGroup* work_group) {

@@ -165,6 +165,35 @@ void take_lines_and_groups(Trace& t, const abi::Result& raw) {
         t.group_totals.push_back({g.group, g.barriers, totals_of(g.global), totals_of(g.local)});
 }
 
+// The access log with global buffers renumbered as Trace::buffers (records of a buffer
+// the trace left out, or of an unknown local buffer, are dropped).
+std::vector<WorkItemAccesses> access_log_of(const abi::IntervalDetail& iv, const std::vector<int>& buffer_index,
+                                            size_t local_buffers) {
+    static_assert(MemoryAccess::kLocal == abi::AccessRecord::kLocal && MemoryAccess::kStore == abi::AccessRecord::kStore &&
+                  MemoryAccess::kValue == abi::AccessRecord::kValue);
+    std::vector<WorkItemAccesses> out;
+    out.reserve(iv.access_log.size());
+    for (const abi::WorkItemAccessLog& log : iv.access_log) {
+        WorkItemAccesses w;
+        w.work_item = log.work_item;
+        w.stored_words = log.stored_words;
+        w.accesses.reserve(log.accesses.size());
+        for (const abi::AccessRecord& r : log.accesses) {
+            MemoryAccess m{r.element, r.line, r.value_begin, r.buffer, r.size, r.flags};
+            if (m.local()) {
+                if (r.buffer >= local_buffers) continue;
+            } else {
+                if (r.buffer >= buffer_index.size() || buffer_index[r.buffer] < 0) continue;
+                m.buffer = static_cast<uint16_t>(buffer_index[r.buffer]);
+            }
+            if (m.has_value() && size_t(m.value_begin) + m.value_count() > w.stored_words.size()) m.flags &= ~MemoryAccess::kValue;
+            w.accesses.push_back(m);
+        }
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
 BarrierInterval interval_of(const abi::IntervalDetail& iv, const Trace& t, const std::vector<int>& buffer_index,
                             const std::vector<TracedBuffer>& local_shapes) {
     BarrierInterval bi;
@@ -186,6 +215,7 @@ BarrierInterval interval_of(const abi::IntervalDetail& iv, const Trace& t, const
     }
     for (const abi::WorkItemTraffic& w : iv.work_items)
         bi.work_items.push_back({w.work_item, totals_of(w.global), totals_of(w.local)});
+    bi.access_log = access_log_of(iv, buffer_index, local_shapes.size());
     return bi;
 }
 

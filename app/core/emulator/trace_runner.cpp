@@ -176,7 +176,9 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     const uint64_t checks = (options.checks ? buffer_bytes * 180 : 0) + (options.uninitialized ? buffer_bytes * 45 : 0);
     const uint64_t heatmaps = elements * 8 * (workers + 1);
     const double per_group_events = events / double(std::max<size_t>(1, launch.total_groups()));
-    const uint64_t per_group_detail = static_cast<uint64_t>(per_group_events * 8 + 4096);
+    // About 8 bytes an event for the touches and 16 for the access log (trace_abi.h's
+    // AccessRecord, and the Trace's MemoryAccess built from it).
+    const uint64_t per_group_detail = static_cast<uint64_t>(per_group_events * 24 + 4096);
     if (options.groups.empty()) {
         e.detail_groups = automatic_groups(launch, per_group_detail, options.detail_budget_bytes);
     } else {

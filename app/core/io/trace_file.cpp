@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/base/atomic_file.h"
@@ -126,6 +127,70 @@ std::vector<ElementTouch> touches_from(const json& j) {
         t = {element, item};
     }
     if (at != in.size()) throw json::other_error::create(501, "touch list has trailing bytes", &j);
+    return out;
+}
+
+// An access log is mostly strided runs (a tile read along a row or down a column, on
+// one line): each record is a header byte (its flags, and bits saying its line, size
+// and element step repeat the previous ones, and its buffer when under 3) plus only
+// what changed, about one byte a record against 16 in memory. Stored words follow the
+// records in order, so value_begin is implied; any other value_begin is written out.
+json accesses_json(const std::vector<MemoryAccess>& accesses) {
+    std::vector<uint8_t> out;
+    put_varint(out, accesses.size());
+    std::map<uint32_t, std::pair<int64_t, int64_t>> last;  // (buffer, space) -> (element, step)
+    uint32_t line = 0, size = 0, words = 0;
+    const auto zigzag = [](int64_t v) { return uint64_t(v << 1) ^ uint64_t(v >> 63); };
+    for (const MemoryAccess& a : accesses) {
+        auto& [element, step] = last[uint32_t(a.buffer) << 1 | (a.local() ? 1 : 0)];
+        const int64_t delta = int64_t(a.element) - element;
+        const bool implied = a.value_begin == (a.has_value() ? words : 0);
+        const uint32_t code = implied && a.buffer < 3 ? a.buffer : 3;
+        out.push_back(uint8_t((a.flags & 7) | (a.line == line) << 3 | (a.size == size) << 4 | (delta == step) << 5 | code << 6));
+        if (code == 3) {
+            put_varint(out, a.buffer);
+            put_varint(out, implied ? 0 : uint64_t(a.value_begin) + 1);
+        }
+        if (a.line != line) put_varint(out, zigzag(int64_t(a.line) - int64_t(line)));
+        if (a.size != size) put_varint(out, a.size);
+        if (delta != step) put_varint(out, zigzag(delta));
+        element = a.element, step = delta, line = a.line, size = a.size;
+        words += a.value_count();
+    }
+    return json::binary(std::move(out));
+}
+
+std::vector<MemoryAccess> accesses_from(const json& j) {
+    const auto& in = j.get_binary();
+    size_t at = 0;
+    const uint64_t n = get_varint(in, at, j);
+    if (n > in.size()) throw json::other_error::create(501, "access count larger than the file", &j);
+    std::vector<MemoryAccess> out(n);
+    std::map<uint32_t, std::pair<int64_t, int64_t>> last;
+    uint32_t line = 0, size = 0, words = 0;
+    const auto unzigzag = [](uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); };
+    for (MemoryAccess& a : out) {
+        if (at >= in.size()) throw json::other_error::create(501, "access log ends early", &j);
+        const uint8_t h = in[at++];
+        a.flags = h & 7;
+        a.buffer = uint16_t(h >> 6);
+        uint64_t explicit_begin = 0;
+        if (a.buffer == 3) {
+            a.buffer = uint16_t(get_varint(in, at, j));
+            explicit_begin = get_varint(in, at, j);
+        }
+        line = (h & 8) ? line : uint32_t(int64_t(line) + unzigzag(get_varint(in, at, j)));
+        size = (h & 16) ? size : uint32_t(get_varint(in, at, j));
+        auto& [element, step] = last[uint32_t(a.buffer) << 1 | (a.local() ? 1 : 0)];
+        if (!(h & 32)) step = unzigzag(get_varint(in, at, j));
+        element += step;
+        a.element = uint32_t(element);
+        a.line = line;
+        a.size = uint8_t(size);
+        a.value_begin = explicit_begin ? uint32_t(explicit_begin - 1) : a.has_value() ? words : 0;
+        words += a.value_count();
+    }
+    if (at != in.size()) throw json::other_error::create(501, "access log has trailing bytes", &j);
     return out;
 }
 
@@ -280,15 +345,23 @@ json interval_json(const BarrierInterval& in) {
     for (const auto& a : in.buffers) buffers.push_back(access_json(a));
     for (const auto& a : in.local_buffers) locals.push_back(access_json(a));
     for (const WorkItemTraffic& w : in.work_items) items.push_back({w.work_item, totals_json(w.global), totals_json(w.local)});
-    return {{"index", in.index},
-            {"end_line", in.end_line},
-            {"global", totals_json(in.global)},
-            {"local", totals_json(in.local)},
-            {"coalescing", coalescing_json(in.coalescing)},
-            {"banks", banks_json(in.bank_conflicts)},
-            {"buffers", buffers},
-            {"local_buffers", locals},
-            {"work_items", items}};
+    json j = {{"index", in.index},
+              {"end_line", in.end_line},
+              {"global", totals_json(in.global)},
+              {"local", totals_json(in.local)},
+              {"coalescing", coalescing_json(in.coalescing)},
+              {"banks", banks_json(in.bank_conflicts)},
+              {"buffers", buffers},
+              {"local_buffers", locals},
+              {"work_items", items}};
+    // Added after version 1 was out: optional, so files saved before it still read.
+    if (!in.access_log.empty()) {
+        json log = json::array();
+        for (const WorkItemAccesses& w : in.access_log)
+            log.push_back({w.work_item, accesses_json(w.accesses), words_json(w.stored_words)});
+        j["access_log"] = std::move(log);
+    }
+    return j;
 }
 
 BarrierInterval interval_from(const json& j) {
@@ -303,6 +376,9 @@ BarrierInterval interval_from(const json& j) {
     for (const json& a : j.at("local_buffers")) in.local_buffers.push_back(access_from(a));
     for (const json& w : j.at("work_items"))
         in.work_items.push_back({w.at(0).get<uint32_t>(), totals_from(w.at(1)), totals_from(w.at(2))});
+    if (j.contains("access_log"))
+        for (const json& w : j.at("access_log"))
+            in.access_log.push_back({w.at(0).get<uint32_t>(), accesses_from(w.at(1)), words_from<uint32_t>(w.at(2))});
     return in;
 }
 
@@ -482,6 +558,15 @@ void check_consistent(const Trace& t) {
             (!b.store_counts.empty() && b.store_counts.size() != b.elements))
             throw InputError("buffer " + b.name + " has heatmap counters of the wrong length");
     }
+    for (const GroupTrace& g : t.detail)
+        for (const BarrierInterval& in : g.intervals)
+            for (const WorkItemAccesses& w : in.access_log)
+                for (const MemoryAccess& a : w.accesses) {
+                    if (a.buffer >= (a.local() ? t.local_buffers.size() : t.buffers.size()))
+                        throw InputError("an access log names a buffer the trace does not have");
+                    if (size_t(a.value_begin) + a.value_count() > w.stored_words.size())
+                        throw InputError("an access log's stored words are cut short");
+                }
     if (t.result && t.result->rows * t.result->cols != int64_t(t.result->data.size()))
         throw InputError("the stored result has the wrong size");
 }

@@ -125,6 +125,38 @@ struct WorkItemTraffic {
     bool operator==(const WorkItemTraffic&) const = default;
 };
 
+// One access of one work-item, in the order it made them (detail groups only). Global/
+// constant and local memory; private is left out. Kept as 16 plain bytes: a trace holds
+// one per access of each detail group.
+struct MemoryAccess {
+    static constexpr uint8_t kLocal = 1;  // local memory; else global/constant
+    static constexpr uint8_t kStore = 2;  // a store; else a load
+    static constexpr uint8_t kValue = 4;  // the words it stored are in WorkItemAccesses::stored_words
+    uint32_t element = 0;      // global: first element covered; local: 4-byte word
+    uint32_t line = 0;         // source line
+    uint32_t value_begin = 0;  // with kValue: its first stored word
+    uint16_t buffer = 0;       // index into Trace::buffers, or Trace::local_buffers when local
+    uint8_t size = 0;          // bytes accessed
+    uint8_t flags = 0;
+
+    bool local() const { return flags & kLocal; }
+    bool store() const { return flags & kStore; }
+    bool has_value() const { return flags & kValue; }
+    uint32_t value_count() const { return has_value() ? (uint32_t(size) + 3) / 4 : 0; }
+    bool operator==(const MemoryAccess&) const = default;
+};
+static_assert(sizeof(MemoryAccess) == 16, "MemoryAccess is saved as raw 16-byte records");
+
+// A work-item's accesses within one barrier interval, and the words its local stores
+// wrote (4 to a word from the store's address), from which the host tells which global
+// element a local cell holds (core/trace/frame.h).
+struct WorkItemAccesses {
+    uint32_t work_item = 0;  // linear local id (dimension 0 fastest)
+    std::vector<MemoryAccess> accesses;
+    std::vector<uint32_t> stored_words;
+    bool operator==(const WorkItemAccesses&) const = default;
+};
+
 // The span between two barriers of one work-group.
 struct BarrierInterval {
     int index = 0;
@@ -135,6 +167,7 @@ struct BarrierInterval {
     std::vector<BufferIntervalAccess> buffers;        // global buffers touched
     std::vector<BufferIntervalAccess> local_buffers;  // local buffers touched
     std::vector<WorkItemTraffic> work_items;
+    std::vector<WorkItemAccesses> access_log;  // work-items in linear order; empty for traces without it
 
     const BufferIntervalAccess* find(std::string_view buffer) const;  // global or local
     bool operator==(const BarrierInterval&) const = default;

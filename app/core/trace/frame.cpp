@@ -1,0 +1,381 @@
+#include "core/trace/frame.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "core/base/errors.h"
+#include "core/trace/frame_replay.h"
+#include "core/trace/phases.h"
+
+namespace tilescope {
+namespace {
+using frame_replay::GroupReplay;
+using frame_replay::Held;
+
+const char* kIterationRule =
+    "iteration i is the i-th read of each local array by each work-item in this part "
+    "(tiled: one read of each tile per iteration)";
+
+char letter(char role, Naming naming) {
+    if (naming == Naming::Abc) return role;
+    return role == 'A' ? 'M' : role == 'B' ? 'N' : 'P';
+}
+
+std::string id_text(const std::array<uint32_t, 3>& id, int dims) {
+    std::string s;
+    for (int d = 0; d < std::max(1, dims); ++d) s += (d ? "," : "") + std::to_string(id[d]);
+    return s;
+}
+
+// Everything the pieces below share.
+struct Context {
+    const Trace& trace;
+    const MatrixRoles& roles;
+    Naming naming;
+    const GroupTrace& group;
+    PhasePlan plan;
+    GroupReplay replay;
+
+    std::string matrix_of(uint32_t buffer) const {
+        const char r = frame_replay::role_of(trace, roles, buffer);
+        return r ? std::string(1, r) : trace.buffers[buffer].name;
+    }
+    std::string global_label(uint32_t buffer, uint32_t element) const {
+        const auto [r, c] = frame_replay::global_cell(trace, buffer, element);
+        const char role = frame_replay::role_of(trace, roles, buffer);
+        if (role) return element_name(role, r, c, naming);
+        return trace.buffers[buffer].name + std::to_string(r) + "," + std::to_string(c);
+    }
+    ElementRef element_ref(uint32_t buffer, uint32_t element) const {
+        const auto [r, c] = frame_replay::global_cell(trace, buffer, element);
+        return {matrix_of(buffer), r, c, global_label(buffer, element)};
+    }
+    std::string held_label(const Held& h) const {
+        switch (h.kind) {
+        case Held::Element: {
+            std::string s = global_label(h.buffer, h.element);
+            if (trace.buffers[h.buffer].element_size > 4) s += "[" + std::to_string(h.word) + "]";
+            return s;
+        }
+        case Held::Zero: return "0";
+        case Held::Unknown: return "?";
+        default: return "";
+        }
+    }
+    LocalCellRef local_ref(const frame_replay::LocalAccess& a, int interval) const {
+        const auto [r, c] = frame_replay::local_cell(trace, a.array, a.word);
+        LocalCellRef ref{trace.local_buffers[a.array].name, r, c, held_label(a.held), a.iteration};
+        ref.written_zero = a.held.kind == Held::Zero;
+        if (ref.written_zero && a.iteration < 0) infer_stand_in(ref, a, interval);
+        return ref;
+    }
+    // A written zero stands for the element its tile would hold there when every other
+    // cell of the tile holds an element of one matrix at one offset from its cell.
+    void infer_stand_in(LocalCellRef& ref, const frame_replay::LocalAccess& a, int interval) const {
+        const std::vector<Held>& cells = replay.after[interval][a.array];
+        std::optional<std::tuple<uint16_t, int64_t, int64_t>> offset;
+        for (uint32_t w = 0; w < cells.size(); ++w) {
+            if (cells[w].kind != Held::Element || !trace.buffers[cells[w].buffer].is_matrix) continue;
+            const auto [lr, lc] = frame_replay::local_cell(trace, a.array, w);
+            const auto [gr, gc] = frame_replay::global_cell(trace, cells[w].buffer, cells[w].element);
+            const std::tuple<uint16_t, int64_t, int64_t> o{cells[w].buffer, gr - lr, gc - lc};
+            if (offset && *offset != o) return;
+            offset = o;
+        }
+        if (!offset) return;
+        const auto [buffer, dr, dc] = *offset;
+        const TracedBuffer& b = trace.buffers[buffer];
+        const int64_t row = ref.row + dr, col = ref.col + dc;
+        const char role = frame_replay::role_of(trace, roles, buffer);
+        ref.stands_for = ElementRef{matrix_of(buffer), row, col,
+                                    role ? element_name(role, row, col, naming)
+                                         : b.name + std::to_string(row) + "," + std::to_string(col)};
+        ref.stands_outside = row < 0 || col < 0 || row >= b.rows || col >= b.cols;
+    }
+};
+
+Context make_context(const Trace& trace, const MatrixRoles& roles, const GroupId& group, Naming naming) {
+    const GroupTrace* g = trace.find_group(group);
+    if (!g) {
+        std::string kept;
+        for (const GroupTrace& d : trace.detail) kept += (kept.empty() ? "" : "; ") + id_text(d.group, trace.dims);
+        throw InputError("--group " + id_text(group, trace.dims) + ": the trace kept no detail for this work-group; accepted: " +
+                         (kept.empty() ? "none (trace again with --groups)" : kept));
+    }
+    return Context{trace, roles, naming, *g, phase_plan(*g), frame_replay::replay(trace, roles, *g)};
+}
+
+std::optional<ElementRef> computes_of(const Context& cx, uint32_t lane) {
+    const int e = cx.replay.c_element[lane];
+    if (e < 0) return std::nullopt;
+    for (uint32_t b = 0; b < cx.trace.buffers.size(); ++b)
+        if (frame_replay::role_of(cx.trace, cx.roles, b) == 'C') return cx.element_ref(b, uint32_t(e));
+    return std::nullopt;
+}
+
+// The sum of `lane` up to interval `last` (and, in it, up to `iteration`; none: all).
+CellSum sum_of(const Context& cx, uint32_t lane, int last, std::optional<int> iteration) {
+    CellSum s;
+    s.local = cx.group.local_id(lane);
+    for (int i = 0; i <= last && i < int(cx.replay.parts.size()); ++i) {
+        std::map<int, std::vector<std::pair<uint16_t, std::string>>> by_iteration;
+        for (const auto& r : cx.replay.parts[i][lane].local_reads)
+            if (i < last || !iteration || r.iteration <= *iteration)
+                by_iteration[r.iteration].emplace_back(r.array, cx.held_label(r.held));
+        for (auto& [it, reads] : by_iteration) {
+            std::stable_sort(reads.begin(), reads.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::string term;
+            for (const auto& [array, label] : reads) term += (term.empty() ? "" : "\u00b7") + label;
+            s.terms.push_back(term);
+        }
+    }
+    for (const std::string& t : s.terms) s.text += (s.text.empty() ? "" : " + ") + t;
+    if (s.text.empty()) s.text = "0";
+    return s;
+}
+
+std::string matrix_size(const TracedBuffer& b) { return std::to_string(b.rows) + "x" + std::to_string(b.cols); }
+
+// The slides' two cases, from what the work-item did.
+std::vector<std::string> cases_of(const Context& cx, const WorkItemStory& s) {
+    std::vector<std::string> out;
+    const auto name = [&](const std::string& matrix) {
+        return matrix.size() == 1 ? std::string(1, letter(matrix[0], cx.naming)) : matrix;
+    };
+    if (!s.computes) {
+        std::string loads;
+        for (const WorkItemStep& st : s.steps)
+            for (const ElementRef& e : st.loads)
+                if (e.matrix == "A" || e.matrix == "B")
+                    loads += (loads.empty() ? "" : ", ") + e.label + " in phase " + std::to_string(st.phase);
+        if (!loads.empty()) {
+            std::string where = "computes no element of " + name("C");
+            if (s.assigned && s.assigned_outside)
+                where += " (its global id stands for " + s.assigned->label + ", outside " + name("C") + ")";
+            out.push_back("a work-item that " + where + " but loads for its group: " + loads);
+        }
+    } else {
+        std::string zeros;
+        for (const WorkItemStep& st : s.steps)
+            for (const LocalCellRef& c : st.local_stores)
+                if (c.written_zero) {
+                    zeros += (zeros.empty() ? "" : "; ") + std::string("0 into ") + c.array + "(" + std::to_string(c.row) +
+                             "," + std::to_string(c.col) + ") in phase " + std::to_string(st.phase);
+                    if (c.stands_for)
+                        zeros += std::string(c.stands_outside ? " in place of " : " for ") + c.stands_for->label +
+                                 (c.stands_outside ? ", which lies outside " + name(c.stands_for->matrix) : "");
+                }
+        if (!zeros.empty())
+            out.push_back("a work-item that computes a valid element (" + s.computes->label +
+                          ") but writes a zero instead of loading: " + zeros);
+    }
+    return out;
+}
+
+WorkItemStory story_of(const Context& cx, const WorkItemId& local) {
+    const GroupTrace& g = cx.group;
+    for (int d = 0; d < 3; ++d)
+        if (local[d] >= g.size[d])
+            throw InputError("--item " + id_text(local, cx.trace.dims) + ": accepted: a local id X,Y with X < " +
+                             std::to_string(g.size[0]) + " and Y < " + std::to_string(g.size[1]) +
+                             " (the work-group is " + std::to_string(g.size[0]) + "x" + std::to_string(g.size[1]) + ")");
+    WorkItemStory s;
+    s.group = g.group;
+    s.local = local;
+    s.linear = local[0] + g.size[0] * (local[1] + g.size[1] * local[2]);
+    for (int d = 0; d < 3; ++d) s.global[d] = g.group[d] * g.size[d] + local[d];
+    s.computes = computes_of(cx, s.linear);
+    for (uint32_t b = 0; b < cx.trace.buffers.size() && cx.trace.dims == 2; ++b) {
+        if (frame_replay::role_of(cx.trace, cx.roles, b) != 'C' || !cx.trace.buffers[b].is_matrix) continue;
+        const int64_t row = s.global[1], col = s.global[0];
+        s.assigned = ElementRef{"C", row, col, element_name('C', row, col, cx.naming)};
+        s.assigned_outside = row >= cx.trace.buffers[b].rows || col >= cx.trace.buffers[b].cols;
+    }
+    for (const PhasePart& p : cx.plan.parts) {
+        WorkItemStep st;
+        st.phase = p.phase;
+        st.interval = p.interval;
+        st.part = p.name;
+        const frame_replay::ItemPart& ip = cx.replay.parts[p.interval][s.linear];
+        for (const auto& a : ip.loads) st.loads.push_back(cx.element_ref(a.buffer, a.element));
+        for (const auto& a : ip.stores) st.stores.push_back(cx.element_ref(a.buffer, a.element));
+        for (const auto& a : ip.local_stores) st.local_stores.push_back(cx.local_ref(a, p.interval));
+        for (const auto& a : ip.local_reads) st.local_reads.push_back(cx.local_ref(a, p.interval));
+        s.steps.push_back(std::move(st));
+    }
+    s.cases = cases_of(cx, s);
+    return s;
+}
+
+std::string capitalised(std::string s) {
+    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = char(s[0] - 'a' + 'A');
+    return s;
+}
+
+// The cells of one frame, array by array.
+void fill_arrays(const Context& cx, Frame& f) {
+    const int in = f.interval;
+    const auto& lanes = cx.replay.parts[in];
+    const auto at_iteration = [&](int it) { return !f.iteration || it == *f.iteration; };
+    std::map<std::string, std::set<FrameCell>> cells;  // by key
+    const auto add = [&](const std::string& key, int64_t r, int64_t c, CellRole role, std::string label) {
+        cells[key].insert({r, c, role, std::move(label)});
+    };
+    const bool no_local = cx.trace.local_buffers.empty();
+    for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
+        const frame_replay::ItemPart& ip = lanes[lane];
+        for (const auto& a : ip.loads) {
+            const auto [r, c] = frame_replay::global_cell(cx.trace, a.buffer, a.element);
+            add(cx.matrix_of(a.buffer), r, c, CellRole::Loaded, cx.global_label(a.buffer, a.element));
+        }
+        for (const auto& a : ip.stores) {
+            const auto [r, c] = frame_replay::global_cell(cx.trace, a.buffer, a.element);
+            add(cx.matrix_of(a.buffer), r, c, CellRole::Stored, cx.global_label(a.buffer, a.element));
+        }
+        for (const auto& a : ip.local_stores) {
+            const auto [r, c] = frame_replay::local_cell(cx.trace, a.array, a.word);
+            add(cx.trace.local_buffers[a.array].name, r, c, CellRole::Stored,
+                cx.held_label(cx.replay.after[in][a.array][a.word]));
+        }
+        bool grows = false;
+        for (const auto& a : ip.local_reads) {
+            if (!at_iteration(a.iteration)) continue;
+            const auto [r, c] = frame_replay::local_cell(cx.trace, a.array, a.word);
+            add(cx.trace.local_buffers[a.array].name, r, c, CellRole::Read, cx.held_label(a.held));
+            grows = true;
+        }
+        // A kernel without local memory: a sum grows where its work-item loads A or B.
+        if (no_local)
+            for (const auto& a : ip.loads) grows = grows || std::string("AB").find(cx.matrix_of(a.buffer)) != std::string::npos;
+        if (const auto c = computes_of(cx, lane); grows && c) add("C", c->row, c->col, CellRole::Accumulates, c->label);
+    }
+    // Local cells holding a value from an earlier part, untouched in this frame.
+    for (uint32_t a = 0; a < cx.trace.local_buffers.size(); ++a) {
+        const std::string& name = cx.trace.local_buffers[a].name;
+        const std::vector<Held>& held = cx.replay.after[in][a];
+        std::set<std::pair<int64_t, int64_t>> shown;
+        for (const FrameCell& fc : cells[name]) shown.insert({fc.row, fc.col});
+        for (uint32_t w = 0; w < held.size(); ++w) {
+            if (held[w].kind == Held::Nothing) continue;
+            const auto [r, c] = frame_replay::local_cell(cx.trace, a, w);
+            if (!shown.count({r, c})) add(name, r, c, CellRole::Holds, cx.held_label(held[w]));
+        }
+    }
+    const std::pair<char, const std::string*> matrices[] = {{'A', &cx.roles.a}, {'B', &cx.roles.b}, {'C', &cx.roles.c}};
+    for (const auto& [role, name] : matrices) {
+        const TracedBuffer* b = name->empty() ? nullptr : cx.trace.find_buffer(*name);
+        if (!b) continue;
+        FrameArray fa{std::string(1, role), b->name, false, b->rows, b->cols, {}};
+        fa.cells.assign(cells[fa.key].begin(), cells[fa.key].end());
+        f.arrays.push_back(std::move(fa));
+    }
+    for (const LocalBuffer& l : cx.trace.local_buffers) {
+        FrameArray fa{l.name, l.name, true, int64_t(l.rows), int64_t(l.cols), {}};
+        fa.cells.assign(cells[l.name].begin(), cells[l.name].end());
+        f.arrays.push_back(std::move(fa));
+    }
+}
+
+}  // namespace
+
+std::string_view to_string(CellRole role) {
+    switch (role) {
+    case CellRole::Loaded: return "loaded";
+    case CellRole::Stored: return "stored";
+    case CellRole::Read: return "read";
+    case CellRole::Accumulates: return "accumulates";
+    case CellRole::Holds: return "holds";
+    }
+    return "";
+}
+
+std::optional<Naming> parse_naming(std::string_view text) {
+    if (text == "slides") return Naming::Slides;
+    if (text == "abc") return Naming::Abc;
+    return std::nullopt;
+}
+
+std::string element_name(char role, int64_t row, int64_t col, Naming naming) {
+    return std::string(1, letter(role, naming)) + std::to_string(row) + "," + std::to_string(col);
+}
+
+bool FrameCell::operator<(const FrameCell& o) const {
+    return std::tie(row, col, role, label) < std::tie(o.row, o.col, o.role, o.label);
+}
+
+const FrameArray* Frame::find(std::string_view key) const {
+    for (const FrameArray& a : arrays)
+        if (a.key == key) return &a;
+    return nullptr;
+}
+
+Frame build_frame(const Trace& trace, const MatrixRoles& roles, const FrameRequest& request) {
+    const Context cx = make_context(trace, roles, request.group, request.naming);
+    Frame f;
+    f.dims = trace.dims;
+    f.group = request.group;
+    f.phases = cx.plan.phases;
+    const int accepted = std::max(1, cx.plan.phases);
+    if (request.phase < 0 || request.phase >= accepted)
+        throw InputError("--phase " + std::to_string(request.phase) + ": accepted: 0.." + std::to_string(accepted - 1) +
+                         " (work-group " + id_text(request.group, trace.dims) + " has " + std::to_string(accepted) +
+                         (accepted == 1 ? " phase)" : " phases)"));
+    f.phase = request.phase;
+    for (const PhasePart& p : cx.plan.parts_of(f.phase)) f.parts.push_back(p.name);
+    f.interval = cx.plan.interval_of(f.phase, request.part);
+    if (f.interval < 0) {
+        std::string names;
+        for (const std::string& n : f.parts) names += (names.empty() ? "" : ", ") + n;
+        throw InputError("--part '" + shown(request.part, 40) + "': accepted: " + names + " (the parts of phase " +
+                         std::to_string(f.phase) + ")");
+    }
+    f.part = cx.plan.part_at(f.interval)->name;
+    f.has_log = cx.replay.has_log;
+    for (const frame_replay::ItemPart& ip : cx.replay.parts[f.interval]) f.iterations = std::max(f.iterations, ip.iterations);
+    f.iteration_rule = f.iterations ? kIterationRule : "this part reads no local memory: it has no iterations";
+    if (request.iteration) {
+        if (f.iterations == 0)
+            throw InputError("--iteration " + std::to_string(*request.iteration) + ": the " + f.part + " part of phase " +
+                             std::to_string(f.phase) + " reads no local memory, so it has no iterations; accepted: none (leave it out)");
+        if (*request.iteration < 0 || *request.iteration >= f.iterations)
+            throw InputError("--iteration " + std::to_string(*request.iteration) + ": accepted: 0.." +
+                             std::to_string(f.iterations - 1) + " (the " + f.part + " part of phase " +
+                             std::to_string(f.phase) + " has " + std::to_string(f.iterations) + " iterations)");
+        f.iteration = request.iteration;
+    }
+    if (request.item) f.item = story_of(cx, *request.item);
+    f.title = (cx.plan.phases ? "Phase " + std::to_string(f.phase) + " " : std::string()) + capitalised(f.part) +
+              " for Block (" + id_text(f.group, trace.dims) + ")" +
+              (f.iteration ? " (iteration " + std::to_string(*f.iteration) + ")" : "");
+    fill_arrays(cx, f);
+    // Sums of work-items that compute one element of C (a work-item computing several
+    // mixes their terms in its reads: no sum is claimed for it).
+    for (uint32_t lane = 0; lane < cx.replay.c_element.size(); ++lane)
+        if (const auto c = computes_of(cx, lane); c && cx.replay.c_stores[lane] == 1) {
+            CellSum s = sum_of(cx, lane, f.interval, f.iteration);
+            s.row = c->row, s.col = c->col, s.label = c->label;
+            f.sums.push_back(std::move(s));
+        }
+    std::sort(f.sums.begin(), f.sums.end(), [](const CellSum& a, const CellSum& b) {
+        return std::tie(a.row, a.col) < std::tie(b.row, b.col);
+    });
+    return f;
+}
+
+WorkItemStory work_item_story(const Trace& trace, const MatrixRoles& roles, const GroupId& group,
+                              const WorkItemId& local, Naming naming) {
+    return story_of(make_context(trace, roles, group, naming), local);
+}
+
+std::optional<CellSum> cell_sum(const Trace& trace, const MatrixRoles& roles, const FrameRequest& request,
+                                int64_t row, int64_t col) {
+    const Frame f = build_frame(trace, roles, FrameRequest{request.group, request.phase, request.part,
+                                                           request.iteration, std::nullopt, request.naming});
+    for (const CellSum& s : f.sums)
+        if (s.row == row && s.col == col) return s;
+    return std::nullopt;
+}
+
+}  // namespace tilescope
