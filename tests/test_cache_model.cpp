@@ -129,6 +129,48 @@ TEST(CacheModel, ResidentGroupsInterleave) {
     EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 2u);
 }
 
+// Issue 24: an L1 miss on a sector whose L2 request from the same cluster is still in
+// flight joins it (counted as merged, not as an L2 sector); other clusters, or the same
+// one after inflight_rounds, look it up in L2 again.
+TEST(CacheModel, MissesMergeWithRequestsInFlightOfTheirCluster) {
+    CacheRequestStream s;
+    for (int g = 0; g < 4; ++g) {  // four groups on four units, each loading sector 0 once
+        s.begin_group();
+        s.add({0}, false);
+    }
+    CacheParams p = tiny(1024, 4096, 2, 4, 1);
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_sectors, 4u);  // no merging: every L1 miss reaches L2
+    p.inflight_rounds = 2;
+    CacheReport r = run_cache_model(s, p, "hand");  // one cluster: units 1-3 join unit 0's fetch
+    EXPECT_EQ(r.totals.l2_sectors, 1u);
+    EXPECT_EQ(r.totals.l2_merged_sectors, 3u);
+    EXPECT_EQ(r.totals.l1_hit_sectors, 0u);  // merged misses are still L1 misses
+    EXPECT_EQ(r.totals.dram_read_bytes, 32u);
+    p.merge_clusters = 2;  // units 0,2 and 1,3: one request per cluster
+    r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l2_sectors, 2u);
+    EXPECT_EQ(r.totals.l2_merged_sectors, 2u);
+    EXPECT_EQ(r.totals.l2_hit_sectors, 1u);  // cluster 1's request finds the sector in L2
+    p.merge_clusters = 5;
+    EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
+}
+
+TEST(CacheModel, MergingEndsAfterInflightRounds) {
+    CacheRequestStream s;
+    s.begin_group();
+    s.add({0}, false);  // unit 0, round 1
+    s.begin_group();
+    s.add({4}, false);  // unit 1: rounds 1-3 elsewhere, then sector 0 in round 4
+    s.add({8}, false);
+    s.add({12}, false);
+    s.add({0}, false);
+    CacheParams p = tiny(1024, 4096, 2, 2, 1);
+    p.inflight_rounds = 3;  // issued in round 1, in flight through round 3
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_merged_sectors, 0u);
+    p.inflight_rounds = 4;
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_merged_sectors, 1u);
+}
+
 TEST(CacheModel, CoarserModelSectorsMergeTracedSectors) {
     CacheRequestStream s;
     s.begin_group();

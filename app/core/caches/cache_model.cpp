@@ -134,10 +134,12 @@ public:
                 busy += slot.busy;
             }
         while (busy > 0) {
+            ++round_;
             for (size_t cu = 0; cu < p_.cus; ++cu)
                 for (size_t s = 0; s < slots_per_cu; ++s) {
                     Slot& slot = slots[cu * slots_per_cu + s];
                     if (!slot.busy) continue;
+                    cluster_ = p_.cluster_of.empty() ? cu % p_.merge_clusters : p_.cluster_of[cu % p_.cluster_of.size()];
                     issue(stream_.requests[slot.next++], l1_[cu]);
                     if (slot.next == slot.end) {
                         take_next(slot);
@@ -183,11 +185,18 @@ private:
                 l1.touch(*w1);
                 continue;
             }
-            ++c.l2_sectors;
-            ++c.l2_load_sectors;
             SectorCache::Way* w2 = l2_.find(line);
+            const uint64_t key = sector * 4096 + cluster_;
+            const bool merged = in_flight(key);
+            if (!merged && p_.inflight_rounds) fetched_[key] = round_;
+            if (merged) {
+                ++c.l2_merged_sectors;
+            } else {
+                ++c.l2_sectors;
+                ++c.l2_load_sectors;
+            }
             if (w2 && (w2->valid & bit)) {
-                ++c.l2_hit_sectors;
+                if (!merged) ++c.l2_hit_sectors;
             } else {
                 c.dram_read_bytes += p_.sector_bytes;
                 ++dram_reads_[sector];
@@ -201,6 +210,17 @@ private:
                 l1.touch(*w1);
             }
         }
+    }
+
+    // Whether this cluster's L2 request for the sector (key: sector and cluster) is still
+    // under way (issued within inflight_rounds).
+    bool in_flight(uint64_t key) {
+        if (!p_.inflight_rounds) return false;
+        const auto it = fetched_.find(key);
+        if (it == fetched_.end()) return false;
+        if (round_ - it->second < p_.inflight_rounds) return true;
+        fetched_.erase(it);
+        return false;
     }
 
     // Write-through L1 without allocation (a copy L1 holds is left as it is), write-back
@@ -235,6 +255,9 @@ private:
     std::vector<std::pair<int32_t, CacheCounts>> by_line_;
     std::vector<uint64_t> scratch_;
     std::unordered_map<uint64_t, uint32_t> dram_reads_;
+    uint64_t round_ = 0;
+    uint64_t cluster_ = 0;  // of the unit issuing
+    std::unordered_map<uint64_t, uint64_t> fetched_;  // sector -> round its DRAM fetch was issued
 };
 
 }  // namespace
@@ -277,6 +300,7 @@ CacheCounts& CacheCounts::operator+=(const CacheCounts& o) {
     l2_sectors += o.l2_sectors;
     l2_load_sectors += o.l2_load_sectors;
     l2_hit_sectors += o.l2_hit_sectors;
+    l2_merged_sectors += o.l2_merged_sectors;
     dram_read_bytes += o.dram_read_bytes;
     dram_write_bytes += o.dram_write_bytes;
     return *this;
@@ -292,6 +316,10 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
                          std::to_string(p.sector_bytes) + "-byte sector, at most 64 sectors");
     if (p.ways == 0 || p.ways > 1024) throw InputError("--ways " + std::to_string(p.ways) + ": accepted: 1 to 1024");
     if (p.cus == 0 || p.cus > 100000) throw InputError("--cus " + std::to_string(p.cus) + ": accepted: 1 to 100000");
+    if (p.merge_clusters == 0 || p.merge_clusters > p.cus)
+        throw InputError("--clusters " + std::to_string(p.merge_clusters) + ": accepted: 1 to the number of units");
+    if (p.inflight_rounds > 1000000)
+        throw InputError("--inflight " + std::to_string(p.inflight_rounds) + ": accepted: 0 (no merging) to 1000000 rounds");
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;

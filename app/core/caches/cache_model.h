@@ -20,6 +20,18 @@ struct CacheParams {
     uint32_t ways = 16;                   // associativity of both levels
     uint32_t cus = 132;                   // compute units, one L1 each
     uint32_t resident = 8;                // work-groups a compute unit runs at once
+    // Misses merged in flight (issue 24): a load sector that misses L1 while the L2's DRAM
+    // fetch of that sector, issued less than this many rounds earlier, is still under way
+    // joins that fetch (an MSHR-like table at the L2) and is not looked up in L2 again.
+    // 0: no merging (issue 11's model).
+    uint32_t inflight_rounds = 0;
+    // Units that share one in-flight table: unit u belongs to cluster u mod merge_clusters
+    // (a GPC: the block scheduler deals consecutive work-groups to different GPCs in turn).
+    // 1: one table for the whole GPU.
+    uint32_t merge_clusters = 1;
+    // When not empty: the cluster of each unit, in the order the scheduler deals to them
+    // (overrides merge_clusters' u mod N).
+    std::vector<uint32_t> cluster_of;
     bool operator==(const CacheParams&) const = default;
 };
 
@@ -56,6 +68,7 @@ struct CacheCounts {
     uint64_t l2_sectors = 0;       // sectors requested from L2: L1 load misses plus stores
     uint64_t l2_load_sectors = 0;  // of which loads (L1 load misses)
     uint64_t l2_hit_sectors = 0;
+    uint64_t l2_merged_sectors = 0; // L1 load misses merged with a DRAM fetch in flight (not in l2_sectors)
     uint64_t dram_read_bytes = 0;
     uint64_t dram_write_bytes = 0; // dirty sectors evicted from L2 plus those left at the end
 
@@ -93,7 +106,8 @@ void check_cache_params(const CacheParams& params, uint32_t stream_sector_bytes)
 // round-robin, `resident` per unit; when a group issues its last request, the unit takes
 // the next group into that slot. In each round every unit, in index order, issues the
 // next request of each of its resident groups in slot order. Within a request, sectors
-// are looked up in ascending order.
+// are looked up in ascending order. A sector fetched from DRAM in round r is in flight
+// until round r + inflight_rounds: L1 misses on it from any unit meanwhile are merged.
 CacheReport run_cache_model(const CacheRequestStream& stream, const CacheParams& params, const std::string& profile);
 
 CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes);

@@ -79,7 +79,7 @@ std::string read_cpu_caches(CacheParams& p) {
 
 json counts_json(const CacheCounts& c) {
     return {{"l1_sectors", c.l1_sectors},         {"l1_hit_sectors", c.l1_hit_sectors},
-            {"l2_sectors", c.l2_sectors},         {"l2_hit_sectors", c.l2_hit_sectors},
+            {"l2_sectors", c.l2_sectors},         {"l2_hit_sectors", c.l2_hit_sectors}, {"l2_merged_sectors", c.l2_merged_sectors},
             {"dram_read_bytes", c.dram_read_bytes}, {"dram_write_bytes", c.dram_write_bytes}};
 }
 
@@ -128,6 +128,8 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.ways = j.at("ways").get<uint32_t>();
     c.cus = j.at("cus").get<uint32_t>();
     c.resident = j.at("resident").get<uint32_t>();
+    c.inflight_rounds = j.value("inflight_rounds", 0u);
+    c.merge_clusters = j.value("merge_clusters", 1u);
     if (j.value("sysfs", false)) {
         p.from_sysfs = true;
         p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
@@ -224,7 +226,9 @@ json cache_report_to_json(const CacheReport& r) {
     j["params"] = {{"l1_kb", r.params.l1_bytes / 1024}, {"l2_kb", r.params.l2_bytes / 1024},
                    {"line", r.params.line_bytes},       {"sector", r.params.sector_bytes},
                    {"ways", r.params.ways},             {"cus", r.params.cus},
-                   {"resident", r.params.resident}};
+                   {"resident", r.params.resident},
+                   {"inflight_rounds", r.params.inflight_rounds},
+                   {"merge_clusters", r.params.merge_clusters}};
     j["totals"] = counts_json(r.totals);
     j["bounds"] = {{"distinct_sectors", r.bounds.distinct_sectors},
                    {"group_distinct_sectors", r.bounds.group_distinct_sectors}};
