@@ -202,6 +202,18 @@ void draw_timeline_panel(AppState& s, float height) {
         }
         if (current)
             dl->AddRect(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), pal.hover, 0, 0, theme().line);
+        // a use part's iterations as boxes along its foot, the one on show filled
+        if (current) {
+            const int its = part_iterations(s, i);
+            const float box = std::min((seg - 8) / float(std::max(1, its)), fh * 0.9f);
+            if (its > 0 && box >= 3) {
+                for (int k = 0; k < its; ++k) {
+                    const ImVec2 b0(x0 + 4 + box * float(k), p0.y + h - box - 2), b1(b0.x + box - 1, b0.y + box);
+                    if (c.iteration && *c.iteration == k) dl->AddRectFilled(b0, b1, pal.local_read);
+                    dl->AddRect(b0, b1, pal.text);
+                }
+            }
+        }
         if (ImGui::IsItemHovered() && ImGui::GetMousePos().x >= x0 && ImGui::GetMousePos().x < x1) {
             ImGui::BeginTooltip();
             ImGui::Text("%s", part_title(plan, i).c_str());

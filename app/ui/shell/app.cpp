@@ -63,6 +63,9 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     s_.worker = &worker_;
     s_.scripted = o.scripted();
     s_.presenter = o.presenter || (!o.scripted() && settings.presenter);
+    // a setting that changes what this start shows is named, not silently applied
+    if (!o.scripted() && !o.presenter && settings.presenter)
+        s_.message = "Presenter mode is on from your last session (F5 turns it off)";
     s_.cursor.speed = settings.speed;
     s_.device_sel = o.device.empty() ? settings.device : o.device;
     s_.sidebar_width = settings.sidebar_width;

@@ -120,6 +120,15 @@ bool ScriptedRun::data_arrived(App& app) {
             return false;
         }
     }
+    // --hover ROW,COL names a cell of P: outside it is bad input, not a picture drawn wrong
+    if (o_.hover && s.main.trace)
+        if (const TracedBuffer* c = s.main.trace->find_buffer(s.main.roles.c);
+            c && (o_.hover->first >= c->rows || o_.hover->second >= c->cols)) {
+            std::cerr << "tilescope gui: --hover " << o_.hover->first << "," << o_.hover->second << ": P has rows 0.."
+                      << c->rows - 1 << " and columns 0.." << c->cols - 1 << "; accepted: ROW,COL within those\n";
+            status_ = 2;
+            return false;
+        }
     if (o_.item && s.main.trace)
         if (const GroupTrace* g = s.main.trace->find_group(s.cursor.group);
             g && ((*o_.item)[0] >= std::max<uint32_t>(1, g->size[0]) || (*o_.item)[1] >= std::max<uint32_t>(1, g->size[1]))) {

@@ -1,6 +1,7 @@
 #include "ui/widgets/emulation_view.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -48,12 +49,47 @@ std::string group_text(const GroupId& g, int dims) {
 
 // A name inside a cell of `size` pixels at `at`, on a light plate so it reads on any fill;
 // nothing where it would not fit.
-void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text) {
-    const ImVec2 need = ImGui::CalcTextSize(text.c_str());
-    if (need.x + 4 > size || need.y + 2 > size) return;
-    const ImVec2 p(at.x + (size - need.x) * 0.5f, at.y + (size - need.y) * 0.5f);
-    dl->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + need.x + 2, p.y + need.y), IM_COL32(255, 255, 255, 200), 2.f);
-    dl->AddText(p, theme().pal.text, text.c_str());
+// Names in cells: "M0,1" on one line where it fits at 10 px or more (the body text at
+// most), else on two lines ("M" over "0,1"), so 8x8 matrices in a 1280x720 window, and in
+// presenter mode, stay named. One size per array, from its widest name.
+struct LabelFit {
+    float px = 0;         // text height; 0: too small to read
+    bool two_lines = false;
+};
+
+std::pair<std::string, std::string> label_lines(const std::string& text) {
+    const size_t digit = text.find_first_of("0123456789");
+    if (digit == std::string::npos || digit == 0) return {text, ""};
+    return {text.substr(0, digit), text.substr(digit)};
+}
+
+LabelFit label_fit(float size, const std::string& widest) {
+    ImFont* font = ImGui::GetFont();
+    const float body = ImGui::GetFontSize(), room = size - 3;
+    const float one = body * room / std::max(1.f, font->CalcTextSizeA(body, FLT_MAX, 0, widest.c_str()).x);
+    if (std::min(one, room) >= 10) return {std::min({body, one, room}), false};
+    const auto [top, bottom] = label_lines(widest);
+    const float wide = std::max(font->CalcTextSizeA(body, FLT_MAX, 0, top.c_str()).x, font->CalcTextSizeA(body, FLT_MAX, 0, bottom.c_str()).x);
+    const float two = std::min({body, body * room / std::max(1.f, wide), room / 2});
+    return two >= 9 ? LabelFit{two, true} : LabelFit{};
+}
+
+void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, LabelFit fit = {}) {
+    ImFont* font = ImGui::GetFont();
+    if (fit.px <= 0) fit = label_fit(size, text);
+    if (fit.px <= 0) return;
+    const ImU32 plate = IM_COL32(255, 255, 255, 200), ink = theme().pal.text;
+    const auto [top, bottom] = fit.two_lines ? label_lines(text) : std::make_pair(text, std::string());
+    const ImVec2 a = font->CalcTextSizeA(fit.px, FLT_MAX, 0, top.c_str());
+    const ImVec2 b = bottom.empty() ? ImVec2(0, 0) : font->CalcTextSizeA(fit.px, FLT_MAX, 0, bottom.c_str());
+    float y = at.y + (size - a.y - b.y) * 0.5f;
+    for (const auto& [line, need] : {std::make_pair(&top, a), std::make_pair(&bottom, b)}) {
+        if (line->empty()) continue;
+        const ImVec2 p(at.x + (size - need.x) * 0.5f, y);
+        dl->AddRectFilled(ImVec2(p.x - 1, p.y), ImVec2(p.x + need.x + 1, p.y + need.y), plate, 2.f);
+        dl->AddText(font, fit.px, p, ink, line->c_str());
+        y += need.y;
+    }
 }
 
 void draw_matrix(ImDrawList* dl, const gfx::GridTexture& texture, const MatrixPlacement& m, float tile) {
@@ -480,11 +516,11 @@ void EmulationView::paint_cell_names(const Frame& f) {
         const MatrixPlacement& p = *places[m];
         if (p.rows <= 0 || p.cols <= 0 || int64_t(p.rows) * p.cols > 64 * 64) continue;
         const float size = (p.p1.x - p.p0.x) / float(p.cols);
-        const std::string widest = element_name(letters[m], p.rows - 1, p.cols - 1, f.d.naming);
-        if (ImGui::CalcTextSize(widest.c_str()).x + 4 > size) continue;
+        const LabelFit px = label_fit(size, element_name(letters[m], p.rows - 1, p.cols - 1, f.d.naming));  // one size for the matrix
+        if (px.px <= 0) continue;
         for (int r = 0; r < p.rows; ++r)
             for (int c = 0; c < p.cols; ++c)
-                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming));
+                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming), px);
     }
     if (!f.d.frame || !f.d.frame->iteration) return;
     if (const FrameArray* c = f.d.frame->find("C"))
@@ -547,9 +583,12 @@ void EmulationView::paint_locals(const Frame& f) {
         }
         draw_matrix(dl, g.texture, pl, 0);
         if (fa) {  // what each cell holds: "M0,2", or 0 where the kernel wrote a zero
+            std::string widest;
+            for (const FrameCell& cell : fa->cells) if (cell.label.size() > widest.size()) widest = cell.label;
+            const LabelFit px = label_fit(cs, widest);
             for (const FrameCell& cell : fa->cells)
                 if (!cell.label.empty() && cell.row < la.rows && cell.col < la.cols)
-                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label);
+                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px);
         }
         placements_.push_back(pl);
         ly += cs / f.xf.scale * float(la.rows) + f.lh + f.gap;
