@@ -32,6 +32,12 @@ shot lesson3-compare      --lesson "$lessons/3_tile_sizes.json" --step 1
 shot lesson4-partial      --lesson "$lessons/4_partial_tiles.json" --step 1
 shot lesson5-missing      --lesson "$lessons/5_what_goes_wrong.json" --step 1
 shot lesson6-coalescing   --lesson "$lessons/6_coalescing_banks.json" --step 1
+# Lesson 9, the slides frame by frame: every step at a projector's 1280x720.
+for step in $(seq 1 11); do
+  echo "docs_images: slides-step$step.png"
+  "$bin" gui --lesson "$lessons/9_slides_frame_by_frame.json" --step "$step" --window 1280x720 --frames 4 \
+    --screenshot "$out/slides-step$step.png"
+done
 
 # A barrier removed (as the source view's toggle does), saved, and opened with no OpenCL.
 second_barrier="$(grep -n 'barrier(' "$root/kernels/tiled.cl" | sed -n 2p | cut -d: -f1)"

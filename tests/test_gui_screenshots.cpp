@@ -147,7 +147,16 @@ TEST(GuiCli, NoDisplayIsOneLineAndExitTwo) {
 
 TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
     const std::string out = (fs::temp_directory_path() / "tilescope_gui_bad.txt").string();
-    for (const std::string args : {"--view nope", "--group 9,9 --size 32 --tile 8", "--phase -1", "--size 0", "--frames x"}) {
+    for (const std::string args :
+         {"--view nope", "--group 9,9 --size 32 --tile 8", "--phase -1", "--size 0", "--frames x", "--naming greek",
+          "--part nope", "--phase 0 --interval 1",
+          // values the launch does not have: P is 3x3; tiled 4x4 TS 2 has 2 phases, its use parts 2
+          // iterations, its groups 2x2 work-items, and phase 0 no store part
+          "--kernel tiled --size 3 --tile 2 --hover 3,2 --frames 1",
+          "--kernel tiled --size 4 --tile 2 --phase 2 --frames 1",
+          "--kernel tiled --size 4 --tile 2 --phase 0 --part store --frames 1",
+          "--kernel tiled --size 4 --tile 2 --phase 0 --part use --iteration 2 --frames 1",
+          "--kernel tiled --size 4 --tile 2 --item 2,0 --frames 1"}) {
         EXPECT_EQ(run(std::string(TILESCOPE_BIN) + " gui " + args + " 2>" + out), 2) << args;
         std::ifstream in(out);
         std::string line, extra;

@@ -7,7 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <tuple>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -145,4 +149,106 @@ int main(int argc, char** argv) {
     const int status = RUN_ALL_TESTS();
     std::fflush(nullptr);
     std::_Exit(status);
+}
+
+// Issue 19: the slides' tiling section as a lesson, frame by frame. For every step, what
+// the GUI draws (the frame it paints, written to --layout) is held to the slide: the cells
+// of M, N, P and of the local arrays, each with its role and the element it names or
+// holds, written out here by hand from the slides (not read back from a trace).
+namespace {
+
+using Cells = std::set<std::tuple<int, int, std::string, std::string>>;  // row, col, role, label
+using Expected = std::map<std::string, Cells>;                           // array -> its cells
+
+Cells block(int r0, int c0, int rows, int cols, const std::string& role, char letter, int lr0, int lc0) {
+    Cells out;  // cells (r0.., c0..) with role, naming letter(lr0 + dr, lc0 + dc)
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            out.insert({r0 + r, c0 + c, role, std::string(1, letter) + std::to_string(lr0 + r) + "," + std::to_string(lc0 + c)});
+    return out;
+}
+Cells operator+(Cells a, const Cells& b) {
+    a.insert(b.begin(), b.end());
+    return a;
+}
+const Cells kAllOfP = {{0, 0, "accumulates", "P0,0"}, {0, 1, "accumulates", "P0,1"}, {1, 0, "accumulates", "P1,0"},
+                       {1, 1, "accumulates", "P1,1"}};
+
+// A use part at iteration i of a 2x2 tile: column i of atile and row i of btile are read,
+// the other cells hold what the load stored (M at rows m0.., columns k0..; N at rows k0..).
+Expected use(int i, int k0) {
+    Expected e;
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 2; ++c) {
+            e["atile"].insert({r, c, c == i ? "read" : "holds", "M" + std::to_string(r) + "," + std::to_string(k0 + c)});
+            e["btile"].insert({r, c, r == i ? "read" : "holds", "N" + std::to_string(k0 + r) + "," + std::to_string(c)});
+        }
+    e["C"] = kAllOfP;
+    return e;
+}
+
+}  // namespace
+
+TEST(SlidesLesson, EveryStepShowsTheSlidesCellsAndNames) {
+    ASSERT_FALSE(std::string(std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "").empty()) << "no Xvfb";
+    const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
+    // 4x4, TS 2, block (0,0); then 3x3, TS 2
+    Expected load0, load1, load3x3, load3x3_b11;
+    load0["A"] = block(0, 0, 2, 2, "loaded", 'M', 0, 0);
+    load0["B"] = block(0, 0, 2, 2, "loaded", 'N', 0, 0);
+    load0["atile"] = block(0, 0, 2, 2, "stored", 'M', 0, 0);
+    load0["btile"] = block(0, 0, 2, 2, "stored", 'N', 0, 0);
+    load1["A"] = block(0, 2, 2, 2, "loaded", 'M', 0, 2);
+    load1["B"] = block(2, 0, 2, 2, "loaded", 'N', 2, 0);
+    load1["atile"] = block(0, 0, 2, 2, "stored", 'M', 0, 2);
+    load1["btile"] = block(0, 0, 2, 2, "stored", 'N', 2, 0);
+    load3x3["A"] = {{0, 2, "loaded", "M0,2"}, {1, 2, "loaded", "M1,2"}};
+    load3x3["B"] = {{2, 0, "loaded", "N2,0"}, {2, 1, "loaded", "N2,1"}};
+    load3x3["atile"] = {{0, 0, "stored", "M0,2"}, {0, 1, "stored", "0"}, {1, 0, "stored", "M1,2"}, {1, 1, "stored", "0"}};
+    load3x3["btile"] = {{0, 0, "stored", "N2,0"}, {0, 1, "stored", "N2,1"}, {1, 0, "stored", "0"}, {1, 1, "stored", "0"}};
+    load3x3_b11["A"] = {{2, 0, "loaded", "M2,0"}, {2, 1, "loaded", "M2,1"}};
+    load3x3_b11["B"] = {{0, 2, "loaded", "N0,2"}, {1, 2, "loaded", "N1,2"}};
+    load3x3_b11["atile"] = {{0, 0, "stored", "M2,0"}, {0, 1, "stored", "M2,1"}, {1, 0, "stored", "0"}, {1, 1, "stored", "0"}};
+    load3x3_b11["btile"] = {{0, 0, "stored", "N0,2"}, {0, 1, "stored", "0"}, {1, 0, "stored", "N1,2"}, {1, 1, "stored", "0"}};
+    Expected ts16, ts32;
+    ts16["A"] = block(0, 0, 16, 16, "loaded", 'M', 0, 0);
+    ts32["A"] = block(0, 0, 32, 32, "loaded", 'M', 0, 0);
+    struct Step {
+        std::string title;  // the slide's frame, as the GUI titles it
+        Expected cells;
+        std::optional<std::array<int, 2>> item;
+    };
+    const std::vector<Step> steps = {
+        {"Phase 0 Load for Block (0,0)", load0, {}},
+        {"Phase 0 Use for Block (0,0) (iteration 0)", use(0, 0), {}},
+        {"Phase 0 Use for Block (0,0) (iteration 1)", use(1, 0), {}},
+        {"Phase 1 Load for Block (0,0)", load1, {}},
+        {"Phase 1 Use for Block (0,0) (iteration 0)", use(0, 2), {}},
+        {"Phase 1 Use for Block (0,0) (iteration 1)", use(1, 2), {}},
+        {"Phase 1 Load for Block (0,0)", load3x3, {}},
+        {"Phase 0 Load for Block (1,1)", load3x3_b11, std::array<int, 2>{0, 1}},
+        {"Phase 1 Load for Block (0,0)", load3x3, std::array<int, 2>{0, 1}},
+        {"Phase 0 Load for Block (0,0)", ts16, {}},
+        {"Phase 0 Load for Block (0,0)", ts32, {}},
+    };
+    ASSERT_EQ(load_lesson(lesson).steps.size(), steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+        SCOPED_TRACE("step " + std::to_string(i + 1) + ": " + steps[i].title);
+        const fs::path layout = scratch() / ("slides" + std::to_string(i + 1) + ".json");
+        const Result r = shell(std::string(TILESCOPE_BIN) + " gui --lesson " + lesson + " --step " + std::to_string(i + 1) +
+                               " --window 1280x720 --frames 2 --layout " + layout.string());
+        ASSERT_EQ(r.status, 0) << r.err;
+        nlohmann::json j;
+        std::ifstream(layout) >> j;
+        EXPECT_EQ(j.value("frame_title", ""), steps[i].title);
+        if (steps[i].item) EXPECT_EQ(j["item"], nlohmann::json::array({(*steps[i].item)[0], (*steps[i].item)[1]}));
+        for (const auto& [array, expected] : steps[i].cells) {
+            Cells seen;
+            for (const auto& c : j["cells"][array]) {
+                // the 32x32 step: only its tile of M is written out; P's block is not a slide's
+                seen.insert({c["row"].get<int>(), c["col"].get<int>(), c["role"].get<std::string>(), c["label"].get<std::string>()});
+            }
+            EXPECT_EQ(seen, expected) << array;
+        }
+    }
 }

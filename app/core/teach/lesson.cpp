@@ -21,8 +21,8 @@ using nlohmann::json;
 namespace {
 
 // The GUI's scene keys (gui --scene), so a step opens exactly like a scene.
-const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "view", "play",
-                                  "presenter", "compare", "device"};
+const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "iteration", "item",
+                                  "naming", "view", "play", "presenter", "compare", "device"};
 
 std::string fmt(double v) {
     char buf[64];
@@ -52,7 +52,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
     for (const auto& [key, value] : step.state.items())
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
             throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, group, phase, "
-                             "part, interval, view, play, presenter, compare, device");
+                             "part, interval, iteration, item, naming, view, play, presenter, compare, device");
     auto want = [&](const char* key, bool ok, const char* what) {
         if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
     };
@@ -63,6 +63,9 @@ LessonStep parse_step(const json& s, const std::string& where) {
     want("phase", st.value("phase", json()).is_number_integer(), "an integer (a phase: one trip round the tile loop)");
     want("part", st.value("part", json()).is_string(), "a part's name: \"load\", \"use\", \"store\", ...");
     want("interval", st.value("interval", json()).is_number_integer(), "an integer (a raw barrier interval)");
+    want("iteration", st.value("iteration", json()).is_number_integer(), "an integer (an iteration of a use part)");
+    want("item", st.value("item", json()).is_array(), "[X, Y] (a work-item's local id)");
+    want("naming", st.value("naming", json()).is_string(), "\"slides\" or \"abc\"");
     want("view", st.value("view", json()).is_string(), "a view name");
     want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
     want("group", st.value("group", json()).is_array(), "[X, Y]");
@@ -150,7 +153,7 @@ const std::vector<Lesson>& builtin_lessons() {
 }
 
 std::vector<std::string> lesson_quantities() {
-    return {"a_loads_per_element", "local_copies", "traffic_factor", "phases",
+    return {"a_loads_per_element", "local_copies", "local_bytes_per_group", "traffic_factor", "phases",
             "work_groups", "idle_work_items", "compute_to_global_ratio", "wrong_cells",
             "l1_hit_percent", "dram_traffic_factor"};
 }
@@ -179,6 +182,20 @@ LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Tr
         a.closed_form = double(t.total_groups());
         a.formula = "one per work-group: " + std::to_string(t.groups[0]) + " x " + std::to_string(t.groups[1]) + " = " +
                     fmt(*a.closed_form);
+    } else if (quantity == "local_bytes_per_group") {
+        uint64_t bytes = 0;
+        std::string arrays;
+        for (const LocalBuffer& l : t.local_buffers) {
+            bytes += l.bytes;
+            arrays += (arrays.empty() ? "" : " + ") + l.name + " " + std::to_string(l.bytes) + " B";
+        }
+        a.traced = double(bytes);
+        a.explanation = "traced: the local arrays the kernel declares (" + arrays + ")";
+        if (tiled) {
+            a.closed_form = double(2 * TS * TS * 4);
+            a.formula = "2 tiles x TS x TS floats x 4 B = 2 x " + fmt(double(TS)) + " x " + fmt(double(TS)) + " x 4 = " +
+                        fmt(*a.closed_form) + " B";
+        }
     } else if (quantity == "traffic_factor") {
         if (!compare) throw InputError("question 'traffic_factor' needs a step with a compare configuration");
         a.traced = t.totals.global_load_bytes ? double(compare->totals.global_load_bytes) / double(t.totals.global_load_bytes) : 0;

@@ -16,11 +16,20 @@ EmulationViewData view_data(const AppState& s, const TraceSlot& slot) {
     d.progress = s.cursor.progress;
     d.tracing = slot.busy();
     d.pinned_hover = s.hover_cell;
+    d.naming = s.naming;
+    if (d.trace) {
+        const FrameKey key{slot.version, s.cursor.group, s.cursor.interval, s.cursor.iteration, s.cursor.item, s.naming};
+        if (const auto frame = slot.frames.frame(*d.trace, slot.roles, key); frame && frame->has_log) {
+            d.frame = frame.get();  // kept alive by the slot's cache until the key changes
+            d.request = frame_request(*d.trace, key);
+        }
+    }
     if (!d.trace) d.empty_text = slot.busy() ? "Tracing on the emulator..." : slot.error.empty() ? "No trace yet: choose a kernel and press Trace." : "";
     return d;
 }
 
 void select_group(AppState& s, TraceSlot& slot, const GroupId& group) {
+    if (s.cursor.group != group) s.cursor.item.reset();
     s.cursor.group = group;
     if (!slot.trace) return;
     const Trace& t = *slot.trace;

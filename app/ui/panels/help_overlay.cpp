@@ -15,7 +15,8 @@ struct KeyHelp {
 // Every key handled in App::handle_keys, handle_cursor_keys and the emulation view.
 constexpr KeyHelp kKeys[] = {
     {"Space", "play / pause: the parts of each phase in turn"},
-    {"Right / Left", "next / previous part of a phase (load, use, store)"},
+    {"Right / Left", "step: the next / previous iteration of a use part, else part"},
+    {"Down / Up", "next / previous part of a phase (load, use, store), whole"},
     {"Click a tile of P", "show that work-group"},
     {"Mouse wheel", "zoom the matrices (Home: back to fit)"},
     {"Drag", "pan the zoomed matrices"},

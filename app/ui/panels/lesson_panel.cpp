@@ -65,7 +65,9 @@ void apply_step_options(AppState& s, const GuiOptions& o) {
     s.cursor.group = o.group.value_or(GroupId{0, 0, 0});
     s.cursor.interval = o.interval.value_or(0);
     s.cursor.wanted.reset();
-    if (o.phase || o.part) s.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or("")};
+    if (o.phase || o.part || o.iteration) s.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or(""), o.iteration};
+    s.cursor.item = o.item;
+    if (o.naming) s.naming = *o.naming;
     s.cursor.progress = 1.0;
     s.cursor.playing = o.play;
     if (o.presenter && !s.presenter) {

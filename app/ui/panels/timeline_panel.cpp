@@ -22,6 +22,7 @@ bool resolve_wanted_phase(AppState& s) {
     if (interval < 0) return false;
     if (s.main.trace->partial && plan.phases > 0 && s.cursor.wanted->phase >= plan.phases) return true;
     s.cursor.interval = interval;
+    s.cursor.iteration = s.cursor.wanted->iteration;
     s.cursor.wanted.reset();
     return true;
 }
@@ -30,14 +31,53 @@ std::string cursor_part_text(const AppState& s) {
     const GroupTrace* g = s.main.trace ? s.main.trace->find_group(s.cursor.group) : nullptr;
     if (!g) return "";
     const std::string title = part_title(phase_plan(*g), s.cursor.interval);
-    return title.substr(0, title.find(" ("));
+    std::string text = title.substr(0, title.find(" ("));
+    if (s.cursor.iteration)
+        text += ", iteration " + std::to_string(*s.cursor.iteration) + " of " +
+                std::to_string(part_iterations(s, s.cursor.interval));
+    return text;
+}
+
+int part_iterations(const AppState& s, int interval) {
+    if (!s.main.trace) return 0;
+    return s.main.frames.iterations(*s.main.trace, s.main.roles, s.main.version, s.cursor.group, interval);
+}
+
+void step_part(AppState& s, int delta) {
+    const int n = cursor_interval_count(s);
+    if (n == 0) return;
+    s.cursor.interval = std::clamp(s.cursor.interval + delta, 0, n - 1);
+    s.cursor.iteration.reset();
+    s.cursor.progress = 1.0;
 }
 
 void step_cursor(AppState& s, int delta) {
     const int n = cursor_interval_count(s);
     if (n == 0) return;
-    s.cursor.interval = std::clamp(s.cursor.interval + delta, 0, n - 1);
-    s.cursor.progress = 1.0;
+    if (delta > 1 || delta < -1) return step_part(s, delta);
+    Cursor& c = s.cursor;
+    const int its = part_iterations(s, c.interval);
+    if (delta > 0) {
+        if (its > 0 && (!c.iteration || *c.iteration < its - 1)) {
+            c.iteration = c.iteration ? *c.iteration + 1 : 0;
+        } else if (c.interval < n - 1) {
+            ++c.interval;
+            c.iteration.reset();
+            if (part_iterations(s, c.interval) > 0) c.iteration = 0;
+        }
+    } else {
+        if (c.iteration && *c.iteration > 0) {
+            c.iteration = *c.iteration - 1;
+        } else if (c.interval > 0) {
+            --c.interval;
+            const int before = part_iterations(s, c.interval);
+            c.iteration.reset();
+            if (before > 0) c.iteration = before - 1;
+        } else {
+            c.iteration.reset();
+        }
+    }
+    c.progress = 1.0;
 }
 
 void advance_cursor(AppState& s, double dt) {
@@ -48,8 +88,14 @@ void advance_cursor(AppState& s, double dt) {
     // then holds briefly at 1 before the next interval
     c.progress += dt * c.speed * 1.25;
     if (c.progress >= 1.25) {
-        c.progress = 0;
-        c.interval = (c.interval + 1) % n;
+        const int at = c.interval;
+        const std::optional<int> it = c.iteration;
+        step_cursor(s, +1);
+        if (c.interval == at && c.iteration == it) {  // the end: round again
+            c.interval = 0;
+            c.iteration.reset();
+        }
+        c.progress = 0;  // a new part fills its local arrays work-item by work-item
     }
 }
 
@@ -58,11 +104,13 @@ void handle_cursor_keys(AppState& s) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) s.cursor.playing = !s.cursor.playing;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) step_cursor(s, +1);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step_cursor(s, -1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) step_part(s, +1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) step_part(s, -1);
 }
 
 namespace {
 
-// |< Back Play Step >, speed, the part slider and the group's phase count.
+// |< Back Play Step > Part >>, speed, the part slider and the group's phase count.
 void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& plan) {
     Cursor& c = s.cursor;
     if (ImGui::Button("|<")) step_cursor(s, -1000000);
@@ -72,16 +120,22 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
     if (ImGui::Button(c.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0))) c.playing = !c.playing;
     ImGui::SameLine();
     if (ImGui::Button("Step >")) step_cursor(s, +1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next iteration of a use part, else the next part (Right arrow)");
+    ImGui::SameLine();
+    if (ImGui::Button("Part >>")) step_part(s, +1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next part, whole (Down arrow; Up goes back)");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f parts/s", ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
     int interval = c.interval;
     const PhasePart* part = plan.part_at(c.interval);
-    const std::string slider = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + ": " + part->name : "part %d";
+    std::string slider = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + ": " + part->name : "part %d";
+    if (c.iteration) slider += " (iteration " + std::to_string(*c.iteration) + ")";
     ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 14.5f));
     if (n > 0 && ImGui::SliderInt("##part", &interval, 0, n - 1, slider.c_str())) {
         c.interval = interval;
+        c.iteration.reset();
         c.progress = 1.0;
     }
     ImGui::SameLine();
@@ -148,6 +202,18 @@ void draw_timeline_panel(AppState& s, float height) {
         }
         if (current)
             dl->AddRect(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), pal.hover, 0, 0, theme().line);
+        // a use part's iterations as boxes along its foot, the one on show filled
+        if (current) {
+            const int its = part_iterations(s, i);
+            const float box = std::min((seg - 8) / float(std::max(1, its)), fh * 0.9f);
+            if (its > 0 && box >= 3) {
+                for (int k = 0; k < its; ++k) {
+                    const ImVec2 b0(x0 + 4 + box * float(k), p0.y + h - box - 2), b1(b0.x + box - 1, b0.y + box);
+                    if (c.iteration && *c.iteration == k) dl->AddRectFilled(b0, b1, pal.local_read);
+                    dl->AddRect(b0, b1, pal.text);
+                }
+            }
+        }
         if (ImGui::IsItemHovered() && ImGui::GetMousePos().x >= x0 && ImGui::GetMousePos().x < x1) {
             ImGui::BeginTooltip();
             ImGui::Text("%s", part_title(plan, i).c_str());
@@ -158,6 +224,7 @@ void draw_timeline_panel(AppState& s, float height) {
             ImGui::EndTooltip();
             if (ImGui::IsMouseClicked(0)) {
                 c.interval = i;
+                c.iteration.reset();
                 c.progress = 1.0;
             }
         }

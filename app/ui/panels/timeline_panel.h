@@ -9,8 +9,14 @@ namespace tilescope::ui {
 void draw_timeline_panel(AppState& state, float height);
 // Advances the cursor while playing (call once per frame with the frame's seconds).
 void advance_cursor(AppState& state, double dt);
-// Moves the cursor by `delta` parts (clamped) through the selected group's parts.
+// One step as the slides step: the next (delta > 0) or previous iteration of a use part,
+// else the next or previous part (a use part is entered at its first or last iteration).
+// |delta| > 1 moves that many parts.
 void step_cursor(AppState& state, int delta);
+// Part by part (the whole part on show, no iteration).
+void step_part(AppState& state, int delta);
+// Iterations of the selected group's part `interval` (0: it reads no local memory).
+int part_iterations(const AppState& state, int interval);
 // The selected group's parts (barrier intervals).
 int cursor_interval_count(const AppState& state);
 // A pending --phase / lesson phase becomes the cursor's interval once the selected group's

@@ -28,6 +28,7 @@
 #include "ui/panels/setup_panel.h"
 #include "ui/widgets/theme.h"
 #include "ui/panels/tune_offer.h"
+#include "ui/panels/work_item_panel.h"
 
 namespace tilescope::ui {
 namespace {
@@ -62,6 +63,9 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     s_.worker = &worker_;
     s_.scripted = o.scripted();
     s_.presenter = o.presenter || (!o.scripted() && settings.presenter);
+    // a setting that changes what this start shows is named, not silently applied
+    if (!o.scripted() && !o.presenter && settings.presenter)
+        s_.message = "Presenter mode is on from your last session (F5 turns it off)";
     s_.cursor.speed = settings.speed;
     s_.device_sel = o.device.empty() ? settings.device : o.device;
     s_.sidebar_width = settings.sidebar_width;
@@ -71,7 +75,9 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     s_.cursor.playing = o.play;
     if (o.group) s_.cursor.group = *o.group;
     if (o.interval) s_.cursor.interval = *o.interval;
-    if (o.phase || o.part) s_.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or("")};
+    if (o.phase || o.part || o.iteration) s_.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or(""), o.iteration};
+    if (o.item) s_.cursor.item = o.item;
+    if (o.naming) s_.naming = *o.naming;
     s_.hover_cell = o.hover;
     timings_ = o.timings;
     s_.custom_source_path = o.source_path;
@@ -80,6 +86,7 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
 
     if (o.control) control_.emplace(*o.control);
     side_panels_.push_back(std::make_unique<LessonPanel>(o.lesson, o.lesson_step));
+    side_panels_.push_back(std::make_unique<WorkItemPanel>());
     side_panels_.push_back(std::make_unique<SetupPanel>());
     side_panels_.push_back(std::make_unique<CountersSection>());
     side_panels_.push_back(std::make_unique<CachesSection>());
@@ -356,6 +363,11 @@ void App::draw_header() {
     const char* presenter = s_.presenter ? "Presenter: on (F5)" : "Presenter (F5)";
     same_line_if_fits(button_width(presenter));
     if (ImGui::Button(presenter)) set_presenter(!s_.presenter);
+    // cells named as on the slides (M, N, P) or as tilescope's A, B, C
+    const char* names = s_.naming == Naming::Slides ? "Names: M N P" : "Names: A B C";
+    same_line_if_fits(button_width(names));
+    if (ImGui::Button(names)) s_.naming = s_.naming == Naming::Slides ? Naming::Abc : Naming::Slides;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Name the cells M0,1 N0,1 P0,1 as the slides do, or A0,1 B0,1 C0,1");
     same_line_if_fits(button_width("Save PNG (F12)"));
     if (ImGui::Button("Save PNG (F12)")) s_.screenshot_request = "";
     same_line_if_fits(button_width("Help (F1)"));
@@ -450,7 +462,10 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
     if (s_.view == View::Heatmap) data = heatmap_by_dram(std::move(data), s_);  // by DRAM fetches when asked
     const EmulationViewResult r = emulation_.draw(data, origin, size, flags, zoom_.transform());
     if (!s_.scripted) zoom_.handle_input(origin, size);
-    if (auto g = zoom_.filter_click(r.clicked_group)) select_group(s_, s_.main, *g);
+    if (auto g = zoom_.filter_click(r.clicked_group)) {
+        select_group(s_, s_.main, *g);
+        if (r.clicked_item) s_.cursor.item = r.clicked_item;  // its story in the side panel
+    }
 }
 
 std::vector<MatrixPlacement> App::placements() const {

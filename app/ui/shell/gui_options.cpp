@@ -24,6 +24,9 @@ const char* const kGuiHelp =
     "  --part NAME        which part of the phase: load, use, load + use, store, compute (default:\n"
     "                     the phase's first part)\n"
     "  --interval I       instead of --phase: the I-th barrier interval of the group (the raw level)\n"
+    "  --iteration I      in a use part: the iteration to show (0 = the first), as the slides step it\n"
+    "  --item X,Y         the work-item of the group whose story the Work-item panel tells (local id)\n"
+    "  --naming NAME      cells named as the slides do (slides: M0,1 N P) or abc (A0,1 B C)\n"
     "  --view NAME        emulation, heatmap, source, performance, compare, ladder\n"
     "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
     "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
@@ -66,17 +69,17 @@ int parse_int(const std::string& opt, const std::string& v, int lo, int hi, cons
     throw InputError("--" + opt + " '" + shown(v) + "': accepted: " + accepted);
 }
 
-GroupId parse_group(const std::string& v) {
+GroupId parse_group(const std::string& v, const char* option = "group") {
     GroupId g{0, 0, 0};
     size_t start = 0;
     for (int d = 0; d < 3; ++d) {
         const size_t c = v.find(',', start);
         const std::string item = v.substr(start, c == std::string::npos ? std::string::npos : c - start);
-        g[d] = uint32_t(parse_int("group", item.empty() ? "x" : item, 0, 1 << 20, "X,Y with non-negative integers, e.g. 1,2"));
+        g[d] = uint32_t(parse_int(option, item.empty() ? "x" : item, 0, 1 << 20, "X,Y with non-negative integers, e.g. 1,2"));
         if (c == std::string::npos) return g;
         start = c + 1;
     }
-    throw InputError("--group '" + shown(v) + "': accepted: X,Y or X,Y,Z");
+    throw InputError(std::string("--") + option + " '" + shown(v) + "': accepted: X,Y or X,Y,Z");
 }
 
 }  // namespace
@@ -109,11 +112,11 @@ std::vector<std::string> with_scene_json(const std::vector<std::string>& args, c
         return false;
     };
     std::vector<std::string> out;
-    static const char* known[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "view", "play", "presenter", "compare", "device"};
+    static const char* known[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "play", "presenter", "compare", "device"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& k = it.key();
         if (std::find(std::begin(known), std::end(known), k) == std::end(known))
-            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, part, interval, view, play, presenter, compare, device");
+            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, part, interval, iteration, item, naming, view, play, presenter, compare, device");
         if (given(k)) continue;
         const nlohmann::json& v = it.value();
         if (k == "play" || k == "presenter") {
@@ -160,7 +163,7 @@ std::vector<std::string> with_lesson(const std::vector<std::string>& args, const
 const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings"};
 
 std::set<std::string> valued_options() {
-    std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "part", "interval", "view", "scene", "screenshot",
+    std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "scene", "screenshot",
                                     "frames", "window", "layout", "compare", "screenshot-width", "hover", "control",
                                     "lesson", "step", "open", "record"};
     for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
@@ -185,6 +188,12 @@ void parse_script(const args::Options& o, GuiOptions& g) {
         throw InputError("--phase and --interval: give one of them (a phase of the slides, or a raw barrier interval)");
     if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
     if (o.has("interval")) g.interval = parse_int("interval", *o.get("interval"), 0, 1 << 24, "an interval number >= 0");
+    if (o.has("iteration")) g.iteration = parse_int("iteration", *o.get("iteration"), 0, 1 << 24, "an iteration number >= 0");
+    if (o.has("item")) g.item = parse_group(*o.get("item"), "item");
+    if (o.has("naming")) {
+        g.naming = parse_naming(*o.get("naming"));
+        if (!g.naming) throw InputError("--naming '" + shown(*o.get("naming"), 40) + "': accepted: slides, abc");
+    }
     if (o.has("part")) {
         static const char* parts[] = {"load", "use", "load + use", "store", "compute"};
         const std::string part = *o.get("part");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/kernel/launch_config.h"
+#include "core/trace/frame.h"
 #include "core/teach/lesson.h"
 #include "core/io/trace_file.h"
 #include "ui/state/app_state.h"
@@ -27,6 +28,9 @@ struct GuiOptions {
     std::optional<int> phase;              // --phase: the slides' phase (trip round the tile loop)
     std::optional<std::string> part;       // --part: which part of it ("load", "use", ...); default the first
     std::optional<int> interval;           // --interval: the raw barrier interval (instead of --phase)
+    std::optional<int> iteration;          // --iteration: in a use part, the iteration on show
+    std::optional<WorkItemId> item;        // --item X,Y: the work-item whose story is told (local id)
+    std::optional<Naming> naming;          // --naming slides|abc
     std::optional<View> view;
     std::string device;                    // --device as given ("" = not given)
     std::string source_path;               // --source as given

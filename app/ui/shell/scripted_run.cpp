@@ -37,6 +37,22 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
                 j["part"] = part->name;
             }
             j["phases"] = plan.phases;
+            if (s.cursor.iteration) j["iteration"] = *s.cursor.iteration;
+            if (s.cursor.item) j["item"] = {(*s.cursor.item)[0], (*s.cursor.item)[1]};
+            // what the frame showed: its title and every highlighted cell (role, name)
+            const FrameKey key{s.main.version, s.cursor.group, s.cursor.interval, s.cursor.iteration, s.cursor.item, s.naming};
+            if (const auto frame = s.main.frames.frame(*s.main.trace, s.main.roles, key); frame && frame->has_log) {
+                j["frame_title"] = frame->title;
+                j["iterations"] = frame->iterations;
+                nlohmann::json cells = nlohmann::json::object();
+                for (const FrameArray& a : frame->arrays) {
+                    nlohmann::json list = nlohmann::json::array();
+                    for (const FrameCell& c : a.cells)
+                        list.push_back({{"row", c.row}, {"col", c.col}, {"role", std::string(to_string(c.role))}, {"label", c.label}});
+                    cells[a.key] = list;
+                }
+                j["cells"] = cells;
+            }
         }
     j["view"] = view_name(s.view);
     j["presenter"] = s.presenter;
@@ -76,7 +92,7 @@ bool ScriptedRun::data_arrived(App& app) {
             return false;
         }
     }
-    if ((o_.phase || o_.part) && s.main.trace && !resolve_wanted_phase(s)) {
+    if ((o_.phase || o_.part || o_.iteration) && s.main.trace && !resolve_wanted_phase(s)) {
         const PhasePlan plan = phase_plan(*s.main.trace, s.cursor.group);
         const int phase = o_.phase.value_or(0);
         if (plan.phases == 0)
@@ -94,6 +110,33 @@ bool ScriptedRun::data_arrived(App& app) {
         status_ = 2;
         return false;
     }
+    if (o_.iteration && s.main.trace && !s.cursor.wanted) {
+        const int its = part_iterations(s, s.cursor.interval);
+        if (*o_.iteration >= its) {
+            std::cerr << "tilescope gui: --iteration " << *o_.iteration << ": " << cursor_part_text(s) << " of " << group << " has "
+                      << (its ? "iterations 0.." + std::to_string(its - 1) : std::string("no iterations (it reads no local memory)"))
+                      << "; accepted: " << (its ? "0.." + std::to_string(its - 1) : std::string("none")) << "\n";
+            status_ = 2;
+            return false;
+        }
+    }
+    // --hover ROW,COL names a cell of P: outside it is bad input, not a picture drawn wrong
+    if (o_.hover && s.main.trace)
+        if (const TracedBuffer* c = s.main.trace->find_buffer(s.main.roles.c);
+            c && (o_.hover->first >= c->rows || o_.hover->second >= c->cols)) {
+            std::cerr << "tilescope gui: --hover " << o_.hover->first << "," << o_.hover->second << ": P has rows 0.."
+                      << c->rows - 1 << " and columns 0.." << c->cols - 1 << "; accepted: ROW,COL within those\n";
+            status_ = 2;
+            return false;
+        }
+    if (o_.item && s.main.trace)
+        if (const GroupTrace* g = s.main.trace->find_group(s.cursor.group);
+            g && ((*o_.item)[0] >= std::max<uint32_t>(1, g->size[0]) || (*o_.item)[1] >= std::max<uint32_t>(1, g->size[1]))) {
+            std::cerr << "tilescope gui: --item " << (*o_.item)[0] << "," << (*o_.item)[1] << ": " << group << " has work-items 0.."
+                      << g->size[0] - 1 << ", 0.." << std::max<uint32_t>(1, g->size[1]) - 1 << "; accepted: X,Y within those\n";
+            status_ = 2;
+            return false;
+        }
     s.cursor.progress = 1.0;
     return true;
 }

@@ -15,6 +15,7 @@
 #include "core/tasks/performance.h"
 #include "core/trace/trace.h"
 #include "core/trace/view_model.h"
+#include "ui/state/frame_cache.h"
 #include "ui/panels/tune_offer.h"
 #include "ui/state/worker.h"
 
@@ -49,6 +50,7 @@ struct TraceSlot {
     void drop_partial();
     std::string error;      // the last failure, shown in the UI
     uint64_t version = 0;   // bumps whenever `trace` changes
+    mutable FrameCache frames;  // the cursor's frame of this trace (cells' roles and names, stories)
 
     // Queues a trace on the worker (cancelling one in flight). `groups`: work-groups to
     // keep element detail for (empty: automatic).
@@ -67,6 +69,7 @@ struct TraceSlot {
 struct PhaseRequest {
     int phase = 0;
     std::string part;  // "" = the phase's first part
+    std::optional<int> iteration;  // in a use part
 };
 
 // The shared cursor: which group, which part (barrier interval; its phase and name come
@@ -75,6 +78,8 @@ struct Cursor {
     GroupId group{0, 0, 0};
     int interval = 0;
     std::optional<PhaseRequest> wanted;  // resolved into `interval` by resolve_wanted_phase
+    std::optional<int> iteration;        // in a use part: the iteration on show (none: the whole part)
+    std::optional<WorkItemId> item;      // the work-item whose story is told (its local id)
     double progress = 1.0;  // 0..1 through the interval (work-items that have run)
     bool playing = false;
     float speed = 1.0f;     // parts per second
@@ -98,6 +103,7 @@ struct AppState {
     Cursor cursor;
     View view = View::Emulation;
     bool presenter = false;
+    Naming naming = Naming::Slides;    // cells named M0,1 / N / P (the slides') or A0,1 / B / C
     Performance perf;
     TuningRun tuning;                  // "Tune this device" (ui/panels/tune_offer.h)
     std::map<std::string, Measurement> compare_gflops;  // config key -> measurement

@@ -1,6 +1,7 @@
 #include "ui/widgets/emulation_view.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -44,6 +45,51 @@ std::string group_text(const GroupId& g, int dims) {
     else if (dims == 2) std::snprintf(b, sizeof b, "(%u,%u)", g[0], g[1]);
     else std::snprintf(b, sizeof b, "(%u)", g[0]);
     return b;
+}
+
+// A name inside a cell of `size` pixels at `at`, on a light plate so it reads on any fill;
+// nothing where it would not fit.
+// Names in cells: "M0,1" on one line where it fits at 10 px or more (the body text at
+// most), else on two lines ("M" over "0,1"), so 8x8 matrices in a 1280x720 window, and in
+// presenter mode, stay named. One size per array, from its widest name.
+struct LabelFit {
+    float px = 0;         // text height; 0: too small to read
+    bool two_lines = false;
+};
+
+std::pair<std::string, std::string> label_lines(const std::string& text) {
+    const size_t digit = text.find_first_of("0123456789");
+    if (digit == std::string::npos || digit == 0) return {text, ""};
+    return {text.substr(0, digit), text.substr(digit)};
+}
+
+LabelFit label_fit(float size, const std::string& widest) {
+    ImFont* font = ImGui::GetFont();
+    const float body = ImGui::GetFontSize(), room = size - 3;
+    const float one = body * room / std::max(1.f, font->CalcTextSizeA(body, FLT_MAX, 0, widest.c_str()).x);
+    if (std::min(one, room) >= 10) return {std::min({body, one, room}), false};
+    const auto [top, bottom] = label_lines(widest);
+    const float wide = std::max(font->CalcTextSizeA(body, FLT_MAX, 0, top.c_str()).x, font->CalcTextSizeA(body, FLT_MAX, 0, bottom.c_str()).x);
+    const float two = std::min({body, body * room / std::max(1.f, wide), room / 2});
+    return two >= 9 ? LabelFit{two, true} : LabelFit{};
+}
+
+void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, LabelFit fit = {}) {
+    ImFont* font = ImGui::GetFont();
+    if (fit.px <= 0) fit = label_fit(size, text);
+    if (fit.px <= 0) return;
+    const ImU32 plate = IM_COL32(255, 255, 255, 200), ink = theme().pal.text;
+    const auto [top, bottom] = fit.two_lines ? label_lines(text) : std::make_pair(text, std::string());
+    const ImVec2 a = font->CalcTextSizeA(fit.px, FLT_MAX, 0, top.c_str());
+    const ImVec2 b = bottom.empty() ? ImVec2(0, 0) : font->CalcTextSizeA(fit.px, FLT_MAX, 0, bottom.c_str());
+    float y = at.y + (size - a.y - b.y) * 0.5f;
+    for (const auto& [line, need] : {std::make_pair(&top, a), std::make_pair(&bottom, b)}) {
+        if (line->empty()) continue;
+        const ImVec2 p(at.x + (size - need.x) * 0.5f, y);
+        dl->AddRectFilled(ImVec2(p.x - 1, p.y), ImVec2(p.x + need.x + 1, p.y + need.y), plate, 2.f);
+        dl->AddText(font, fit.px, p, ink, line->c_str());
+        y += need.y;
+    }
 }
 
 void draw_matrix(ImDrawList* dl, const gfx::GridTexture& texture, const MatrixPlacement& m, float tile) {
@@ -304,6 +350,7 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     dl->PushClipRect(origin, ImVec2(f.right_limit, origin.y + size.y - f.legend_h), true);
     paint_cells(f);
     paint_annotations(f);
+    paint_cell_names(f);
     dl->PopClipRect();
     if (f.show_locals) paint_locals(f);
     if (!f.legend.empty())
@@ -334,7 +381,7 @@ Legend EmulationView::legend_of(const Frame& f) {
     if (!f.t.wrong_cells.empty()) l.push_back({K::Key, pal.race, "wrong cell of P (filled; against the CPU reference)", "wrong"});
     if (f.show_locals) {
         l.push_back({K::Key, pal.local_filled, "local: stored now", "local now"});
-        l.push_back({K::Key, pal.c_block, "local: from earlier phase", "local earlier"});
+        l.push_back({K::Key, pal.c_block, "local: held from an earlier part", "local held"});
         l.push_back({K::Key, pal.local_read, "local: read now", "local read"});
     }
     return l;
@@ -458,6 +505,30 @@ void EmulationView::paint_annotations(const Frame& f) {
     }
 }
 
+// Element names on the cells of A, B and C (M0,1 ... as on the slides) where a cell is
+// large enough to read one, and, at an iteration of a use part, the cells of C whose sums
+// grow outlined in the colour of the local cells they read.
+void EmulationView::paint_cell_names(const Frame& f) {
+    if (f.heatmap) return;
+    const char letters[3] = {'A', 'B', 'C'};
+    const MatrixPlacement* places[3] = {&f.pa, &f.pb, &f.pc};
+    for (int m = 0; m < 3; ++m) {
+        const MatrixPlacement& p = *places[m];
+        if (p.rows <= 0 || p.cols <= 0 || int64_t(p.rows) * p.cols > 64 * 64) continue;
+        const float size = (p.p1.x - p.p0.x) / float(p.cols);
+        const LabelFit px = label_fit(size, element_name(letters[m], p.rows - 1, p.cols - 1, f.d.naming));  // one size for the matrix
+        if (px.px <= 0) continue;
+        for (int r = 0; r < p.rows; ++r)
+            for (int c = 0; c < p.cols; ++c)
+                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming), px);
+    }
+    if (!f.d.frame || !f.d.frame->iteration) return;
+    if (const FrameArray* c = f.d.frame->find("C"))
+        for (const FrameCell& cell : c->cells)
+            if (cell.role == CellRole::Accumulates)
+                outline(f.dl, f.pc, Rect{cell.row, cell.col, cell.row, cell.col}, theme().pal.local_read, theme().line * 2);
+}
+
 // Local arrays beside C, drawn with their declared rows x cols.
 void EmulationView::paint_locals(const Frame& f) {
     const Palette& pal = theme().pal;
@@ -493,11 +564,32 @@ void EmulationView::paint_locals(const Frame& f) {
             if (la.writer[w] >= 0) rgba[w] = la.fresh[w] ? pal.local_filled : pal.c_block;
             if (la.read[w]) rgba[w] = pal.local_read;
         }
+        // Once the part is complete, the frame says each cell's role (at one iteration of a use
+        // part: only the cells read then) and which element it holds.
+        const FrameArray* fa = f.d.frame && f.d.progress >= 1.0 ? f.d.frame->find(la.name) : nullptr;
+        if (fa && fa->rows == la.rows && fa->cols == la.cols) {
+            std::fill(rgba.begin(), rgba.end(), pal.local_empty);
+            for (const FrameCell& cell : fa->cells) {
+                const size_t w = size_t(cell.row) * size_t(la.cols) + size_t(cell.col);
+                if (w >= rgba.size()) continue;
+                rgba[w] = cell.role == CellRole::Read     ? pal.local_read
+                          : cell.role == CellRole::Stored ? pal.local_filled
+                                                          : pal.c_block;
+            }
+        }
         if (rgba != g.rgba || g.texture.rows() != la.rows || g.texture.cols() != la.cols) {  // upload only what changed
             g.rgba = std::move(rgba);
             g.texture.upload(la.rows, la.cols, g.rgba, next_version());
         }
         draw_matrix(dl, g.texture, pl, 0);
+        if (fa) {  // what each cell holds: "M0,2", or 0 where the kernel wrote a zero
+            std::string widest;
+            for (const FrameCell& cell : fa->cells) if (cell.label.size() > widest.size()) widest = cell.label;
+            const LabelFit px = label_fit(cs, widest);
+            for (const FrameCell& cell : fa->cells)
+                if (!cell.label.empty() && cell.row < la.rows && cell.col < la.cols)
+                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px);
+        }
         placements_.push_back(pl);
         ly += cs / f.xf.scale * float(la.rows) + f.lh + f.gap;
     }
@@ -539,8 +631,15 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
             ImGui::TextDisabled("its reads: no detail for this group in the trace (click to trace it)");
         ImGui::Text("row %lld of M: each element fetched from global %.1f times (mean, traced)", (long long)row, info->a_row_mean_loads);
         ImGui::Text("column %lld of N: each element fetched from global %.1f times (mean, traced)", (long long)col, info->b_col_mean_loads);
+        if (f.d.request && info->has_detail && o.group == f.d.request->group)
+            if (const auto sum = cell_sum(f.t, *f.d.roles, *f.d.request, row, col))
+                ImGui::Text("%s so far (traced): %s", sum->label.c_str(), sum->text.c_str());
+        ImGui::TextDisabled("click: this work-group, and this work-item's story");
         ImGui::EndTooltip();
-        if (!pinned && ImGui::IsMouseClicked(0)) out.clicked_group = o.group;
+        if (!pinned && ImGui::IsMouseClicked(0)) {
+            out.clicked_group = o.group;
+            if (o.from_trace) out.clicked_item = o.local;
+        }
     } else if (hit(f.pa, mouse, row, col) || hit(f.pb, mouse, row, col)) {
         const bool is_a = hit(f.pa, mouse, row, col);
         const MatrixPlacement& m = is_a ? f.pa : f.pb;

@@ -17,6 +17,7 @@
 
 #include <imgui.h>
 
+#include "core/trace/frame.h"
 #include "core/trace/trace.h"
 #include "core/trace/view_model.h"
 #include "gfx/matrix_grid.h"
@@ -54,6 +55,11 @@ struct EmulationViewData {
     bool tracing = false;                   // a trace is on its way (said beside a group without detail)
     std::string empty_text;                 // shown when trace is null
     std::optional<std::pair<int64_t, int64_t>> pinned_hover;  // a cell of C whose hover stays shown
+    // The core's frame for the cursor (core/trace/frame.h): each cell's role at the selected
+    // part or iteration and the element a local cell holds; null without an access log.
+    const ::tilescope::Frame* frame = nullptr;
+    std::optional<FrameRequest> request;  // what `frame` was built for (a hovered cell's sum so far)
+    Naming naming = Naming::Slides;        // names drawn on cells: M0,1 or A0,1
 };
 
 // Where a matrix landed on screen (for hit-testing, tests and the --layout file).
@@ -70,6 +76,7 @@ struct HoveredCell {
 
 struct EmulationViewResult {
     std::optional<GroupId> clicked_group;  // a cell of C was clicked: the group computing it
+    std::optional<WorkItemId> clicked_item;  // ... and its work-item (local id), when traced
     std::optional<HoveredCell> hovered;
 };
 
@@ -108,6 +115,7 @@ private:
     static void lay_out_matrices(Frame& f);
     void paint_cells(const Frame& f);
     static void paint_annotations(const Frame& f);
+    static void paint_cell_names(const Frame& f);  // element names on cells large enough to read them
     static void paint_wrong_cells(const Frame& f);  // every cell of P that differs from the CPU reference
     void paint_locals(const Frame& f);
     static EmulationViewResult handle_hover(const Frame& f);
