@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "core/base/errors.h"
@@ -90,9 +91,22 @@ std::string limit_text(uint64_t bytes) {
     return with_commas(bytes) + " bytes";
 }
 
+namespace {
+std::mutex inputs_mutex;
+std::vector<std::string> inputs_read;
+}  // namespace
+
 std::string read_untrusted_file(const std::string& path, uint64_t max_bytes, std::string_view label,
                                 const std::function<void(std::string_view head)>& check_head) {
-    return read_checked(path, max_bytes, label, check_head, false);
+    std::string text = read_checked(path, max_bytes, label, check_head, false);
+    const std::lock_guard<std::mutex> lock(inputs_mutex);
+    inputs_read.push_back(path);
+    return text;
+}
+
+std::vector<std::string> input_files_read() {
+    const std::lock_guard<std::mutex> lock(inputs_mutex);
+    return inputs_read;
 }
 
 std::string read_untrusted_file_or_empty(const std::string& path, uint64_t max_bytes, std::string_view label) {

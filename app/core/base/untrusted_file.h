@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilescope {
 
@@ -20,6 +21,11 @@ namespace tilescope {
 // without reading it whole. Throws InputError.
 std::string read_untrusted_file(const std::string& path, uint64_t max_bytes, std::string_view label,
                                 const std::function<void(std::string_view head)>& check_head = {});
+
+// Every path read_untrusted_file has read in this process (traces, lessons, sources,
+// scenes): write_file_atomically refuses to replace one of them, so an output named like
+// an input (`export --html x.tstrace x.tstrace`) cannot destroy it.
+std::vector<std::string> input_files_read();
 
 // Like read_untrusted_file, but a missing file reads as "" (tuning files, settings).
 std::string read_untrusted_file_or_empty(const std::string& path, uint64_t max_bytes, std::string_view label);
