@@ -1,6 +1,7 @@
 # ---- Hardening (issue 13): checked arithmetic, bounds, atomic state files, fuzzing ----
 add_executable(hardening_tests
   hardening/test_bounds.cpp
+  hardening/test_untrusted_files.cpp
   test_main.cpp
 )
 target_link_libraries(hardening_tests PRIVATE tilescope_core GTest::gtest)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -389,5 +390,43 @@ TEST(TuningFile, KillNineMidWriteLeavesTheEarlierResults) {
     Proc third(tune(dir, 8), dir);
     ASSERT_EQ(third.wait(), 0) << third.err();
     EXPECT_EQ(tiles_in(file), (std::set<int>{4, 8}));
+    fs::remove_all(dir);
+}
+
+// Issue 23 through the real binary: a saved trace's hostile forms, outputs that are not
+// regular files, an output that is the input.
+TEST(HostileCli, FilesFromOtherPeopleExitTwoWithOneLine) {
+    const fs::path dir = scratch_dir("files");
+    const std::string trace = (dir / "t.tstrace").string();
+    {
+        Proc p({"trace", "--kernel", "tiled", "--size", "16", "--tile", "4", "--save", trace}, dir);
+        ASSERT_EQ(p.wait(), 0) << p.err();
+    }
+    const std::string original = slurp(trace);
+    // export --html same.tstrace same.tstrace: refused, the trace untouched.
+    expect_refused({"export", "--html", trace, trace}, "is the input FILE.tstrace", "html over its input");
+    EXPECT_EQ(slurp(trace), original);
+    // Outputs that are not regular files.
+    const std::string fifo = (dir / "fifo").string();
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    expect_refused({"export", "--html", fifo, trace}, "FIFO", "html into a FIFO");
+    expect_refused({"export", "--html", dir.string(), trace}, "directory", "html into a directory");
+    expect_refused({"export", "--html", "/dev/zero", trace}, "character device", "html into a device");
+    // Inputs that are not traces, or not files.
+    expect_refused({"export", "--html", (dir / "o.html").string(), fifo}, "FIFO", "a FIFO as input");
+    expect_refused({"export", "--html", (dir / "o.html").string(), "/dev/zero"}, "character device", "/dev/zero as input");
+    std::string deep = "tilescope trace file, version 1\n";
+    for (int i = 0; i < 100'000; ++i) deep += "\xa1\x61\x61";
+    std::ofstream(dir / "deep.tstrace", std::ios::binary) << deep;
+    expect_refused({"export", "--html", (dir / "o.html").string(), (dir / "deep.tstrace").string()}, "nested deeper",
+                   "deep CBOR");
+    std::string flipped = original;
+    flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 4);
+    std::ofstream(dir / "flipped.tstrace", std::ios::binary) << flipped;
+    expect_refused({"export", "--html", (dir / "o.html").string(), (dir / "flipped.tstrace").string()}, "checksum",
+                   "a flipped byte");
+    EXPECT_FALSE(fs::exists(dir / "o.html"));
+    // --line 3 is a --line problem, not a --sector one.
+    expect_refused({"trace", "--size", "16", "--tile", "4", "--caches", "--line", "3"}, "--line 3", "--line 3");
     fs::remove_all(dir);
 }
