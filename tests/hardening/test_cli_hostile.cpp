@@ -430,3 +430,28 @@ TEST(HostileCli, FilesFromOtherPeopleExitTwoWithOneLine) {
     expect_refused({"trace", "--size", "16", "--tile", "4", "--caches", "--line", "3"}, "--line 3", "--line 3");
     fs::remove_all(dir);
 }
+
+// A tuned point that exceeds a device limit falls back to the defaults, naming its file;
+// a damaged tuning file is skipped with a line, not silently (issue 23).
+TEST(TuningFile, ATunedPointBeyondTheLimitsFallsBackNamingItsFile) {
+    const fs::path dir = scratch_dir("tuned-fallback");
+    std::ofstream(dir / "defaults-cpu.json") << R"({"kernels": {"tiled": {"sizes": {"small": {"tile": 4096, "params": {}}}}}})";
+    const std::string env = "TILESCOPE_TUNING_DIR=" + dir.string();
+    {
+        Proc p({"bench", "--kernel", "tiled", "--size", "64", "--reps", "1", "--device", "pocl"}, dir, {env});
+        const int status = p.wait();
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << ": " << p.err();
+        EXPECT_NE(p.err().find("defaults-cpu.json"), std::string::npos) << p.err();
+        EXPECT_NE(p.err().find("using the defaults"), std::string::npos) << p.err();
+        EXPECT_EQ(p.err().find("--tile 4096"), std::string::npos) << p.err();  // never typed
+        EXPECT_NE(p.out().find("tiled"), std::string::npos) << p.out();
+    }
+    std::ofstream(dir / "defaults-cpu.json") << R"({"kernels": )";
+    {
+        Proc p({"bench", "--kernel", "tiled", "--size", "64", "--reps", "1", "--device", "pocl"}, dir, {env});
+        const int status = p.wait();
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << ": " << p.err();
+        EXPECT_NE(p.err().find("defaults-cpu.json' skipped: not JSON"), std::string::npos) << p.err();
+    }
+    fs::remove_all(dir);
+}
