@@ -176,11 +176,27 @@ int cmd_bench(const std::vector<std::string>& args) {
                          "or pick a real device: " + device_list_text());
     // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
     // data, else the defaults.
+    std::vector<LaunchConfig> defaults = configs;
     for (LaunchConfig& c : configs)
         if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default") apply_tuning(c, device);
     Runner runner(device);
-    // Everything that can be refused is refused before the first launch.
-    for (const LaunchConfig& c : configs) runner.validate(c);
+    // Everything that can be refused is refused before the first launch. A tuned point
+    // (from a file, maybe someone else's) that does not build or exceeds a limit is said
+    // once, naming the file, and the defaults are measured instead (issue 23).
+    for (size_t i = 0; i < configs.size(); ++i) {
+        if (!configs[i].tuning_origin.empty()) {
+            try {
+                runner.validate(configs[i]);
+                continue;
+            } catch (const InputError& e) {
+                std::fprintf(stderr, "bench: tuned TS=%d for %s from '%s' cannot be used (%s); using the defaults\n",
+                             configs[i].tile, configs[i].kernel.name.c_str(), shown(configs[i].tuning_origin).c_str(),
+                             shown(e.what(), 240).c_str());
+                configs[i] = defaults[i];
+            }
+        }
+        runner.validate(configs[i]);
+    }
 
     install_interrupt_handler();
     const bool table_to_stdout = !(json_path && *json_path == "-") && !(csv_path && *csv_path == "-");

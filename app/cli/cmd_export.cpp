@@ -44,6 +44,7 @@ int cmd_export(const std::vector<std::string>& args) {
         throw InputError(std::string("FILE.tstrace: ") + (files.empty() ? "missing" : "more than one given") +
                          "; accepted: exactly one saved trace (tilescope trace ... --save FILE.tstrace)");
     check_writable(*out, "--html");
+    check_not_input(*out, "--html", files.front(), "FILE.tstrace");
     const TraceFile trace = load_trace_file(files.front());
     write_file_atomically(*out, handout_html(trace));
     if (*out != "-") std::cerr << "export: wrote " << *out << "\n";

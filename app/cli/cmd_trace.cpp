@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <atomic>
+#include <bit>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -135,6 +136,10 @@ std::optional<CacheChoice> cache_choice(const Options& o, uint32_t sector_bytes)
     if (o.has("ways")) c.overrides.ways = o.get_int("ways", 0, 1, "a positive integer");
     if (o.has("cus")) c.overrides.cus = o.get_int("cus", 0, 1, "a positive integer");
     if (o.has("resident")) c.overrides.resident = o.get_int("resident", 0, 1, "a positive integer");
+    // A line that is not a power of two (a --line typo) is the --line's fault, not --sector's.
+    if (c.overrides.line && (!std::has_single_bit(uint64_t(*c.overrides.line)) || *c.overrides.line < sector_bytes))
+        throw InputError("--line " + std::to_string(*c.overrides.line) + ": accepted: a power of two of at least the " +
+                         std::to_string(sector_bytes) + "-byte sector (--sector), e.g. 64 or 128");
     const CacheParams params = apply_overrides(c.profile.params, c.overrides);
     if (params.sector_bytes < sector_bytes)
         throw InputError("--sector " + std::to_string(sector_bytes) + ": profile " + name + " has " +

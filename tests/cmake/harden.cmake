@@ -1,6 +1,7 @@
 # ---- Hardening (issue 13): checked arithmetic, bounds, atomic state files, fuzzing ----
 add_executable(hardening_tests
   hardening/test_bounds.cpp
+  hardening/test_untrusted_files.cpp
   test_main.cpp
 )
 target_link_libraries(hardening_tests PRIVATE tilescope_core GTest::gtest)
@@ -19,6 +20,13 @@ add_test(NAME fuzz_parsers_short
   COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --runs 20000 --seed 1
           --min-refused 10000)
 set_tests_properties(fuzz_parsers_short PROPERTIES TIMEOUT 600)
+# Issue 23: saved traces from other people, 80,000 more hostile .tstrace files (byte
+# mutations, truncations, length-field and nesting attacks, semantic edits) beside the
+# 20,000 of the short run; with the short run's lessons and tuning files, over 100,000
+# files in CI under ASan + UBSan. Fails on any crash, any input over 2 s, a peak over 1 GiB.
+add_test(NAME fuzz_files
+  COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --target tstrace --runs 80000 --seed 3)
+set_tests_properties(fuzz_files PROPERTIES TIMEOUT 1200)
 
 # The real binary: hostile values, Ctrl-C during endless kernels, 50 MB sources, tuning
 # files under two writers and kill -9.

@@ -33,8 +33,13 @@
 #include "core/teach/lesson.h"
 #include "core/emulator/trace_runner.h"
 #include "core/tuning/tuning.h"
+#include "core/base/untrusted_file.h"
+#include "core/io/html_export.h"
+#include "core/io/trace_file.h"
+#include "core/trace/view_model.h"
 #ifdef TILESCOPE_FUZZ_SCENES
 #include <filesystem>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "ui/shell/gui_options.h"
@@ -149,6 +154,87 @@ const KernelSpec& rung_with_params() {
     return ladder().front();
 }
 
+// A saved trace to attack (issue 23): a small real one, traced once per process.
+const TraceFile& base_trace() {
+    static const TraceFile f = [] {
+        TraceFile t;
+        t.launch = LaunchConfig{*find_kernel("tiled"), {16, 12, 8}, 4};
+        t.trace = run_trace(t.launch);
+        return t;
+    }();
+    return f;
+}
+
+// Re-seals a body with a valid version-2 header: a hostile author can always do this, so
+// half the attacks get past the checksum to the structure and the validation behind it.
+std::string seal(const std::string& body) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(body)));
+    return "tilescope trace file, version 2\nfnv1a64 " + std::string(hex) + " " + std::to_string(body.size()) + "\n" + body;
+}
+
+// One hostile .tstrace: byte mutations, truncations, length-field and nesting attacks on
+// the CBOR, or semantic edits of the trace's fields serialized properly.
+std::string hostile_trace(Rng& rng) {
+    static const std::string bytes = serialize_trace_file(base_trace());
+    static const size_t body_at = bytes.find('\n', bytes.find('\n') + 1) + 1;
+    std::string body = bytes.substr(body_at);
+    auto at = [&] { return body.empty() ? size_t(0) : size_t(rng() % body.size()); };
+    static const int64_t wild[] = {0, -1, 1, 2, 65536, int64_t(1) << 31, int64_t(1) << 32, int64_t(1) << 62, INT64_MAX, INT64_MIN};
+    auto any = [&] { return rng() % 2 ? wild[rng() % 10] : int64_t(rng() % 64); };
+    switch (rng() % 7) {
+    case 0:  // flipped bytes; the checksum alone must catch them
+        for (int i = 0, n = 1 + int(rng() % 4); i < n; ++i) body[at()] = char(rng() % 256);
+        return bytes.substr(0, body_at) + body;
+    case 1:  // flipped bytes, resealed: the CBOR reader and the validation must catch them
+        for (int i = 0, n = 1 + int(rng() % 8); i < n; ++i) body[at()] = char(rng() % 256);
+        return seal(body);
+    case 2:  // truncated anywhere, header included
+        return bytes.substr(0, rng() % bytes.size());
+    case 3: {  // a length field: a container or string head with a huge length
+        static const char heads[] = {'\x9b', '\xbb', '\x5b', '\x7b', '\x9a', '\xba'};
+        std::string len(1, heads[rng() % 6]);
+        const int n = (len[0] & 31) == 27 ? 8 : 4;
+        for (int i = 0; i < n; ++i) len += char(rng() % 2 ? 0xff : rng() % 256);
+        body.insert(at(), len);
+        return seal(body);
+    }
+    case 4: {  // nesting: arrays or maps opened thousands deep
+        const size_t depth = 1 + rng() % 200000;
+        const std::string open = rng() % 2 ? std::string("\x81") : std::string("\xa1\x61\x61");
+        std::string nest;
+        for (size_t i = 0; i < depth; ++i) nest += open;
+        body.insert(at(), nest);
+        return rng() % 4 ? seal(body) : "tilescope trace file, version 1\n" + body;
+    }
+    default: {  // semantic: one field of the trace set to a wild value, then saved properly
+        TraceFile f = base_trace();
+        Trace& t = f.trace;
+        GroupTrace& g = t.detail.front();
+        BufferIntervalAccess& a = g.intervals.front().buffers.front();
+        switch (rng() % 16) {
+        case 0: g.size[rng() % 3] = uint32_t(any()); break;
+        case 1: a.loaded.push_back(Rect{any(), any(), any(), any()}); break;
+        case 2: t.buffers[rng() % t.buffers.size()].rows = any(); break;
+        case 3: t.buffers[rng() % t.buffers.size()].elements = uint64_t(any()); break;
+        case 4: t.local_buffers.push_back({"L", uint64_t(any()), uint64_t(any()), uint64_t(any())}); break;
+        case 5: t.size.M = any(); break;
+        case 6: t.tile = int(any()); break;
+        case 7: t.seconds = rng() % 2 ? std::nan("") : -1e300; break;
+        case 8: t.groups[rng() % 3] = uint64_t(any()); break;
+        case 9: t.local[rng() % 3] = uint64_t(any()); break;
+        case 10: a.loads.push_back({uint32_t(any()), uint32_t(any())}); break;
+        case 11: t.wrong_cells.push_back({any(), any()}); break;
+        case 12: t.kernel = std::string(1 + rng() % 5, char(0x80 + rng() % 0x80)); break;
+        case 13: t.group_totals.push_back({{uint32_t(any()), 0, 0}, 0, {}, {}}); break;
+        case 14: g.intervals.front().work_items.push_back({uint32_t(any()), {}, {}}); break;
+        default: if (t.result) t.result->rows = any(); break;
+        }
+        return serialize_trace_file(f);
+    }
+    }
+}
+
 // The parsers, each given one input.
 std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
     std::map<std::string, std::function<void(const std::string&, Rng&)>> t;
@@ -198,6 +284,15 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
             ui::lesson_step_options(lesson, static_cast<int>(&step - lesson.steps.data()));
 #endif
         }
+    };
+    t["tstrace"] = [](const std::string&, Rng& rng) {
+        // A saved trace from someone else, as `export --html` and `gui --open` take it: read,
+        // then (when accepted) the hand-out and every detail group's view model built from it.
+        const TraceFile f = parse_trace_file(hostile_trace(rng), "fuzz.tstrace");
+        (void)handout_html(f);
+        const MatrixRoles roles = matrix_roles(f.trace, f.launch.kernel.check);
+        for (const GroupTrace& g : f.trace.detail)
+            for (int i = 0; i < interval_count(f.trace, g.group); ++i) (void)group_phase_view(f.trace, roles, g.group, i);
     };
 #ifdef TILESCOPE_FUZZ_SCENES
     t["scene"] = [](const std::string& in, Rng&) {
@@ -270,13 +365,21 @@ int main(int argc, char** argv) {
         if (c.failures) ok = false;
         // Tuning files are read leniently (a bad file is ignored, never an error), so only
         // the command-line parsers must refuse.
-        if (name != "tuning" && c.refused < min_refused) {
+        if (name != "tuning" && name != "tstrace" && c.refused < min_refused) {
             std::fprintf(stderr, "FAIL %s: only %llu inputs refused, fewer than --min-refused %llu\n", name.c_str(),
                          (unsigned long long)c.refused, (unsigned long long)min_refused);
             ok = false;
         }
     }
-    std::printf("total inputs=%llu failures=%llu seed=%llu\n", (unsigned long long)total, (unsigned long long)crashes,
-                (unsigned long long)seed);
+    // No input may take the process past 1 GiB (issue 23: a 108 KB trace once took 7-9 GB).
+    struct rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const double peak_mib = double(usage.ru_maxrss) / 1024.0;
+    if (peak_mib > 1024) {
+        std::fprintf(stderr, "FAIL memory: peak resident %.0f MiB, over 1,024 MiB\n", peak_mib);
+        ok = false;
+    }
+    std::printf("total inputs=%llu failures=%llu seed=%llu peak_rss_mib=%.0f\n", (unsigned long long)total,
+                (unsigned long long)crashes, (unsigned long long)seed, peak_mib);
     return ok ? 0 : 1;
 }

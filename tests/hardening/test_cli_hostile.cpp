@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -389,5 +390,68 @@ TEST(TuningFile, KillNineMidWriteLeavesTheEarlierResults) {
     Proc third(tune(dir, 8), dir);
     ASSERT_EQ(third.wait(), 0) << third.err();
     EXPECT_EQ(tiles_in(file), (std::set<int>{4, 8}));
+    fs::remove_all(dir);
+}
+
+// Issue 23 through the real binary: a saved trace's hostile forms, outputs that are not
+// regular files, an output that is the input.
+TEST(HostileCli, FilesFromOtherPeopleExitTwoWithOneLine) {
+    const fs::path dir = scratch_dir("files");
+    const std::string trace = (dir / "t.tstrace").string();
+    {
+        Proc p({"trace", "--kernel", "tiled", "--size", "16", "--tile", "4", "--save", trace}, dir);
+        ASSERT_EQ(p.wait(), 0) << p.err();
+    }
+    const std::string original = slurp(trace);
+    // export --html same.tstrace same.tstrace: refused, the trace untouched.
+    expect_refused({"export", "--html", trace, trace}, "is the input FILE.tstrace", "html over its input");
+    EXPECT_EQ(slurp(trace), original);
+    // Outputs that are not regular files.
+    const std::string fifo = (dir / "fifo").string();
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    expect_refused({"export", "--html", fifo, trace}, "FIFO", "html into a FIFO");
+    expect_refused({"export", "--html", dir.string(), trace}, "directory", "html into a directory");
+    expect_refused({"export", "--html", "/dev/zero", trace}, "character device", "html into a device");
+    // Inputs that are not traces, or not files.
+    expect_refused({"export", "--html", (dir / "o.html").string(), fifo}, "FIFO", "a FIFO as input");
+    expect_refused({"export", "--html", (dir / "o.html").string(), "/dev/zero"}, "character device", "/dev/zero as input");
+    std::string deep = "tilescope trace file, version 1\n";
+    for (int i = 0; i < 100'000; ++i) deep += "\xa1\x61\x61";
+    std::ofstream(dir / "deep.tstrace", std::ios::binary) << deep;
+    expect_refused({"export", "--html", (dir / "o.html").string(), (dir / "deep.tstrace").string()}, "nested deeper",
+                   "deep CBOR");
+    std::string flipped = original;
+    flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 4);
+    std::ofstream(dir / "flipped.tstrace", std::ios::binary) << flipped;
+    expect_refused({"export", "--html", (dir / "o.html").string(), (dir / "flipped.tstrace").string()}, "checksum",
+                   "a flipped byte");
+    EXPECT_FALSE(fs::exists(dir / "o.html"));
+    // --line 3 is a --line problem, not a --sector one.
+    expect_refused({"trace", "--size", "16", "--tile", "4", "--caches", "--line", "3"}, "--line 3", "--line 3");
+    fs::remove_all(dir);
+}
+
+// A tuned point that exceeds a device limit falls back to the defaults, naming its file;
+// a damaged tuning file is skipped with a line, not silently (issue 23).
+TEST(TuningFile, ATunedPointBeyondTheLimitsFallsBackNamingItsFile) {
+    const fs::path dir = scratch_dir("tuned-fallback");
+    std::ofstream(dir / "defaults-cpu.json") << R"({"kernels": {"tiled": {"sizes": {"small": {"tile": 4096, "params": {}}}}}})";
+    const std::string env = "TILESCOPE_TUNING_DIR=" + dir.string();
+    {
+        Proc p({"bench", "--kernel", "tiled", "--size", "64", "--reps", "1", "--device", "pocl"}, dir, {env});
+        const int status = p.wait();
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << ": " << p.err();
+        EXPECT_NE(p.err().find("defaults-cpu.json"), std::string::npos) << p.err();
+        EXPECT_NE(p.err().find("using the defaults"), std::string::npos) << p.err();
+        EXPECT_EQ(p.err().find("--tile 4096"), std::string::npos) << p.err();  // never typed
+        EXPECT_NE(p.out().find("tiled"), std::string::npos) << p.out();
+    }
+    std::ofstream(dir / "defaults-cpu.json") << R"({"kernels": )";
+    {
+        Proc p({"bench", "--kernel", "tiled", "--size", "64", "--reps", "1", "--device", "pocl"}, dir, {env});
+        const int status = p.wait();
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << ": " << p.err();
+        EXPECT_NE(p.err().find("defaults-cpu.json' skipped: not JSON"), std::string::npos) << p.err();
+    }
     fs::remove_all(dir);
 }

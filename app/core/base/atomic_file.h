@@ -9,8 +9,18 @@
 
 namespace tilescope {
 
-// PATH "-" writes to standard output. Throws InputError when the file cannot be written.
+// PATH "-" (and /dev/stdout, /dev/stderr) writes to that stream. A symlink is written
+// through to its target; an existing device, FIFO, socket or directory is refused, never
+// replaced; nothing but the named file (its temporary sibling) is ever renamed. Throws
+// InputError when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// Whether two paths name one existing file (symlinks followed).
+bool same_file(const std::string& a, const std::string& b);
+// Throws InputError "<option> 'OUT': is the input <input_name>; ..." when writing `output`
+// would overwrite `input` (an empty `input` is no input).
+void check_not_input(const std::string& output, const std::string& option, const std::string& input,
+                     const std::string& input_name);
 
 // Read-merge-write under an exclusive lock (flock on the file's directory), so two
 // processes updating one file (two `tune` runs) each keep the other's results:

@@ -274,7 +274,11 @@ Runner::~Runner() {
 
 void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& launch) const {
     const DeviceInfo& d = device_;
-    const std::string tile = "--tile " + std::to_string(config.tile) + ": kernel '" + config.kernel.name + "'";
+    // A tuned tile was not typed by the user: the message names the file it came from.
+    const std::string tile = (config.tuning_origin.empty()
+                                  ? "--tile " + std::to_string(config.tile)
+                                  : "tuned TS=" + std::to_string(config.tile) + " (from '" + config.tuning_origin + "')") +
+                             ": kernel '" + config.kernel.name + "'";
     if (config.kernel.library.empty()) {
         if (launch.group_size() > d.max_work_group)
             throw InputError(tile + " needs work-groups of " + std::to_string(launch.group_size()) + " work-items (" +

@@ -1,13 +1,16 @@
 #include "core/io/trace_file.h"
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "core/base/atomic_file.h"
-#include "core/kernel/catalog.h"
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
+#include "core/io/trace_file_check.h"
+#include "core/kernel/catalog.h"
 
 namespace tilescope {
 using nlohmann::json;
@@ -548,33 +551,22 @@ Trace trace_from(const json& j) {
     return t;
 }
 
-// The parts of the Trace a view indexes with must agree with each other, or a damaged
-// file could make a view read out of range.
-void check_consistent(const Trace& t) {
-    for (const TracedBuffer& b : t.buffers) {
-        if (b.is_matrix && (b.rows < 0 || b.cols < 0 || uint64_t(b.rows * b.cols) != b.elements))
-            throw InputError("buffer " + b.name + " has a shape that does not match its size");
-        if ((!b.load_counts.empty() && b.load_counts.size() != b.elements) ||
-            (!b.store_counts.empty() && b.store_counts.size() != b.elements))
-            throw InputError("buffer " + b.name + " has heatmap counters of the wrong length");
-    }
-    for (const GroupTrace& g : t.detail)
-        for (const BarrierInterval& in : g.intervals)
-            for (const WorkItemAccesses& w : in.access_log)
-                for (const MemoryAccess& a : w.accesses) {
-                    if (a.buffer >= (a.local() ? t.local_buffers.size() : t.buffers.size()))
-                        throw InputError("an access log names a buffer the trace does not have");
-                    if (size_t(a.value_begin) + a.value_count() > w.stored_words.size())
-                        throw InputError("an access log's stored words are cut short");
-                }
-    if (t.result && t.result->rows * t.result->cols != int64_t(t.result->data.size()))
-        throw InputError("the stored result has the wrong size");
-}
-
 }  // namespace
 
 bool TraceFile::operator==(const TraceFile& o) const {
     return trace == o.trace && launch_json(launch) == launch_json(o.launch) && measurements == o.measurements;
+}
+
+// Version 2 (issue 23) adds a second header line, "fnv1a64 <16 hex digits> <bytes>", the
+// checksum and length of the CBOR that follows, so a flipped or lost byte is refused
+// instead of quietly changing what the file shows. Version 1 files (no checksum) are still
+// read, with every other check; saving writes version 2.
+constexpr std::string_view kChecksumTag = "fnv1a64 ";
+
+std::string checksum_line(std::string_view body) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(body)));
+    return std::string(kChecksumTag) + hex + " " + std::to_string(body.size()) + "\n";
 }
 
 std::string serialize_trace_file(const TraceFile& file) {
@@ -582,39 +574,71 @@ std::string serialize_trace_file(const TraceFile& file) {
                           {"trace", trace_json(file.trace)},
                           {"measurements", file.measurements}};
     std::vector<uint8_t> cbor = json::to_cbor(content);
-    std::string out = std::string(kMagic) + std::to_string(kTraceFileVersion) + "\n";
-    out.append(reinterpret_cast<const char*>(cbor.data()), cbor.size());
+    const std::string_view body(reinterpret_cast<const char*>(cbor.data()), cbor.size());
+    std::string out = std::string(kMagic) + std::to_string(kTraceFileVersion) + "\n" + checksum_line(body);
+    out.append(body);
     return out;
 }
 
-TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
-    const std::string file(name);
+namespace {
+
+// The first line: the format and its version. Refused here, from the first bytes alone,
+// is anything that is not a trace file.
+int header_version(std::string_view bytes, const std::string& file) {
     const size_t newline = bytes.find('\n');
     if (bytes.substr(0, kMagic.size()) != kMagic || newline == std::string_view::npos || newline > 64)
         throw InputError(file + ": not a tilescope trace file (save one with tilescope trace ... --save FILE.tstrace)");
     const std::string version_text(bytes.substr(kMagic.size(), newline - kMagic.size()));
     if (version_text.empty() || version_text.find_first_not_of("0123456789") != std::string::npos || version_text.size() > 6)
-        throw InputError(file + ": damaged header (version '" + version_text + "')");
+        throw InputError(file + ": damaged header (version '" + shown(version_text, 16) + "')");
     const int version = std::stoi(version_text);
-    if (version != kTraceFileVersion)
-        throw InputError(file + ": trace file version " + version_text + "; this tilescope reads version " +
+    if (version != kTraceFileVersion && version != 1)
+        throw InputError(file + ": trace file version " + version_text + "; this tilescope reads versions 1 and " +
                          std::to_string(kTraceFileVersion) + " (trace the kernel again to get one)");
+    return version;
+}
+
+// The CBOR after the header, its checksum verified (version 2).
+std::string_view checked_body(std::string_view bytes, int version, const std::string& file) {
+    std::string_view rest = bytes.substr(bytes.find('\n') + 1);
+    if (version == 1) return rest;
+    const size_t newline = rest.find('\n');
+    if (newline == std::string_view::npos || newline > 64 || rest.substr(0, kChecksumTag.size()) != kChecksumTag)
+        throw InputError(file + ": damaged header (no checksum line); save it again");
+    const std::string_view line = rest.substr(0, newline + 1);
+    const std::string_view body = rest.substr(newline + 1);
+    if (line != checksum_line(body))
+        throw InputError(file + ": damaged (its checksum or length does not match its contents: bytes were changed or lost); save it again");
+    return body;
+}
+
+}  // namespace
+
+TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
+    const std::string file(name);
+    const int version = header_version(bytes, file);
+    const std::string_view body = checked_body(bytes, version, file);
+    // nlohmann's CBOR reader recurses per nesting level: depth, lengths and UTF-8 first.
+    check_cbor(body, kMaxTraceNesting, file);
     try {
-        const std::string_view body = bytes.substr(newline + 1);
         const json content = json::from_cbor(body.begin(), body.end());
         TraceFile out;
         out.launch = launch_from(content.at("launch"));
         out.trace = trace_from(content.at("trace"));
         out.measurements = content.at("measurements");
-        if (!out.measurements.is_array()) throw InputError("measurements are not a list");
-        check_consistent(out.trace);
+        if (!out.measurements.is_array()) throw InputError("measurements: not a list");
+        validate_trace_file(out);
         return out;
     } catch (const json::exception& e) {
         const bool truncated = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
         throw InputError(file + (truncated ? ": truncated (the file ends early); save it again"
-                                           : ": damaged trace file (" + std::string(e.what()) + ")"));
+                                           : ": damaged trace file (" + shown(e.what(), 160) + ")"));
     } catch (const InputError& e) {
-        throw InputError(file + ": damaged trace file (" + e.what() + ")");
+        throw InputError(file + ": damaged trace file (" + shown(e.what(), 240) + ")");
+    } catch (const std::bad_alloc&) {
+        throw InputError(file + ": damaged trace file (a length larger than memory)");
+    } catch (const std::length_error&) {
+        throw InputError(file + ": damaged trace file (a length larger than memory)");
     }
 }
 
@@ -623,12 +647,11 @@ void save_trace_file(const std::string& path, const TraceFile& file) {
 }
 
 TraceFile load_trace_file(const std::string& path, std::string_view option) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(std::string(option) + " '" + path + "': cannot be read (no such file, or no permission)");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) throw InputError(std::string(option) + " '" + path + "': read error");
-    return parse_trace_file(bytes.str(), std::string(option) + " '" + path + "'");
+    const std::string label = std::string(option) + " '" + shown(path) + "'";
+    // Bounded before it is read; the first line is checked before the rest is.
+    const std::string bytes = read_untrusted_file(path, kMaxTraceFileBytes, label,
+                                                  [&](std::string_view head) { (void)header_version(head, label); });
+    return parse_trace_file(bytes, label);
 }
 
 }  // namespace tilescope

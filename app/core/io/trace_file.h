@@ -14,7 +14,7 @@
 
 namespace tilescope {
 
-inline constexpr int kTraceFileVersion = 1;
+inline constexpr int kTraceFileVersion = 2;  // 2: a checksum line (issue 23); version 1 is still read
 
 struct TraceFile {
     LaunchConfig launch;  // the kernel as traced (its source after any --drop-barrier), sizes, tile

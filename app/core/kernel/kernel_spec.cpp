@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 #include "core/base/expr.h"
 
 namespace tilescope {
@@ -208,11 +209,11 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
         throw InputError("--source '" + shown(o.source_path) + "': " + std::to_string(bytes) +
                          " bytes; accepted: a kernel source of at most " + std::to_string(kMaxSourceBytes) +
                          " bytes (1 MiB)");
-    std::ifstream in(o.source_path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in.good() && !in.eof()) throw InputError("--source '" + shown(o.source_path) + "': cannot be read");
-    spec.source = text.str();
+    // Checked again on the opened file: it may have been swapped or grown since.
+    spec.source = read_untrusted_file(o.source_path, kMaxSourceBytes, "--source '" + shown(o.source_path) + "'");
+    // Saved traces and JSON carry the source as text: refused here rather than there.
+    if (!valid_utf8(spec.source))
+        throw InputError("--source '" + shown(o.source_path) + "': not valid UTF-8 text; accepted: an OpenCL C source in UTF-8 (or ASCII)");
     spec.source_name = fs::path(o.source_path).filename().string();
     spec.name = fs::path(o.source_path).stem().string();
     spec.title = spec.name + " (custom)";

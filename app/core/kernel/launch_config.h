@@ -32,6 +32,7 @@ struct LaunchConfig {
     std::map<std::string, int64_t> params = {};
     std::string params_source = "default";  // "default", "tuned", "similar", "type-defaults" (core/tuning) or "given" (--param)
     std::string tuning_note = {};            // in words, for tables and the GUI: "tuned here", "defaults for CPUs"
+    std::string tuning_origin = {};          // the tuning file the tile and params came from ("" when not tuned)
 };
 
 struct ResolvedArg {

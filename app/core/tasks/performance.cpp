@@ -98,6 +98,16 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
         progress.throw_if_cancelled();
         LaunchConfig c = point.config;
         if (point.device_tuning) apply_tuning(c, dev);  // its own, a similar device's, its type's; the row says which
+        if (!c.tuning_origin.empty()) {
+            // A tuned point that cannot run here falls back to the defaults, said with its file.
+            try {
+                runner.validate(c);
+            } catch (const InputError& e) {
+                progress.say("tuned TS=" + std::to_string(c.tile) + " from '" + c.tuning_origin + "' cannot be used (" +
+                             e.what() + "); using the defaults");
+                c = point.config;
+            }
+        }
         progress.say("measuring " + point_label(c) + " on " + dev.name);
         const auto t0 = std::chrono::steady_clock::now();
         std::optional<Measurement> m;

@@ -13,6 +13,7 @@
 #include "core/kernel/catalog.h"
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 #include "core/trace/view_model.h"
 
 namespace tilescope {
@@ -48,6 +49,13 @@ LessonStep parse_step(const json& s, const std::string& where) {
     if (!s.contains("state") || !s["state"].is_object()) throw InputError(where + ": 'state' must be an object");
     step.title = s["title"].get<std::string>();
     step.script = s["script"].get<std::string>();
+    // Texts a screen shows whole: bounded so one line of the GUI stays within what ImGui draws.
+    if (step.title.size() > kMaxLessonTitleChars)
+        throw InputError(where + ": 'title' of " + std::to_string(step.title.size()) + " characters; accepted: at most " +
+                         std::to_string(kMaxLessonTitleChars));
+    if (step.script.size() > kMaxLessonScriptChars)
+        throw InputError(where + ": 'script' of " + std::to_string(step.script.size()) + " characters; accepted: at most " +
+                         std::to_string(kMaxLessonScriptChars));
     step.state = s["state"];
     for (const auto& [key, value] : step.state.items())
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
@@ -74,6 +82,12 @@ LessonStep parse_step(const json& s, const std::string& where) {
         if (!q.is_object() || !q.contains("text") || !q["text"].is_string() || !q.contains("quantity") ||
             !q["quantity"].is_string())
             throw InputError(where + ": 'question' must be {text, quantity}");
+        for (const auto& [key, value] : q.items())
+            if (key != "text" && key != "quantity")
+                throw InputError(where + ": question key '" + shown(key) + "' is unknown; accepted: text, quantity");
+        if (q["text"].get_ref<const std::string&>().size() > kMaxLessonTitleChars * 4)
+            throw InputError(where + ": question 'text' longer than " + std::to_string(kMaxLessonTitleChars * 4) +
+                             " characters");
         const std::string quantity = q["quantity"].get<std::string>();
         const auto known = lesson_quantities();
         if (std::find(known.begin(), known.end(), quantity) == known.end()) {
@@ -91,6 +105,8 @@ LessonStep parse_step(const json& s, const std::string& where) {
 Lesson parse_lesson(std::string_view text, std::string_view name) {
     const std::string file(name);
     json doc;
+    // Depth first: nlohmann's values are copied and compared recursively.
+    check_json_depth(text, kMaxLessonNesting, file);
     try {
         doc = json::parse(text);
     } catch (const json::exception& e) {
@@ -101,6 +117,9 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
         throw InputError(file + ": accepted: {\"title\": ..., \"steps\": [ {title, state, script, question?}, ... ]}");
     Lesson lesson;
     lesson.title = doc["title"].get<std::string>();
+    if (lesson.title.size() > kMaxLessonTitleChars)
+        throw InputError(file + ": 'title' of " + std::to_string(lesson.title.size()) + " characters; accepted: at most " +
+                         std::to_string(kMaxLessonTitleChars));
     std::string stem = file.substr(file.find_last_of('/') + 1);
     lesson.name = stem.substr(0, stem.rfind(".json"));
     for (size_t i = 0; i < doc["steps"].size(); ++i)
@@ -109,11 +128,8 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
 }
 
 Lesson load_lesson(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("--lesson '" + path + "': cannot be read (no such file, or no permission)");
-    std::stringstream s;
-    s << in.rdbuf();
-    return parse_lesson(s.str(), "--lesson '" + path + "'");
+    const std::string label = "--lesson '" + shown(path) + "'";
+    return parse_lesson(read_untrusted_file(path, kMaxLessonBytes, label), label);
 }
 
 LaunchConfig step_launch(const LessonStep& step) {

@@ -15,6 +15,12 @@
 
 namespace tilescope {
 
+// Limits of a lesson file (issue 23): files come from other people.
+inline constexpr uint64_t kMaxLessonBytes = 1u << 20;   // 1 MiB
+inline constexpr int kMaxLessonNesting = 16;             // a real lesson nests 4 deep
+inline constexpr size_t kMaxLessonTitleChars = 200;      // step titles; question texts 4x this
+inline constexpr size_t kMaxLessonScriptChars = 4000;    // the instructor's script of one step
+
 struct LessonQuestion {
     std::string text;      // what the screen asks
     std::string quantity;  // which number answers it (see lesson_quantities)

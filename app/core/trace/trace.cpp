@@ -47,8 +47,9 @@ const BufferIntervalAccess* BarrierInterval::find(std::string_view buffer) const
 }
 
 WorkItemId GroupTrace::local_id(uint32_t linear) const {
-    const uint32_t x = size[0] ? size[0] : 1, y = size[1] ? size[1] : 1;
-    return {linear % x, (linear / x) % y, linear / (x * y)};
+    // 64-bit: x * y of two 32-bit sizes must not wrap to 0 (a hostile saved trace, issue 23).
+    const uint64_t x = size[0] ? size[0] : 1, y = size[1] ? size[1] : 1;
+    return {uint32_t(linear % x), uint32_t((linear / x) % y), uint32_t(linear / (x * y))};
 }
 
 const TracedBuffer* Trace::find_buffer(std::string_view name) const {

@@ -9,12 +9,16 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "core/base/atomic_file.h"
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 #include "core/device/runner.h"
 
 namespace tilescope {
@@ -22,12 +26,33 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
+// Tuning files come from anywhere (copied from a colleague, a hand edit): one that cannot
+// be used is skipped with one line on stderr, once per file and process, never fatal.
+void warn_skipped(const std::string& origin, const std::string& why) {
+    static std::mutex mutex;
+    static std::set<std::string> warned;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!warned.insert(origin).second) return;
+    std::cerr << "tilescope: tuning file '" << shown(origin) << "' skipped: " << shown(why, 240) << "\n";
+}
+
 std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return read_untrusted_file_or_empty(path.string(), kMaxTuningFileBytes, "tuning file '" + shown(path.string()) + "'");
+    } catch (const InputError& e) {
+        warn_skipped(path.string(), e.what());
+        return {};
+    }
+}
+
+// Why the text cannot be a tuning file, or "" when it can.
+std::string tuning_text_problem(std::string_view text) {
+    if (json_depth(text, kMaxTuningNesting) > kMaxTuningNesting)
+        return "nested deeper than " + std::to_string(kMaxTuningNesting) + " levels";
+    const ordered_json doc = ordered_json::parse(text, nullptr, false);
+    if (doc.is_discarded()) return "not JSON";
+    if (!doc.is_object()) return "not a JSON object";
+    return {};
 }
 
 std::string executable_dir() {
@@ -165,6 +190,7 @@ std::string device_family(std::string_view label) {
 
 std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel, std::string_view bucket,
                                            bool* same_bucket) {
+    if (json_depth(json_text, kMaxTuningNesting) > kMaxTuningNesting) return std::nullopt;  // values copy recursively
     const ordered_json doc = ordered_json::parse(json_text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("kernels")) return std::nullopt;
     const auto& kernels = doc["kernels"];
@@ -216,15 +242,29 @@ void for_each_tuning_file(const std::string& only_name, Visit visit) {
         std::error_code ec;
         if (!only_name.empty()) {
             const std::filesystem::path path = std::filesystem::path(dir) / only_name;
-            if (std::filesystem::is_regular_file(path, ec) && visit(path.string(), read_text(path))) return;
+            if (!std::filesystem::exists(path, ec)) continue;
+            const std::string text = read_text(path);
+            if (text.empty()) continue;
+            if (const std::string why = tuning_text_problem(text); !why.empty()) {
+                warn_skipped(path.string(), why);
+                continue;
+            }
+            if (visit(path.string(), text)) return;
             continue;
         }
         std::vector<std::filesystem::path> files;
         for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
             if (it->path().extension() == ".json") files.push_back(it->path());
         std::sort(files.begin(), files.end());
-        for (const auto& path : files)
-            if (visit(path.string(), read_text(path))) return;
+        for (const auto& path : files) {
+            const std::string text = read_text(path);
+            if (text.empty()) continue;
+            if (const std::string why = tuning_text_problem(text); !why.empty()) {
+                warn_skipped(path.string(), why);
+                continue;
+            }
+            if (visit(path.string(), text)) return;
+        }
     }
     for (const EmbeddedFile& f : embedded_files()) {
         const std::string path(f.path);
@@ -308,6 +348,7 @@ bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
                           : found->match == TuningMatch::similar ? "similar"
                                                                  : "type-defaults";
     tuned.tuning_note = found->note;
+    tuned.tuning_origin = found->choice.origin;
     try {
         resolve(tuned);  // parameters the rung no longer has, or sizes that no longer fit
     } catch (const InputError&) {
@@ -327,6 +368,10 @@ int best_result(const std::vector<TuneResult>& results) {
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
                          const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command) {
     if (best_result(new_results) < 0) throw InputError("no verified result to store for kernel '" + kernel + "'");
+    // A damaged file is not silently replaced: it may hold other kernels' results.
+    if (!existing.empty())
+        if (const std::string why = tuning_text_problem(existing); !why.empty())
+            throw InputError("the tuning file to update is " + why + "; move it away or repair it, then tune again");
     ordered_json doc = existing.empty() ? ordered_json::object() : ordered_json::parse(existing, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) doc = ordered_json::object();
     // Another sweep of this kernel at this size (an earlier run, or one running beside

@@ -24,6 +24,10 @@ namespace tilescope {
 
 // "NVIDIA CUDA / NVIDIA H200" -> "nvidia-cuda-nvidia-h200": lower case, runs of anything
 // but letters and digits become one '-'.
+// Limits of a tuning file read from disk (issue 23); beyond them it is skipped with a line.
+inline constexpr uint64_t kMaxTuningFileBytes = 1u << 20;  // 1 MiB
+inline constexpr int kMaxTuningNesting = 16;                // a real tuning file nests 5 deep
+
 std::string device_slug(std::string_view device_label);
 std::string device_slug(const DeviceInfo& device);
 

@@ -81,6 +81,10 @@ void SourceView::draw(AppState& s, ImVec2 size) {
         ImGui::SameLine(0, 0);
         const bool dropped = &base != &shown->kernel &&
                              std::find(s.dropped_barriers.begin(), s.dropped_barriers.end(), line) != s.dropped_barriers.end();
+        // One draw call holds at most 65,536 vertices (16-bit indices, 4 per glyph): a line
+        // from a file is cut well before that (issue 23: a 17,000-character text aborted).
+        constexpr size_t kMaxShownLineChars = 2000;
+        if (text.size() > kMaxShownLineChars) text = text.substr(0, kMaxShownLineChars) + " ...";
         ImGui::TextUnformatted(text.c_str());
         if (std::find(source_barriers.begin(), source_barriers.end(), line) != source_barriers.end()) {
             if (dropped) dl->AddLine(ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + w, p.y + h * 0.5f), pal.race, 2.f);

@@ -17,6 +17,9 @@
 
 namespace tilescope::ui {
 
+// A control file is a few short lines; a bigger one is ignored with a line on stderr.
+inline constexpr unsigned long kMaxControlFileBytes = 64 * 1024;
+
 struct ControlCommand {
     enum class Kind { Screenshot, Quit, Measure, State } kind;
     std::string argument;
@@ -30,6 +33,7 @@ public:
 
 private:
     std::string path_;
+    bool warned_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -1,6 +1,7 @@
 #include "ui/shell/gui_options.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "core/kernel/catalog.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 
 namespace tilescope::ui {
 
@@ -138,11 +140,12 @@ std::vector<std::string> with_scene_json(const std::vector<std::string>& args, c
 }
 
 std::vector<std::string> with_scene(const std::vector<std::string>& args, const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError("--scene '" + shown(path) + "': cannot read the file");
+    const std::string label = "--scene '" + shown(path) + "'";
+    const std::string text = read_untrusted_file(path, 1u << 20, label);  // bounded: a scene is a few lines
+    check_json_depth(text, 16, label);
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(in);
+        j = nlohmann::json::parse(text);
     } catch (const std::exception& e) {
         throw InputError("--scene '" + shown(path) + "': not JSON (" + shown(e.what(), 200) + ")");
     }
@@ -215,8 +218,17 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     g.frame_stats = o.has("frame-stats");
     g.timings = o.has("timings");
     g.screenshot = o.get("screenshot");
+    if (g.screenshot) check_writable(*g.screenshot, "--screenshot");  // before rendering, with the reason
     g.layout = o.get("layout");
     g.control = o.get("control");
+    if (g.control) {
+        // Refused at start, not renamed later: only a regular file (or none yet) is a control file.
+        std::error_code ec;
+        const auto status = std::filesystem::symlink_status(*g.control, ec);
+        if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+            throw InputError("--control '" + shown(*g.control) +
+                             "': exists and is not a regular file; accepted: a path where the GUI will find a file of command lines");
+    }
     g.device = o.get_or("device", "");
     g.source_path = o.get_or("source", "");
     if ((g.screenshot || g.frame_stats) && !g.frames) g.frames = 30;

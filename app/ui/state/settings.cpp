@@ -9,6 +9,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 
 namespace tilescope::ui {
 
@@ -44,9 +45,9 @@ std::string absolute_path(const std::string& path) {
 Settings load_settings() {
     Settings s;
     try {
-        std::ifstream in(config_dir() + "/settings.json");
-        if (!in) return s;
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const std::string text = read_untrusted_file_or_empty(config_dir() + "/settings.json", 1u << 20, "settings");
+        if (text.empty() || json_depth(text, 16) > 16) return s;
+        const nlohmann::json j = nlohmann::json::parse(text);
         s.presenter = j.value("presenter", s.presenter);
         s.speed = j.value("speed", s.speed);
         s.view = j.value("view", s.view);

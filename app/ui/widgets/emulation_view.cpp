@@ -15,9 +15,15 @@ uint64_t next_version() {
     return ++v;
 }
 
+// Clipped to the grid: a rectangle from a file (or a view model's arithmetic on one) never
+// writes outside it, however far out it lies (issue 23: rectangles at +-2^62).
 void fill(std::vector<uint32_t>& px, int cols, const Rect& r, ImU32 colour) {
-    for (int64_t i = r.r0; i <= r.r1; ++i)
-        for (int64_t j = r.c0; j <= r.c1; ++j) px[size_t(i) * cols + size_t(j)] = colour;
+    if (cols <= 0 || px.empty()) return;
+    const int64_t rows = int64_t(px.size()) / cols;
+    const int64_t r0 = std::max<int64_t>(r.r0, 0), r1 = std::min<int64_t>(r.r1, rows - 1);
+    const int64_t c0 = std::max<int64_t>(r.c0, 0), c1 = std::min<int64_t>(r.c1, int64_t(cols) - 1);
+    for (int64_t i = r0; i <= r1; ++i)
+        for (int64_t j = c0; j <= c1; ++j) px[size_t(i) * size_t(cols) + size_t(j)] = colour;
 }
 
 ImVec2 cell_pos(const MatrixPlacement& m, double row, double col) {
@@ -25,7 +31,11 @@ ImVec2 cell_pos(const MatrixPlacement& m, double row, double col) {
     return ImVec2(m.p0.x + float(col) * cw, m.p0.y + float(row) * ch);
 }
 
-void outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r, ImU32 colour, float thickness) {
+void outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r0, ImU32 colour, float thickness) {
+    // Clipped like fill: float coordinates of 2^62 would draw nothing useful and can overflow.
+    const Rect r{std::max<int64_t>(r0.r0, 0), std::max<int64_t>(r0.c0, 0), std::min<int64_t>(r0.r1, m.rows - 1),
+                 std::min<int64_t>(r0.c1, m.cols - 1)};
+    if (r.r0 > r.r1 || r.c0 > r.c1) return;
     const ImVec2 a = cell_pos(m, double(r.r0), double(r.c0));
     const ImVec2 b = cell_pos(m, double(r.r1 + 1), double(r.c1 + 1));
     dl->AddRect(a, b, colour, 0.f, 0, thickness);

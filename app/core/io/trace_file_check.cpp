@@ -1,0 +1,227 @@
+#include "core/io/trace_file_check.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
+#include "core/io/trace_file.h"
+
+namespace tilescope {
+namespace {
+
+[[noreturn]] void bad(const std::string& field, const std::string& what) { throw InputError(field + ": " + what); }
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+void in_range(const std::string& field, int64_t v, int64_t lo, int64_t hi) {
+    if (v < lo || v > hi)
+        bad(field, std::to_string(v) + "; accepted: " + std::to_string(lo) + " to " + std::to_string(hi));
+}
+
+// a * b, refused when it passes `limit` (no wrap-around: both are at most 2^63).
+uint64_t product(const std::string& field, uint64_t a, uint64_t b, uint64_t limit) {
+    if (a != 0 && b > limit / a) bad(field, num(a) + " x " + num(b) + "; accepted: at most " + num(limit) + " in all");
+    return a * b;
+}
+
+void finite(const std::string& field, double v, bool non_negative = true) {
+    if (!std::isfinite(v) || (non_negative && v < 0)) bad(field, std::to_string(v) + "; accepted: a finite number >= 0");
+}
+
+void text(const std::string& field, const std::string& s, size_t max_chars = 1 << 20) {
+    if (!valid_utf8(s)) bad(field, "not valid UTF-8 text");
+    if (s.size() > max_chars) bad(field, num(s.size()) + " characters; accepted: at most " + num(max_chars));
+}
+
+// A region elements are indexed into: `rows` x `cols`, `elements` in all.
+struct Extent {
+    uint64_t rows = 0, cols = 0, elements = 0;
+};
+
+void check_rects(const std::string& field, const std::vector<Rect>& rects, const Extent& e) {
+    for (const Rect& r : rects)
+        if (r.r0 < 0 || r.c0 < 0 || r.r0 > r.r1 || r.c0 > r.c1 || uint64_t(r.r1) >= e.rows || uint64_t(r.c1) >= e.cols)
+            bad(field, "rectangle [" + std::to_string(r.r0) + "," + std::to_string(r.c0) + "," + std::to_string(r.r1) + "," +
+                           std::to_string(r.c1) + "] outside the " + num(e.rows) + " x " + num(e.cols) + " it belongs to");
+}
+
+void check_touches(const std::string& field, const std::vector<ElementTouch>& touches, const Extent& e, uint64_t items) {
+    for (const ElementTouch& t : touches) {
+        if (t.element >= e.elements) bad(field, "element " + num(t.element) + " of a buffer of " + num(e.elements));
+        if (t.work_item != ElementTouch::kWholeGroup && t.work_item >= items)
+            bad(field, "work-item " + num(t.work_item) + " of a work-group of " + num(items));
+    }
+}
+
+void check_totals_fit(const std::string& field, const std::array<uint32_t, 3>& id, const std::array<uint64_t, 3>& bound) {
+    for (int d = 0; d < 3; ++d)
+        if (id[size_t(d)] >= bound[size_t(d)])
+            bad(field, "[" + num(id[0]) + "," + num(id[1]) + "," + num(id[2]) + "] outside the " + num(bound[0]) + " x " +
+                           num(bound[1]) + " x " + num(bound[2]) + " of the launch");
+}
+
+void check_trace(const Trace& t) {
+    text("trace.kernel", t.kernel, 256);
+    text("trace.entry", t.entry, 256);
+    text("trace.device", t.device, 1024);
+    in_range("trace.size M", t.size.M, 1, int64_t(kMaxTraceSide));
+    in_range("trace.size N", t.size.N, 1, int64_t(kMaxTraceSide));
+    in_range("trace.size K", t.size.K, 1, int64_t(kMaxTraceSide));
+    product("trace.size M x N", uint64_t(t.size.M), uint64_t(t.size.N), kMaxTraceMatrixCells);
+    product("trace.size M x K", uint64_t(t.size.M), uint64_t(t.size.K), kMaxTraceMatrixCells);
+    product("trace.size K x N", uint64_t(t.size.K), uint64_t(t.size.N), kMaxTraceMatrixCells);
+    in_range("trace.tile", t.tile, t.custom ? 0 : 1, kMaxTraceTile);
+    for (const auto& [name, value] : t.params) {
+        text("trace.params", name, 64);
+        in_range("trace.params " + shown(name, 40), value, -(int64_t(1) << 40), int64_t(1) << 40);
+    }
+    // The NDRange: each dimension's groups are global / local rounded up; 1 beyond dims.
+    uint64_t group_items = 1, groups = 1;
+    for (int d = 0; d < 3; ++d) {
+        const std::string D = "[" + std::to_string(d) + "]";
+        const uint64_t g = t.global[size_t(d)], l = t.local[size_t(d)], n = t.groups[size_t(d)];
+        if (l < 1 || l > kMaxTraceGroupItems) bad("trace.local" + D, num(l) + "; accepted: 1 to " + num(kMaxTraceGroupItems));
+        if (g < 1 || g > (uint64_t(1) << 40)) bad("trace.global" + D, num(g) + "; accepted: 1 to 2^40");
+        if (n != (g + l - 1) / l) bad("trace.groups" + D, num(n) + ", but global " + num(g) + " / local " + num(l) + " gives " + num((g + l - 1) / l));
+        if (d >= t.dims && (g != 1 || l != 1)) bad("trace.global" + D, "set beyond the launch's " + std::to_string(t.dims) + " dimensions");
+        group_items = product("trace.local", group_items, l, kMaxTraceGroupItems);
+        groups = product("trace.groups", groups, n, kMaxTraceGroups);
+    }
+    const TraceGeometry& geo = t.geometry;
+    if (geo.warp < 1 || geo.warp > 1024) bad("trace.geometry warp", num(geo.warp) + "; accepted: 1 to 1024");
+    if (geo.sector_bytes < 1 || geo.sector_bytes > 4096) bad("trace.geometry sector", num(geo.sector_bytes) + "; accepted: 1 to 4096");
+    if (geo.banks < 1 || geo.banks > 1024) bad("trace.geometry banks", num(geo.banks) + "; accepted: 1 to 1024");
+    if (geo.bank_bytes < 1 || geo.bank_bytes > 64) bad("trace.geometry bank bytes", num(geo.bank_bytes) + "; accepted: 1 to 64");
+    finite("trace.flops", t.totals.flops);
+    finite("trace.seconds", t.seconds);
+
+    std::set<std::string> names;
+    std::map<std::string, Extent> global_extent;
+    for (const TracedBuffer& b : t.buffers) {
+        const std::string f = "trace.buffers '" + shown(b.name, 40) + "'";
+        text("trace.buffers name", b.name, 256);
+        if (!names.insert(b.name).second) bad(f, "named twice");
+        if (b.rows < 0 || b.cols < 0 || uint64_t(b.rows) > kMaxTraceSide || uint64_t(b.cols) > kMaxTraceSide)
+            bad(f + " shape", std::to_string(b.rows) + " x " + std::to_string(b.cols) + "; accepted: 0 to " + num(kMaxTraceSide) + " each");
+        const uint64_t cells = product(f + " shape", uint64_t(b.rows), uint64_t(b.cols), kMaxTraceMatrixCells);
+        if (b.elements > kMaxTraceMatrixCells) bad(f + " elements", num(b.elements) + "; accepted: at most " + num(kMaxTraceMatrixCells));
+        if (b.is_matrix ? cells != b.elements : (b.rows != 1 || uint64_t(b.cols) != b.elements))
+            bad(f + " shape", std::to_string(b.rows) + " x " + std::to_string(b.cols) + " does not match its " + num(b.elements) + " elements");
+        if (b.element_size < 1 || b.element_size > 128) bad(f + " element_size", num(b.element_size) + "; accepted: 1 to 128");
+        if (!b.load_counts.empty() && b.load_counts.size() != b.elements) bad(f + " load_counts", num(b.load_counts.size()) + " counters for " + num(b.elements) + " elements");
+        if (!b.store_counts.empty() && b.store_counts.size() != b.elements) bad(f + " store_counts", num(b.store_counts.size()) + " counters for " + num(b.elements) + " elements");
+        if (b.distinct_elements_loaded > b.elements || b.distinct_elements_stored > b.elements)
+            bad(f + " distinct", "more distinct elements than the buffer holds");
+        global_extent[b.name] = {uint64_t(b.rows), uint64_t(b.cols), b.elements};
+    }
+    std::map<std::string, Extent> local_extent;
+    uint64_t local_bytes = 0;
+    for (const LocalBuffer& l : t.local_buffers) {
+        const std::string f = "trace.local_buffers '" + shown(l.name, 40) + "'";
+        text("trace.local_buffers name", l.name, 256);
+        if (l.bytes > kMaxTraceLocalBytes) bad(f + " bytes", num(l.bytes) + "; accepted: at most " + num(kMaxTraceLocalBytes) + " (the emulator's local memory)");
+        local_bytes += l.bytes;
+        if (local_bytes > kMaxTraceLocalBytes) bad("trace.local_buffers", "more than " + num(kMaxTraceLocalBytes) + " bytes of local memory in all");
+        const uint64_t words = product(f + " shape", l.rows, l.cols, kMaxTraceLocalBytes / 4);
+        if (words * 4 > l.bytes + 3 || l.rows < 1) bad(f + " shape", num(l.rows) + " x " + num(l.cols) + " words do not fit its " + num(l.bytes) + " bytes");
+        local_extent[l.name] = {l.rows, l.cols, std::max<uint64_t>(words, (l.bytes + 3) / 4)};
+    }
+    for (const LineTraffic& l : t.lines) in_range("trace.lines line", l.line, 0, kMaxTraceLine);
+    for (int line : t.barrier_lines) in_range("trace.barrier_lines", line, 0, kMaxTraceLine);
+    for (int line : t.dropped_barriers) in_range("trace.dropped_barriers", line, 0, kMaxTraceLine);
+    if (t.group_totals.size() > groups) bad("trace.group_totals", num(t.group_totals.size()) + " entries for " + num(groups) + " work-groups");
+    for (const GroupTotals& g : t.group_totals) check_totals_fit("trace.group_totals group", g.group, t.groups);
+    if (t.detail.size() > groups) bad("trace.detail", num(t.detail.size()) + " groups for " + num(groups) + " work-groups");
+    for (const GroupTrace& g : t.detail) {
+        const std::string f = "trace.detail group [" + num(g.group[0]) + "," + num(g.group[1]) + "," + num(g.group[2]) + "]";
+        check_totals_fit("trace.detail group", g.group, t.groups);
+        for (int d = 0; d < 3; ++d)
+            if (g.size[size_t(d)] < 1 || g.size[size_t(d)] > t.local[size_t(d)])
+                bad(f + " size", "[" + num(g.size[0]) + "," + num(g.size[1]) + "," + num(g.size[2]) + "]; accepted: 1 to the local size " +
+                                     num(t.local[0]) + "," + num(t.local[1]) + "," + num(t.local[2]));
+        const uint64_t items = uint64_t(g.size[0]) * g.size[1] * g.size[2];  // at most 1024^3: no wrap
+        for (const BarrierInterval& in : g.intervals) {
+            const std::string fi = f + " interval " + std::to_string(in.index);
+            in_range(fi + " end_line", in.end_line, 0, kMaxTraceLine);
+            for (const bool local : {false, true})
+                for (const BufferIntervalAccess& a : local ? in.local_buffers : in.buffers) {
+                    const auto& extents = a.local ? local_extent : global_extent;
+                    const auto it = extents.find(a.buffer);
+                    const std::string fa = fi + " buffer '" + shown(a.buffer, 40) + "'";
+                    if (a.local != local || it == extents.end()) bad(fa, "names no " + std::string(local ? "local" : "global") + " buffer of the trace");
+                    check_rects(fa + " loaded", a.loaded, it->second);
+                    check_rects(fa + " stored", a.stored, it->second);
+                    check_touches(fa + " loads", a.loads, it->second, items);
+                    check_touches(fa + " stores", a.stores, it->second, items);
+                }
+            for (const WorkItemTraffic& w : in.work_items)
+                if (w.work_item >= items) bad(fi + " work_items", "work-item " + num(w.work_item) + " of a work-group of " + num(items));
+            // the access log (ABI 3): every access names a buffer the trace has, an element
+            // inside it, and stored words the log carries
+            for (const WorkItemAccesses& w : in.access_log) {
+                if (w.work_item >= items) bad(fi + " access_log", "work-item " + num(w.work_item) + " of a work-group of " + num(items));
+                for (const MemoryAccess& a : w.accesses) {
+                    const size_t buffers = a.local() ? t.local_buffers.size() : t.buffers.size();
+                    if (a.buffer >= buffers) bad(fi + " access_log", "an access names buffer " + num(a.buffer) + " of " + num(buffers));
+                    if (size_t(a.value_begin) + a.value_count() > w.stored_words.size())
+                        bad(fi + " access_log", "an access's stored words run past the " + num(w.stored_words.size()) + " kept");
+                }
+            }
+        }
+    }
+    for (const Diagnostic& d : t.diagnostics) {
+        text("trace.diagnostics message", d.message, 64 * 1024);
+        text("trace.diagnostics oclgrind", d.oclgrind_text, 64 * 1024);
+        in_range("trace.diagnostics line", d.line, 0, kMaxTraceLine);
+        for (const WorkItemId& w : d.work_items)
+            for (int k = 0; k < 3; ++k)
+                if (w[size_t(k)] >= t.global[size_t(k)]) bad("trace.diagnostics work_items", "a work-item outside the NDRange");
+    }
+    if (t.verification) {
+        const Verification& v = *t.verification;
+        finite("trace.verification tolerance", v.tolerance);
+        if (v.checked_elements < 0 || v.total_elements < 0 || v.checked_elements > v.total_elements)
+            bad("trace.verification elements", std::to_string(v.checked_elements) + " of " + std::to_string(v.total_elements));
+        if (v.first_bad_row < -1 || v.first_bad_col < -1 || v.first_bad_row >= t.size.M || v.first_bad_col >= t.size.N)
+            bad("trace.verification first_bad", "a cell outside C");
+    }
+    for (const auto& cell : t.wrong_cells)
+        if (cell[0] < 0 || cell[1] < 0 || cell[0] >= t.size.M || cell[1] >= t.size.N)
+            bad("trace.wrong_cells", "(" + std::to_string(cell[0]) + "," + std::to_string(cell[1]) + ") outside C's " +
+                                         std::to_string(t.size.M) + " x " + std::to_string(t.size.N));
+    if (t.wrong_cells.size() > uint64_t(t.size.M) * uint64_t(t.size.N)) bad("trace.wrong_cells", "more cells than C has");
+    if (t.result) {
+        const HostMatrix& m = *t.result;
+        if (m.rows < 0 || m.cols < 0 || uint64_t(m.rows) > kMaxTraceSide || uint64_t(m.cols) > kMaxTraceSide)
+            bad("trace.result shape", std::to_string(m.rows) + " x " + std::to_string(m.cols));
+        if (product("trace.result shape", uint64_t(m.rows), uint64_t(m.cols), kMaxTraceMatrixCells) != m.data.size())
+            bad("trace.result data", num(m.data.size()) + " values for " + std::to_string(m.rows) + " x " + std::to_string(m.cols));
+    }
+}
+
+void check_launch(const LaunchConfig& c, const Trace& t) {
+    const KernelSpec& k = c.kernel;
+    text("launch.kernel name", k.name, 256);
+    text("launch.kernel source", k.source, 1 << 20);
+    text("launch.kernel prelude", k.prelude, 1 << 20);
+    for (const std::string* s : {&k.title, &k.lesson, &k.tile_meaning, &k.source_name, &k.entry, &k.library, &k.prelude_name})
+        text("launch.kernel text", *s, 64 * 1024);
+    if (c.size != t.size) bad("launch.size", c.size.label() + ", but the trace's is " + t.size.label());
+    in_range("launch.tile", c.tile, k.custom ? 0 : 1, kMaxTraceTile);
+    if (!k.custom && c.tile != t.tile) bad("launch.tile", std::to_string(c.tile) + ", but the trace's is " + std::to_string(t.tile));
+    for (const auto& [name, value] : c.params) {
+        text("launch.params", name, 64);
+        in_range("launch.params " + shown(name, 40), value, -(int64_t(1) << 40), int64_t(1) << 40);
+    }
+}
+
+}  // namespace
+
+void validate_trace_file(const TraceFile& file) {
+    check_trace(file.trace);
+    check_launch(file.launch, file.trace);
+}
+
+}  // namespace tilescope
