@@ -582,6 +582,74 @@ TEST(Handout, ReadableAt1280AndOnAPhone) {
     }
 }
 
+// export --lesson: every step of a lesson on one page, traced at export time; the answer
+// shows only after Reveal; a performance step says it cannot be shown; bad values exit 2.
+TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
+    const fs::path html = scratch() / "lesson2.html";
+    const std::string lessons = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/";
+    const Result r = run("export --html " + html.string() + " --lesson " + lessons + "2_tiling_4x4.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Lesson lesson = load_lesson(lessons + "2_tiling_4x4.json");
+    int asked = -1;
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& s = lesson.steps[i];
+        const Page p = load(html, "lessonstep=" + std::to_string(i));
+        expect_clean(p);
+        EXPECT_EQ(p.painted["lesson-step"], std::to_string(i));
+        const std::string text = text_of(p.dom);
+        EXPECT_NE(text.find(s.title), std::string::npos) << s.title;
+        EXPECT_EQ(p.painted["group"], "0,0");
+        EXPECT_EQ(p.painted["phase"], std::to_string(s.state.value("phase", 0)));
+        if (s.state.contains("part")) {
+            EXPECT_EQ(p.painted["part"], s.state["part"].get<std::string>());
+        }
+        if (s.question && asked < 0) asked = int(i);
+    }
+    ASSERT_GE(asked, 0) << "the lesson has no question";
+    const LessonStep& q = lesson.steps[asked];
+    const Trace t = [&] {
+        const fs::path saved = scratch() / "lesson2.tstrace";
+        const LaunchConfig c = step_launch(q);
+        EXPECT_EQ(run("trace --kernel " + c.kernel.name + " --size " + c.size.label() + " --tile " + std::to_string(c.tile) +
+                      " --save " + saved.string()).status, 0);
+        return load_trace_file(saved.string()).trace;
+    }();
+    const LessonAnswer a = answer_question(q.question->quantity, t);
+    char value[64];
+    std::snprintf(value, sizeof value, std::fabs(a.traced - std::round(a.traced)) < 1e-9 ? "%.0f" : "%.2f", a.traced);
+    const Page before = load(html, "lessonstep=" + std::to_string(asked));
+    EXPECT_NE(text_of(before.dom).find(q.question->text), std::string::npos);
+    EXPECT_EQ(before.painted["revealed"], "0");
+    EXPECT_EQ(text_of(before.dom).find("Answer: "), std::string::npos) << "answer shown before Reveal";
+    const Page after = load(html, "lessonstep=" + std::to_string(asked) + "&reveal=1");
+    expect_clean(after);
+    EXPECT_EQ(after.painted["revealed"], "1");
+    EXPECT_NE(text_of(after.dom).find(std::string("Answer: ") + value), std::string::npos) << text_of(after.dom).substr(0, 2000);
+
+    // A lesson with a performance step: the page says it cannot show it.
+    const fs::path perf = scratch() / "lesson3.html";
+    ASSERT_EQ(run("export --html " + perf.string() + " --lesson " + lessons + "3_tile_sizes.json").status, 0);
+    const Lesson l3 = load_lesson(lessons + "3_tile_sizes.json");
+    for (size_t i = 0; i < l3.steps.size(); ++i) {
+        if (l3.steps[i].state.value("view", "") != "performance") continue;
+        const Page p = load(perf, "lessonstep=" + std::to_string(i));
+        expect_clean(p);
+        EXPECT_EQ(p.painted["view"], "performance");
+        EXPECT_NE(text_of(p.dom).find("measured on a real device; a hand-out cannot measure"), std::string::npos);
+    }
+
+    // Bad values: one line, exit 2, nothing written.
+    const fs::path bad = scratch() / "bad_lesson.json", out = scratch() / "bad_lesson.html";
+    std::ofstream(bad) << R"({"title": "x", "steps": [{"title": "a", "state": {"kernel": "nope", "size": "4"}, "script": "s"}]})";
+    for (const std::string& args : {"--lesson " + bad.string(), "--lesson " + (scratch() / "missing.json").string(),
+                                    "--lesson " + lessons + "2_tiling_4x4.json " + bad.string()}) {
+        const Result e = run("export --html " + out.string() + " " + args);
+        EXPECT_EQ(e.status, 2) << args;
+        EXPECT_EQ(lines(e.err), 1) << e.err;
+        EXPECT_FALSE(fs::exists(out));
+    }
+}
+
 TEST(Tour, RunsToTheEndWithoutATerminalAndAnswersEveryLessonQuestion) {
     const Result r = shell(std::string(TILESCOPE_BIN) + " tour --size 64 </dev/null");
     ASSERT_EQ(r.status, 0) << r.err;

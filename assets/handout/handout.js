@@ -719,14 +719,15 @@ function openLessonStep(i) {
   ans.textContent = ''; ans.hidden = true;
   const reveal = document.getElementById('reveal');
   reveal.hidden = !s.question;
+  let answer = '';
   if (s.question) {
     q.textContent = 'Question: ' + s.question.text;
     const a = s.question.answer;
-    ans.textContent = a.error ? 'No answer: ' + a.error :
-      'Answer: ' + a.value + (a.formula ? ' (closed form: ' + a.formula + ')' : '') + '. ' + a.explanation +
+    answer = 'Answer: ' + a.value + (a.formula ? ' (closed form: ' + a.formula + ')' : '') + '. ' + a.explanation +
       (a.modelled ? ' (from a cache model, not a count)' : '');
   }
-  reveal.onclick = function () { ans.hidden = false; rec.dataset.revealed = '1'; };
+  // The answer reaches the page's text only on Reveal (predict first).
+  reveal.onclick = function () { ans.textContent = answer; ans.hidden = false; rec.dataset.revealed = '1'; };
   rec.dataset.revealed = '0';
   rec.dataset.lessonStep = String(n);
   const note = document.getElementById('viewnote');
@@ -756,7 +757,7 @@ if (LESSON) {
   document.getElementById('lnext').onclick = function () { openLessonStep(LESSON.current + 1); };
   const a = hashArgs();
   openLessonStep(Number(a.lessonstep || 0));
-  if (a.reveal === '1') document.getElementById('reveal').click();
+  if (a.reveal === '1' && !document.getElementById('reveal').hidden) document.getElementById('reveal').click();
 } else {
 fillStatic();
 computeLayout();

@@ -33,6 +33,27 @@ json local_json(const LocalCellRef& c, bool read) {
     return j;
 }
 
+json story_json(const WorkItemStory& s, int dims) {
+    json steps = json::array();
+    for (const WorkItemStep& st : s.steps) {
+        json loads = json::array(), stores = json::array(), local_stores = json::array(), local_reads = json::array();
+        for (const ElementRef& e : st.loads) loads.push_back(element_json(e));
+        for (const ElementRef& e : st.stores) stores.push_back(element_json(e));
+        for (const LocalCellRef& c : st.local_stores) local_stores.push_back(local_json(c, false));
+        for (const LocalCellRef& c : st.local_reads) local_reads.push_back(local_json(c, true));
+        steps.push_back({{"phase", st.phase}, {"part", st.part}, {"interval", st.interval}, {"loads", loads},
+                         {"stores", stores}, {"local_stores", local_stores}, {"local_reads", local_reads}});
+    }
+    return {{"group", id_json(s.group, dims)},
+            {"local", id_json(s.local, dims)},
+            {"global", id_json(s.global, dims)},
+            {"computes", s.computes ? element_json(*s.computes) : json(nullptr)},
+            {"assigned", s.assigned ? element_json(*s.assigned) : json(nullptr)},
+            {"assigned_outside", s.assigned_outside},
+            {"steps", steps},
+            {"cases", s.cases}};
+}
+
 constexpr size_t kListed = 40;  // items a text line lists before "... and N more"
 
 // "M0,1, M0,2" (global) or "M0,1 at (0,1)" (local) for one role.
@@ -54,27 +75,6 @@ std::string local_text(const LocalCellRef& c) {
 }
 
 }  // namespace
-
-json story_json(const WorkItemStory& s, int dims) {
-    json steps = json::array();
-    for (const WorkItemStep& st : s.steps) {
-        json loads = json::array(), stores = json::array(), local_stores = json::array(), local_reads = json::array();
-        for (const ElementRef& e : st.loads) loads.push_back(element_json(e));
-        for (const ElementRef& e : st.stores) stores.push_back(element_json(e));
-        for (const LocalCellRef& c : st.local_stores) local_stores.push_back(local_json(c, false));
-        for (const LocalCellRef& c : st.local_reads) local_reads.push_back(local_json(c, true));
-        steps.push_back({{"phase", st.phase}, {"part", st.part}, {"interval", st.interval}, {"loads", loads},
-                         {"stores", stores}, {"local_stores", local_stores}, {"local_reads", local_reads}});
-    }
-    return {{"group", id_json(s.group, dims)},
-            {"local", id_json(s.local, dims)},
-            {"global", id_json(s.global, dims)},
-            {"computes", s.computes ? element_json(*s.computes) : json(nullptr)},
-            {"assigned", s.assigned ? element_json(*s.assigned) : json(nullptr)},
-            {"assigned_outside", s.assigned_outside},
-            {"steps", steps},
-            {"cases", s.cases}};
-}
 
 json frame_to_json(const Frame& f) {
     json cells = json::object(), arrays = json::object();

@@ -13,9 +13,6 @@ namespace tilescope {
 //  interval, has_log, cells: {KEY: [{row, col, role, label}]}, arrays, sums, item}.
 nlohmann::json frame_to_json(const Frame& frame);
 
-// A work-item's story as the "item" object of frame --json (the hand-out embeds these too).
-nlohmann::json story_json(const WorkItemStory& story, int dims);
-
 // The frame's title in the slides' words, its cells by role, the C cells' sums and the
 // work-item's story.
 std::string frame_text(const Frame& frame);
