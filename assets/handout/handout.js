@@ -73,7 +73,7 @@ function contentRight() {
     if (el.id === 'tip' || el.closest('[hidden]') || el.closest('#painted') || el.closest('#errors')) continue;
     if (el.parentElement && el.parentElement.closest('pre')) continue;  // scrolls inside its box
     const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right + window.scrollX > right) { right = r.right + window.scrollX; rec.dataset.widest = el.tagName + "#" + el.id + "." + el.className; }
+    if (r.width > 0) right = Math.max(right, r.right + window.scrollX);
   }
   return Math.round(right);
 }
