@@ -21,6 +21,11 @@
 #include "core/device/runner.h"
 #include "core/kernel/source_edit.h"
 #include "core/io/trace_file.h"
+#include "core/trace/frame.h"
+#include "core/trace/view_model.h"
+#ifdef TILESCOPE_HAVE_STB
+#include <stb/stb_image.h>
+#endif
 
 namespace fs = std::filesystem;
 using namespace tilescope;
@@ -238,8 +243,8 @@ std::string chromium(const std::string& args) {
 // Loads a page and reads back what its script left: #painted (and data-ready, set once it
 // has painted), #errors (window.onerror's count), and the console's log, where a syntax
 // error, which no handler inside the script can catch, shows as "Uncaught SyntaxError".
-Page load(const fs::path& html, const std::string& hash) {
-    const Result r = shell(chromium("--enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom 'file://" +
+Page load(const fs::path& html, const std::string& hash, const std::string& window = "") {
+    const Result r = shell(chromium(window + " --enable-logging=stderr --v=0 --virtual-time-budget=3000 --dump-dom 'file://" +
                                     html.string() + "#" + hash + "'"));
     EXPECT_EQ(r.status, 0) << r.err;
     Page p;
@@ -249,7 +254,15 @@ Page load(const fs::path& html, const std::string& hash) {
     EXPECT_NE(at, std::string::npos) << r.out.substr(0, 400);
     if (at == std::string::npos) return p;
     const std::string tag = r.out.substr(at, r.out.find('>', at) - at);
-    for (const char* k : {"a", "b", "c", "group", "phase", "part", "interval"}) p.painted[k] = attribute(tag, std::string("data-") + k);
+    // Every data-* attribute of #painted, by its name without "data-".
+    for (size_t at2 = tag.find(" data-"); at2 != std::string::npos; at2 = tag.find(" data-", at2 + 1)) {
+        const size_t eq = tag.find('=', at2);
+        if (eq == std::string::npos) break;
+        const std::string name = tag.substr(at2 + 6, eq - at2 - 6);
+        p.painted[name] = attribute(tag, "data-" + name);
+    }
+    for (const char* k : {"a", "b", "c", "group", "phase", "part", "interval"})
+        if (!p.painted.contains(k)) p.painted[k] = "";
     p.ready = attribute(tag, "data-ready") == "1";
     const size_t e = r.out.find("<div id=\"errors\"");
     p.errors = r.out.substr(e, r.out.find("</div>", e) - e);
@@ -307,9 +320,10 @@ TEST(Handout, ChromiumShowsTheTracesCellsForGroup12Phases0And2) {
         }
         seen_a = a;
     }
-    // Stepping (the page's "next" twice) from phase 0's load lands on phase 1's load
-    // (interval 2), as the slides count phases; and opening it by name lands there too.
-    const Page stepped = load(html, "group=1,2&phase=0&step=2");
+    // Stepping part by part (the page's "part" button twice) from phase 0's load lands on
+    // phase 1's load (interval 2), as the slides count phases; and opening it by name lands
+    // there too.
+    const Page stepped = load(html, "group=1,2&phase=0&partstep=2");
     expect_clean(stepped);
     EXPECT_EQ(stepped.painted["interval"], "2");
     EXPECT_EQ(stepped.painted["phase"], "1");
@@ -384,6 +398,256 @@ TEST(Handout, ScreenshotsOfTwoPhasesDiffer) {
         EXPECT_GT(shots[phase / 2].size(), 1000u);
     }
     EXPECT_NE(shots[0], shots[1]);
+}
+
+// --- the hand-out steps as the slides do (issue 19 item 7) ---
+
+namespace {
+
+// A saved trace of the tiled kernel and its hand-out, made once per size.
+fs::path tiled_handout(const std::string& size, int tile, fs::path* saved_out = nullptr) {
+    const std::string stem = "tiled_" + size + "_" + std::to_string(tile);
+    const fs::path saved = scratch() / (stem + ".tstrace"), html = scratch() / (stem + ".html");
+    if (!fs::exists(html)) {
+        EXPECT_EQ(run("trace --kernel tiled --size " + size + " --tile " + std::to_string(tile) + " --save " + saved.string()).status, 0);
+        const Result e = run("export --html " + html.string() + " " + saved.string());
+        EXPECT_EQ(e.status, 0) << e.err;
+    }
+    if (saved_out) *saved_out = saved;
+    return html;
+}
+
+// A local array's labels in a frame as the page records them: rows joined by "/", cells by
+// " ", "." for a cell the frame does not highlight.
+std::string frame_labels(const Frame& f, const std::string& key) {
+    const FrameArray* a = f.find(key);
+    if (!a) return "";
+    std::vector<std::vector<std::string>> grid(a->rows, std::vector<std::string>(a->cols, "."));
+    for (const FrameCell& c : a->cells) grid[c.row][c.col] = c.label.empty() ? "." : c.label;
+    std::string out;
+    for (int64_t r = 0; r < a->rows; ++r) {
+        out += r ? "/" : "";
+        for (int64_t c = 0; c < a->cols; ++c) out += (c ? " " : "") + grid[r][c];
+    }
+    return out;
+}
+
+std::string text_of(const std::string& dom) {  // the DOM with its tags taken out
+    std::string out;
+    bool tag = false;
+    for (char c : dom) {
+        if (c == '<') tag = true;
+        else if (c == '>') tag = false;
+        else if (!tag) out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(Handout, StepsIterationByIterationWithTheSlidesTitlesAndLabels) {
+    fs::path saved;
+    const fs::path html = tiled_handout("4", 2, &saved);
+    const Page first = load(html, "group=0,0&phase=0&part=use");
+    expect_clean(first);
+    EXPECT_EQ(first.painted["frames"], "iterations");
+    EXPECT_EQ(first.painted["steps"], "7");  // load, use 0, use 1, load, use 0, use 1, store
+    EXPECT_EQ(first.painted["iteration"], "0");
+    EXPECT_EQ(first.painted["title"], "Phase 0 Use for Block (0,0) (iteration 0)");
+    EXPECT_NE(first.dom.find("<h2 id=\"frametitle\">Phase 0 Use for Block (0,0) (iteration 0)</h2>"), std::string::npos);
+    // "step" goes an iteration at a time, then on to the next part; "part" skips iterations.
+    const Page next = load(html, "group=0,0&phase=0&part=use&step=1");
+    EXPECT_EQ(next.painted["title"], "Phase 0 Use for Block (0,0) (iteration 1)");
+    EXPECT_EQ(next.painted["interval"], "1");
+    const Page after = load(html, "group=0,0&phase=0&part=use&step=2");
+    EXPECT_EQ(after.painted["title"], "Phase 1 Load for Block (0,0)");
+    EXPECT_EQ(after.painted["iteration"], "");
+    const Page parts = load(html, "group=0,0&phase=0&part=use&partstep=1");
+    EXPECT_EQ(parts.painted["title"], "Phase 1 Load for Block (0,0)");
+    // The slides' tiles at phase 1: atile holds M0,2 M0,3 / M1,2 M1,3, btile N2,0 N2,1 / N3,0 N3,1.
+    const Page p1 = load(html, "group=0,0&phase=1&part=use&iteration=1");
+    expect_clean(p1);
+    EXPECT_EQ(p1.painted["title"], "Phase 1 Use for Block (0,0) (iteration 1)");
+    EXPECT_EQ(p1.painted["labels-atile"], "M0,2 M0,3/M1,2 M1,3");
+    EXPECT_EQ(p1.painted["labels-btile"], "N2,0 N2,1/N3,0 N3,1");
+    // Iteration 1 reads column 1 of atile and row 1 of btile; the rest holds.
+    EXPECT_EQ(p1.painted["roles-atile"], "0,0=holds;0,1=read;1,0=holds;1,1=read");
+    EXPECT_EQ(p1.painted["roles-btile"], "0,0=holds;0,1=holds;1,0=read;1,1=read");
+    // Every cell of A, B, C is named when cells are large enough.
+    EXPECT_EQ(p1.painted["names"], "1");
+    EXPECT_EQ(p1.painted["labels-a"], "M0,0 M0,1 M0,2 M0,3/M1,0 M1,1 M1,2 M1,3/M2,0 M2,1 M2,2 M2,3/M3,0 M3,1 M3,2 M3,3");
+    EXPECT_EQ(p1.painted["labels-c"].get<std::string>().substr(0, 10), "P0,0 P0,1 ");
+    const Page abc = load(html, "group=0,0&phase=1&part=use&iteration=1&naming=abc");
+    EXPECT_EQ(abc.painted["labels-atile"], "A0,2 A0,3/A1,2 A1,3");
+    EXPECT_EQ(abc.painted["labels-b"].get<std::string>().substr(0, 5), "B0,0 ");
+    // Every step's local labels are build_frame's.
+    const TraceFile f = load_trace_file(saved.string());
+    const MatrixRoles roles = matrix_roles(f.trace, f.launch.kernel.check);
+    for (int phase : {0, 1})
+        for (int it : {0, 1}) {
+            const Frame fr = build_frame(f.trace, roles, FrameRequest{{0, 0, 0}, phase, "use", it, std::nullopt, Naming::Slides});
+            const Page p = load(html, "group=0,0&phase=" + std::to_string(phase) + "&part=use&iteration=" + std::to_string(it));
+            EXPECT_EQ(p.painted["title"], fr.title);
+            EXPECT_EQ(p.painted["labels-atile"], frame_labels(fr, "atile")) << fr.title;
+            EXPECT_EQ(p.painted["labels-btile"], frame_labels(fr, "btile")) << fr.title;
+        }
+}
+
+TEST(Handout, HoveringACellOfCShowsItsSumSoFarTermByTerm) {
+    const fs::path html = tiled_handout("4", 2);
+    const Page it0 = load(html, "group=0,0&phase=0&part=use&iteration=0&hover=1,1");
+    expect_clean(it0);
+    EXPECT_NE(it0.painted["tip"].get<std::string>().find("P1,1 so far = M1,0\u00b7N0,1"), std::string::npos) << it0.painted["tip"];
+    EXPECT_EQ(it0.painted["tip"].get<std::string>().find("M1,1\u00b7N1,1"), std::string::npos) << it0.painted["tip"];
+    const Page it1 = load(html, "group=0,0&phase=0&part=use&iteration=1&hover=1,1");
+    EXPECT_NE(it1.painted["tip"].get<std::string>().find("P1,1 so far = M1,0\u00b7N0,1 + M1,1\u00b7N1,1"), std::string::npos) << it1.painted["tip"];
+    const Page load0 = load(html, "group=0,0&phase=0&part=load&hover=1,1");
+    EXPECT_NE(load0.painted["tip"].get<std::string>().find("P1,1 so far = 0"), std::string::npos) << load0.painted["tip"];
+}
+
+TEST(Handout, ClickingACellOfCShowsItsWorkItemsStory) {
+    const fs::path html = tiled_handout("3", 2);
+    // Block (1,1)'s work-item (0,1) computes nothing (its row 3 lies outside C) but loads N1,2.
+    const Page out = load(html, "group=1,1&phase=0&part=load&item=0,1");
+    expect_clean(out);
+    EXPECT_EQ(out.painted["item"], "0,1");
+    const std::string text = text_of(out.dom);
+    EXPECT_NE(text.find("Work-item (0,1) of Block (1,1)"), std::string::npos) << text.substr(0, 3000);
+    EXPECT_NE(text.find("get_global_id (2,3)"), std::string::npos);
+    EXPECT_NE(text.find("computes none: outside C"), std::string::npos);
+    EXPECT_NE(text.find("loads N1,2"), std::string::npos);
+    EXPECT_NE(text.find("a written zero in place of M3,0, outside its matrix"), std::string::npos);
+    // A click on P2,2 (here from group (0,0)) opens its work-group and work-item.
+    const Page click = load(html, "group=0,0&select=2,2");
+    expect_clean(click);
+    EXPECT_EQ(click.painted["group"], "1,1");
+    EXPECT_EQ(click.painted["item"], "0,0");
+    const std::string ct = text_of(click.dom);
+    EXPECT_NE(ct.find("computes P2,2"), std::string::npos);
+    EXPECT_EQ(ct.find("computes none"), std::string::npos);
+    // Without a click, no story.
+    EXPECT_EQ(text_of(load(html, "group=1,1").dom).find("computes none"), std::string::npos);
+}
+
+#ifdef TILESCOPE_HAVE_STB
+namespace {
+// How many pixels of a PNG have exactly this colour.
+size_t pixels_of(const fs::path& png, uint32_t rgb) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+    if (!px) return 0;
+    size_t count = 0;
+    for (int i = 0; i < w * h; ++i)
+        count += (uint32_t(px[3 * i]) << 16 | uint32_t(px[3 * i + 1]) << 8 | px[3 * i + 2]) == rgb;
+    stbi_image_free(px);
+    return count;
+}
+}  // namespace
+#endif
+
+// Readable at a projector's 1280 px and on a phone's 375 px: no sideways scrolling, cells of
+// local arrays at least as large as the matrices', names on cells, A and B in their own colours.
+TEST(Handout, ReadableAt1280AndOnAPhone) {
+    const fs::path small = tiled_handout("4", 2), big = tiled_handout("32", 8);
+    for (const int width : {1280, 375}) {
+        const std::string window = "--window-size=" + std::to_string(width) + ",900";
+        for (const fs::path& html : {small, big}) {
+            // Headless chromium keeps windows at least 500 px wide: the page lays itself out
+            // as in a window `width` wide when its address says viewport=W; the screenshot
+            // below is taken at the real width.
+            const Page p = load(html, "group=0,0&phase=0&part=load&viewport=" + std::to_string(width), window);
+            expect_clean(p);
+            SCOPED_TRACE(html.filename().string() + " at " + std::to_string(width));
+            const int page = std::stoi(p.painted["page-width"].get<std::string>()), view = std::stoi(p.painted["viewport-width"].get<std::string>());
+            EXPECT_LE(view, width);
+            EXPECT_GE(view, width - 20);  // less a scroll bar
+            EXPECT_LE(page, view) << "the page scrolls sideways";
+            EXPECT_LE(std::stoi(p.painted["canvas-width"].get<std::string>()), view);
+            EXPECT_GE(std::stoi(p.painted["local-cell"].get<std::string>()), std::stoi(p.painted["cell"].get<std::string>()));
+            if (html == small) {
+                EXPECT_EQ(p.painted["names"], "1");
+                EXPECT_GE(std::stoi(p.painted["local-cell"].get<std::string>()), 22);
+            }
+        }
+        const fs::path png = scratch() / ("handout_" + std::to_string(width) + ".png");
+        const Result r = shell("cd " + scratch().string() + " && " +
+                               chromium(window + " --virtual-time-budget=3000 --screenshot=" + png.string() + " 'file://" +
+                                        small.string() + "#group=0,0&phase=0&part=load'"));
+        ASSERT_EQ(r.status, 0) << r.err;
+#ifdef TILESCOPE_HAVE_STB
+        // Phase 0's load: A's loaded cells blue (#0072b2), B's orange (#e69f00).
+        EXPECT_GT(pixels_of(png, 0x0072b2), 1000u) << png;
+        EXPECT_GT(pixels_of(png, 0xe69f00), 1000u) << png;
+#endif
+    }
+}
+
+// export --lesson: every step of a lesson on one page, traced at export time; the answer
+// shows only after Reveal; a performance step says it cannot be shown; bad values exit 2.
+TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
+    const fs::path html = scratch() / "lesson2.html";
+    const std::string lessons = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/";
+    const Result r = run("export --html " + html.string() + " --lesson " + lessons + "2_tiling_4x4.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Lesson lesson = load_lesson(lessons + "2_tiling_4x4.json");
+    int asked = -1;
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& s = lesson.steps[i];
+        const Page p = load(html, "lessonstep=" + std::to_string(i));
+        expect_clean(p);
+        EXPECT_EQ(p.painted["lesson-step"], std::to_string(i));
+        const std::string text = text_of(p.dom);
+        EXPECT_NE(text.find(s.title), std::string::npos) << s.title;
+        EXPECT_EQ(p.painted["group"], "0,0");
+        EXPECT_EQ(p.painted["phase"], std::to_string(s.state.value("phase", 0)));
+        if (s.state.contains("part")) {
+            EXPECT_EQ(p.painted["part"], s.state["part"].get<std::string>());
+        }
+        if (s.question && asked < 0) asked = int(i);
+    }
+    ASSERT_GE(asked, 0) << "the lesson has no question";
+    const LessonStep& q = lesson.steps[asked];
+    const Trace t = [&] {
+        const fs::path saved = scratch() / "lesson2.tstrace";
+        const LaunchConfig c = step_launch(q);
+        EXPECT_EQ(run("trace --kernel " + c.kernel.name + " --size " + c.size.label() + " --tile " + std::to_string(c.tile) +
+                      " --save " + saved.string()).status, 0);
+        return load_trace_file(saved.string()).trace;
+    }();
+    const LessonAnswer a = answer_question(q.question->quantity, t);
+    char value[64];
+    std::snprintf(value, sizeof value, std::fabs(a.traced - std::round(a.traced)) < 1e-9 ? "%.0f" : "%.2f", a.traced);
+    const Page before = load(html, "lessonstep=" + std::to_string(asked));
+    EXPECT_NE(text_of(before.dom).find(q.question->text), std::string::npos);
+    EXPECT_EQ(before.painted["revealed"], "0");
+    EXPECT_EQ(text_of(before.dom).find("Answer: "), std::string::npos) << "answer shown before Reveal";
+    const Page after = load(html, "lessonstep=" + std::to_string(asked) + "&reveal=1");
+    expect_clean(after);
+    EXPECT_EQ(after.painted["revealed"], "1");
+    EXPECT_NE(text_of(after.dom).find(std::string("Answer: ") + value), std::string::npos) << text_of(after.dom).substr(0, 2000);
+
+    // A lesson with a performance step: the page says it cannot show it.
+    const fs::path perf = scratch() / "lesson3.html";
+    ASSERT_EQ(run("export --html " + perf.string() + " --lesson " + lessons + "3_tile_sizes.json").status, 0);
+    const Lesson l3 = load_lesson(lessons + "3_tile_sizes.json");
+    for (size_t i = 0; i < l3.steps.size(); ++i) {
+        if (l3.steps[i].state.value("view", "") != "performance") continue;
+        const Page p = load(perf, "lessonstep=" + std::to_string(i));
+        expect_clean(p);
+        EXPECT_EQ(p.painted["view"], "performance");
+        EXPECT_NE(text_of(p.dom).find("measured on a real device; a hand-out cannot measure"), std::string::npos);
+    }
+
+    // Bad values: one line, exit 2, nothing written.
+    const fs::path bad = scratch() / "bad_lesson.json", out = scratch() / "bad_lesson.html";
+    std::ofstream(bad) << R"({"title": "x", "steps": [{"title": "a", "state": {"kernel": "nope", "size": "4"}, "script": "s"}]})";
+    for (const std::string& args : {"--lesson " + bad.string(), "--lesson " + (scratch() / "missing.json").string(),
+                                    "--lesson " + lessons + "2_tiling_4x4.json " + bad.string()}) {
+        const Result e = run("export --html " + out.string() + " " + args);
+        EXPECT_EQ(e.status, 2) << args;
+        EXPECT_EQ(lines(e.err), 1) << e.err;
+        EXPECT_FALSE(fs::exists(out));
+    }
 }
 
 TEST(Tour, RunsToTheEndWithoutATerminalAndAnswersEveryLessonQuestion) {

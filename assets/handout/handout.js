@@ -1,33 +1,99 @@
 // The hand-out page's script (see handout.html), inlined into the page by html_template.cpp.
-// It only paints what the core computed (the DATA object); it keeps a record of the cells it
-// highlighted in #painted, and sets #painted's data-ready once it has painted, so a headless
-// browser can check both against the trace. Errors are counted in #errors.
+// It only paints what the core computed (the DATA object): the part rectangles of each
+// group, and for the first detail groups the slides' frames (core/trace/frame.h: one per
+// part, and inside a use part one per iteration; cells with roles and labels; sums term by
+// term; work-items' stories). It keeps a record of what it painted in #painted's data-*
+// attributes, and sets data-ready once it has painted, so a headless browser can check
+// them against the trace. Errors are counted in #errors.
+//
+// A lesson page (tilescope export --html OUT --lesson FILE.json) holds several traces and
+// the lesson's steps; each step opens its trace where its state says (see openLessonStep).
 "use strict";
 const errorsBox = document.getElementById('errors');
 window.onerror = function (msg, src, line) {
   errorsBox.textContent += msg + ' (line ' + line + ')\n';
   errorsBox.dataset.count = String(Number(errorsBox.dataset.count || 0) + 1);
 };
-const DATA = JSON.parse(document.getElementById('tilescope-data').textContent);
-if (!DATA) throw new Error('no trace in this page: it is the template; tilescope export --html makes the hand-out');
-// state.part: which part (one barrier interval) of the group is on show; its phase, as the
-// slides count phases (one trip round the tile loop), and its name come with the data.
-const state = { group: 0, part: 0, heat: false, hover: null, timer: null };
+const PAGE = JSON.parse(document.getElementById('tilescope-data').textContent);
+if (!PAGE) throw new Error('no trace in this page: it is the template; tilescope export --html makes the hand-out');
+const LESSON = PAGE.lesson_steps ? PAGE : null;
+// The trace on show (a lesson page switches it per step).
+let DATA = LESSON ? null : PAGE;
+
+// state.step: which of the group's steps is on show (a part, or one iteration of a use
+// part); state.item: the work-item whose story is shown (local id), or null.
+const state = { group: 0, step: 0, heat: false, hover: null, timer: null, item: null, abc: false };
 const canvas = document.getElementById('grid');
 const ctx = canvas.getContext('2d');
 const layout = {};
+const rec = document.getElementById('painted');
+
+// Colours by role (docs/gui.md, "Roles of a frame's cells"; Okabe-Ito, as the GUI).
+const COLOURS = {
+  A: { strip: '#d3e5f3', loaded: '#0072b2', text: '#fff' },   // A (M): blue
+  B: { strip: '#fbe3b8', loaded: '#e69f00', text: '#222' },   // B (N): orange
+  C: { strip: '#d2eee4', stored: '#009e73', accumulates: '#7fd0b6', text: '#222' },  // C (P): bluish green
+  local: { stored: '#56b4e9', read: '#cc79a7', holds: '#d6ecf9', empty: '#fff' },
+};
+const MIN_LABEL_CELL = 22;  // px: a cell narrower than this shows no name
 
 function fmt(v) { return Math.round(v).toLocaleString('en-US'); }
+function roleName(i) { return DATA.roles[i]; }
+function idText(a) { return '(' + a.join(',') + ')'; }
+
+// --- names ---
+
+const ABC = { M: 'A', N: 'B', P: 'C' };
+function named(label) {
+  if (!state.abc || !label || !ABC[label[0]] || !/^[MNP][0-9]/.test(label)) return label;
+  return ABC[label[0]] + label.slice(1);
+}
+function elementName(key, r, c) { return named({ A: 'M', B: 'N', C: 'P' }[key] + r + ',' + c); }
+
+// --- steps: each group's parts, and inside a use part its iterations ---
+
+function group() { return DATA.groups[state.group] || null; }
+function stepsOf(g) {
+  if (!g) return [{ interval: 0, frame: null }];
+  if (g.frames) return g.frames.map(function (f) { return { interval: f.interval, frame: f }; });
+  return g.parts.map(function (p, i) { return { interval: i, frame: null }; });
+}
+function currentStep() { return stepsOf(group())[state.step]; }
+
+// The window's width; #viewport=W (tests: headless chromium's windows are at least 500 px
+// wide) lays the page out as in a window W px wide.
+function viewportWidth() {
+  return state.viewport ? Math.min(state.viewport, document.documentElement.clientWidth) : document.documentElement.clientWidth;
+}
+// The right edge of the rightmost thing shown: more than the window's width means the page
+// scrolls sideways.
+function contentRight() {
+  let right = 0;
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.id === 'tip' || el.closest('[hidden]') || el.closest('#painted') || el.closest('#errors')) continue;
+    if (el.parentElement && el.parentElement.closest('pre')) continue;  // scrolls inside its box
+    const r = el.getBoundingClientRect();
+    if (r.width > 0) right = Math.max(right, r.right + window.scrollX);
+  }
+  return Math.round(right);
+}
 
 function computeLayout() {
   const K = DATA.size[2], M = DATA.size[0], N = DATA.size[1];
+  // As wide as the window allows (a phone: the whole width), at most 760 px.
+  const avail = Math.max(240, Math.min(760, viewportWidth() - 26));
   const margin = 22, gap = 14;
-  const cell = Math.max(1, Math.floor(Math.min((canvas.width - margin - gap) / (K + N),
-                                                (canvas.height - margin - gap) / (K + M))));
+  const cell = Math.max(1, Math.floor(Math.min((avail - margin - gap) / (K + N), (avail - margin - gap) / (K + M))));
+  const w = margin + gap + (K + N) * cell + 2, h = margin + gap + (K + M) * cell + 2;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+  canvas.style.width = w + 'px'; canvas.style.height = h + 'px';
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  layout.w = w; layout.h = h; layout.avail = avail;
   layout.cell = cell;
-  layout.A = { x: margin, y: margin + K * cell + gap, rows: M, cols: K, m: DATA.A };
-  layout.B = { x: margin + K * cell + gap, y: margin, rows: K, cols: N, m: DATA.B };
-  layout.C = { x: margin + K * cell + gap, y: margin + K * cell + gap, rows: M, cols: N, m: DATA.C };
+  layout.A = { key: 'A', x: margin, y: margin + K * cell + gap, rows: M, cols: K, m: DATA.A };
+  layout.B = { key: 'B', x: margin + K * cell + gap, y: margin, rows: K, cols: N, m: DATA.B };
+  layout.C = { key: 'C', x: margin + K * cell + gap, y: margin + K * cell + gap, rows: M, cols: N, m: DATA.C };
 }
 
 function fillCells(box, rects, colour, record) {
@@ -59,17 +125,16 @@ function paintMatrix(box, label) {
   ctx.fillText(label, box.x, box.y - 6);
 }
 
-function paintGridLines(box) {
-  const s = layout.cell;
+function gridLines(c, x0, y0, rows, cols, s) {
   if (s < 5) return;
-  ctx.strokeStyle = 'rgba(0,0,0,0.12)';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let i = 0; i <= box.rows; ++i) { ctx.moveTo(box.x, box.y + i * s + 0.5); ctx.lineTo(box.x + box.cols * s, box.y + i * s + 0.5); }
-  for (let j = 0; j <= box.cols; ++j) { ctx.moveTo(box.x + j * s + 0.5, box.y); ctx.lineTo(box.x + j * s + 0.5, box.y + box.rows * s); }
-  ctx.stroke();
-  ctx.strokeStyle = '#888';
-  ctx.strokeRect(box.x + 0.5, box.y + 0.5, box.cols * s, box.rows * s);
+  c.strokeStyle = 'rgba(0,0,0,0.15)';
+  c.lineWidth = 1;
+  c.beginPath();
+  for (let i = 0; i <= rows; ++i) { c.moveTo(x0, y0 + i * s + 0.5); c.lineTo(x0 + cols * s, y0 + i * s + 0.5); }
+  for (let j = 0; j <= cols; ++j) { c.moveTo(x0 + j * s + 0.5, y0); c.lineTo(x0 + j * s + 0.5, y0 + rows * s); }
+  c.stroke();
+  c.strokeStyle = '#888';
+  c.strokeRect(x0 + 0.5, y0 + 0.5, cols * s, rows * s);
 }
 
 function outline(box, r, colour) {
@@ -79,58 +144,154 @@ function outline(box, r, colour) {
   ctx.strokeRect(box.x + r[1] * s + 1, box.y + r[0] * s + 1, (r[3] - r[1] + 1) * s - 2, (r[2] - r[0] + 1) * s - 2);
 }
 
+// A label centred in a cell of size s, its font as large as fits (none below 8 px).
+function cellText(c, text, x, y, s, colour) {
+  if (!text || s < MIN_LABEL_CELL) return false;
+  const size = Math.min(14, Math.floor((s - 4) / (0.58 * text.length)), Math.floor(s * 0.45));
+  if (size < 8) return false;
+  c.font = size + 'px sans-serif';
+  c.fillStyle = colour;
+  c.textAlign = 'center'; c.textBaseline = 'middle';
+  c.fillText(text, x + s / 2, y + s / 2 + 0.5);
+  c.textAlign = 'start'; c.textBaseline = 'alphabetic';
+  return true;
+}
+
+// A frame's cells of one array as a map "r,c" -> {roles: [...], label}.
+function frameCells(frame, key) {
+  const out = {};
+  if (!frame || !frame.cells[key]) return out;
+  for (const c of frame.cells[key]) {
+    const k = c[0] + ',' + c[1];
+    if (!out[k]) out[k] = { roles: [], label: c[3] };
+    out[k].roles.push(roleName(c[2]));
+    if (c.length > 3) out[k].label = c[3];
+  }
+  return out;
+}
+
 function paint() {
-  const g = DATA.groups[state.group];
-  const ph = g ? g.parts[state.part] : null;
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  paintMatrix(layout.A, 'M (A), ' + DATA.size[0] + ' x ' + DATA.size[2]);
-  paintMatrix(layout.B, 'N (B), ' + DATA.size[2] + ' x ' + DATA.size[1]);
-  paintMatrix(layout.C, 'P (C), ' + DATA.size[0] + ' x ' + DATA.size[1]);
+  const g = group();
+  const st = currentStep();
+  const ph = g ? g.parts[st.interval] : null;
+  const frame = st.frame;
+  ctx.clearRect(0, 0, layout.w, layout.h);
+  paintMatrix(layout.A, (state.abc ? 'A' : 'M (A)') + ', ' + DATA.size[0] + ' x ' + DATA.size[2]);
+  paintMatrix(layout.B, (state.abc ? 'B' : 'N (B)') + ', ' + DATA.size[2] + ' x ' + DATA.size[1]);
+  paintMatrix(layout.C, (state.abc ? 'C' : 'P (C)') + ', ' + DATA.size[0] + ' x ' + DATA.size[1]);
   const painted = { a: [], b: [], c: [] };
   if (g) {
     if (!state.heat) {
-      fillCells(layout.A, g.a_strip, '#dbe6f5');
-      fillCells(layout.B, g.b_strip, '#dbe6f5');
-      fillCells(layout.C, g.c_block, '#dbe6f5');
+      fillCells(layout.A, g.a_strip, COLOURS.A.strip);
+      fillCells(layout.B, g.b_strip, COLOURS.B.strip);
+      fillCells(layout.C, g.c_block, COLOURS.C.strip);
     }
-    fillCells(layout.A, ph.a, '#3b7dd8', painted.a);
-    fillCells(layout.B, ph.b, '#3b7dd8', painted.b);
-    fillCells(layout.C, ph.c, '#2e9e5b', painted.c);
+    fillCells(layout.A, ph.a, COLOURS.A.loaded, painted.a);
+    fillCells(layout.B, ph.b, COLOURS.B.loaded, painted.b);
+    fillCells(layout.C, ph.c, COLOURS.C.stored, painted.c);
+  }
+  const s = layout.cell;
+  // C's cells whose sum grows at this iteration (the frame's "accumulates").
+  if (frame) {
+    const cc = frameCells(frame, 'C');
+    for (const k in cc) {
+      if (cc[k].roles.indexOf('accumulates') < 0 || cc[k].roles.indexOf('stored') >= 0) continue;
+      const rc = k.split(',').map(Number);
+      ctx.fillStyle = COLOURS.C.accumulates;
+      ctx.fillRect(layout.C.x + rc[1] * s, layout.C.y + rc[0] * s, s, s);
+    }
   }
   ctx.fillStyle = '#d22';
-  const s = layout.cell;
   for (const w of DATA.wrong_cells) {
     const x = layout.C.x + w[1] * s, y = layout.C.y + w[0] * s;
     ctx.fillRect(x + s * 0.2, y + s * 0.2, Math.max(1, s * 0.6), Math.max(1, s * 0.6));
   }
-  for (const box of [layout.A, layout.B, layout.C]) paintGridLines(box);
+  for (const box of [layout.A, layout.B, layout.C]) gridLines(ctx, box.x, box.y, box.rows, box.cols, s);
+  // Every cell's name, when cells are large enough to read.
+  let namesShown = false;
+  const names = {};
+  for (const box of [layout.A, layout.B, layout.C]) {
+    const rows = [];
+    for (let i = 0; i < box.rows && s >= MIN_LABEL_CELL; ++i) {
+      const row = [];
+      for (let j = 0; j < box.cols; ++j) {
+        const text = elementName(box.key, i, j);
+        const dark = (box.key === 'A' && painted.a.indexOf(i + ',' + j) >= 0);
+        if (cellText(ctx, text, box.x + j * s, box.y + i * s, s, dark ? COLOURS.A.text : '#222')) namesShown = true;
+        row.push(text);
+      }
+      rows.push(row.join(' '));
+    }
+    names[box.key] = namesShown ? rows.join('/') : '';
+  }
   if (g) for (const r of g.c_block) outline(layout.C, r, '#1d4f91');
+  if (state.item && g) {
+    const story = storyOf(g, state.item);
+    if (story && story.computes) outline(layout.C, [story.computes.row, story.computes.col, story.computes.row, story.computes.col], '#000');
+  }
   if (state.hover) outline(state.hover.box, [state.hover.r, state.hover.c, state.hover.r, state.hover.c], '#000');
-  const rec = document.getElementById('painted');
   rec.dataset.group = g ? g.id.slice(0, 2).join(',') : '';
   rec.dataset.phase = ph ? String(ph.phase) : '';
   rec.dataset.part = ph ? ph.part : '';
-  rec.dataset.interval = String(state.part);
+  rec.dataset.interval = String(st.interval);
+  rec.dataset.iteration = frame && frame.iteration !== null ? String(frame.iteration) : '';
+  rec.dataset.step = String(state.step);
+  rec.dataset.steps = String(stepsOf(g).length);
+  rec.dataset.frames = g && g.frames ? (g.iteration_frames ? 'iterations' : 'parts') : 'none';
+  rec.dataset.title = frameTitle(g, st);
   rec.dataset.a = painted.a.join(';');
   rec.dataset.b = painted.b.join(';');
   rec.dataset.c = painted.c.join(';');
+  rec.dataset.naming = state.abc ? 'abc' : 'slides';
+  rec.dataset.names = namesShown ? '1' : '0';
+  for (const k of ['A', 'B', 'C']) rec.setAttribute('data-labels-' + k.toLowerCase(), names[k]);
+  rec.dataset.cell = String(layout.cell);
+  rec.dataset.canvasWidth = String(Math.round(canvas.getBoundingClientRect().width));
+  document.getElementById('frametitle').textContent = frameTitle(g, st);
   paintTimeline(g);
   paintPhaseInfo(g, ph);
-  paintLocals(ph);
+  paintLocals(g, ph, frame);
+  paintStory(g, st);
   paintSource(ph);
+  paintHoverRecord();
+  rec.dataset.pageWidth = String(Math.max(contentRight(), state.viewport ? 0 : document.documentElement.scrollWidth));
+  rec.dataset.viewportWidth = String(viewportWidth());
+}
+
+// The slides' title of a step ("Phase 0 Use for Block (0,0) (iteration 1)").
+function frameTitle(g, st) {
+  if (!g) return '';
+  if (st.frame) return st.frame.title;
+  const ph = g.parts[st.interval];
+  const part = ph.part.charAt(0).toUpperCase() + ph.part.slice(1);
+  return (g.phase_count > 0 ? 'Phase ' + ph.phase + ' ' : '') + part + ' for Block (' + g.id.slice(0, DATA.dims || 2).join(',') + ')';
 }
 
 function paintTimeline(g) {
   const tl = document.getElementById('timeline');
   tl.textContent = '';
   if (!g) { tl.textContent = 'This trace kept no phase detail.'; return; }
+  const steps = stepsOf(g);
+  const cur = steps[state.step];
   g.parts.forEach(function (ph, i) {
     const box = document.createElement('div');
-    box.className = 'phase' + (i === state.part ? ' current' : '');
+    box.className = 'phase' + (i === cur.interval ? ' current' : '');
     const first = i === 0 || g.parts[i - 1].phase !== ph.phase;
-    box.textContent = g.phase_count > 0 ? (first ? 'phase ' + ph.phase + ': ' : '') + ph.part : 'part ' + i;
+    const label = document.createElement('span');
+    label.textContent = g.phase_count > 0 ? (first ? 'phase ' + ph.phase + ': ' : '') + ph.part : 'part ' + i;
+    label.onclick = function () { setStep(firstStepOf(i)); };
+    box.appendChild(label);
     box.title = ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'ends when the work-group ends';
-    box.onclick = function () { setPart(i); };
+    // A use part's iterations, each its own step.
+    steps.forEach(function (s, k) {
+      if (s.interval !== i || !s.frame || s.frame.iteration === null) return;
+      const it = document.createElement('span');
+      it.className = 'iter' + (k === state.step ? ' current' : '');
+      it.textContent = String(s.frame.iteration);
+      it.title = s.frame.title;
+      it.onclick = function (ev) { ev.stopPropagation(); setStep(k); };
+      box.appendChild(it);
+    });
     tl.appendChild(box);
     const bar = document.createElement('div');
     bar.className = 'barrier' + (ph.end_line ? '' : ' end');
@@ -141,8 +302,8 @@ function paintTimeline(g) {
 
 function paintPhaseInfo(g, ph) {
   const box = document.getElementById('phaseinfo');
-  if (!g) { box.textContent = ''; return; }
   box.innerHTML = '';
+  if (!g) return;
   const p = document.createElement('p');
   p.textContent = 'Work-group (' + g.id[0] + ',' + g.id[1] + '), ' +
     (g.phase_count > 0 ? 'phase ' + ph.phase + ' of ' + g.phase_count + ', ' + ph.part : 'no phases (no barrier)') +
@@ -150,30 +311,169 @@ function paintPhaseInfo(g, ph) {
     fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory, ' +
     fmt(ph.local_store_bytes / 4) + ' stored to and ' + fmt(ph.local_load_bytes / 4) + ' loaded from local memory.';
   box.appendChild(p);
+  const note = document.createElement('p');
+  note.className = 'note';
+  if (!g.frames) {
+    note.textContent = state.group >= DATA.frame_limits.groups
+      ? 'This page holds the slides\' frames (names on cells, iterations, stories) for the first ' + DATA.frame_limits.groups +
+        ' traced work-groups only; this one shows its parts as rectangles.'
+      : 'This group\'s frames would pass the page\'s limit of ' + fmt(DATA.frame_limits.cells) + ' cells: it shows its parts as rectangles.';
+  } else if (!g.iteration_frames) {
+    note.textContent = 'Part by part only: one frame per iteration would pass the page\'s limit of ' + fmt(DATA.frame_limits.cells) +
+      ' cells, so a use part is shown whole (the GUI and tilescope frame --iteration step it).';
+  } else if (ph && currentStep().frame && currentStep().frame.iterations > 0) {
+    note.textContent = 'Iteration i: the i-th read of each local array by each work-item in this part.';
+  }
+  if (note.textContent) box.appendChild(note);
 }
 
-function paintLocals(ph) {
+// Local arrays: cells at least as large as a matrix cell, larger when there is room,
+// each showing the label of the element it holds (0 for a written zero).
+function paintLocals(g, ph, frame) {
   const box = document.getElementById('locals');
   box.textContent = '';
   if (!ph) return;
+  let minCell = Infinity;
   for (const la of ph.locals) {
     const wrap = document.createElement('div');
-    wrap.style.display = 'inline-block';
-    wrap.style.margin = '6px 12px 0 0';
+    wrap.className = 'local';
     const cap = document.createElement('div');
     cap.textContent = '__local ' + la.name + ' (' + la.rows + ' x ' + la.cols + ')';
     const c = document.createElement('canvas');
-    const s = Math.max(2, Math.min(12, Math.floor(200 / Math.max(la.rows, la.cols))));
-    c.width = la.cols * s; c.height = la.rows * s;
+    const room = Math.max(layout.cell * la.cols, Math.min(layout.avail - 4, 420));
+    const s = Math.max(layout.cell, Math.min(64, Math.floor(room / Math.max(la.cols, 1)), Math.floor(420 / Math.max(la.rows, 1))));
+    minCell = Math.min(minCell, s);
+    const dpr = window.devicePixelRatio || 1;
+    c.width = Math.round((la.cols * s + 2) * dpr); c.height = Math.round((la.rows * s + 2) * dpr);
+    c.style.width = (la.cols * s + 2) + 'px'; c.style.height = (la.rows * s + 2) + 'px';
     const x = c.getContext('2d');
-    for (let i = 0; i < la.rows * la.cols; ++i) {
-      const st = la.stored[i];
-      x.fillStyle = st === '1' ? '#3b7dd8' : st === '2' ? '#a9c4ea' : '#fff';
-      x.fillRect((i % la.cols) * s, Math.floor(i / la.cols) * s, s, s);
-      if (la.read[i] === '1') { x.fillStyle = '#222'; x.fillRect((i % la.cols) * s + s / 2 - 1, Math.floor(i / la.cols) * s + s / 2 - 1, 2, 2); }
+    x.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const cells = frameCells(frame, la.name);
+    const labels = [], roles = [];
+    for (let i = 0; i < la.rows; ++i) {
+      const row = [];
+      for (let j = 0; j < la.cols; ++j) {
+        const k = i + ',' + j, fc = cells[k];
+        let colour = COLOURS.local.empty;
+        if (fc) {
+          colour = fc.roles.indexOf('read') >= 0 ? COLOURS.local.read : fc.roles.indexOf('stored') >= 0 ? COLOURS.local.stored : COLOURS.local.holds;
+          roles.push(k + '=' + fc.roles.join('+'));
+        } else if (!frame) {
+          const st = la.stored[i * la.cols + j];
+          colour = st === '1' ? COLOURS.local.stored : st === '2' ? COLOURS.local.holds : COLOURS.local.empty;
+        }
+        x.fillStyle = colour;
+        x.fillRect(1 + j * s, 1 + i * s, s, s);
+        if (fc && fc.roles.indexOf('read') >= 0 && fc.roles.indexOf('stored') >= 0) {  // stored and read: both
+          x.strokeStyle = COLOURS.local.stored; x.lineWidth = Math.max(2, s / 8);
+          x.strokeRect(1 + j * s + x.lineWidth / 2, 1 + i * s + x.lineWidth / 2, s - x.lineWidth, s - x.lineWidth);
+        }
+        if (!frame && la.read[i * la.cols + j] === '1') { x.fillStyle = '#222'; x.fillRect(1 + j * s + s / 2 - 1, 1 + i * s + s / 2 - 1, 2, 2); }
+        const label = fc ? named(fc.label) : '';
+        if (label) cellText(x, label, 1 + j * s, 1 + i * s, s, colour === COLOURS.local.read ? '#fff' : '#222');
+        row.push(label || '.');
+      }
+      labels.push(row.join(' '));
     }
+    gridLines(x, 1, 1, la.rows, la.cols, s);
+    rec.setAttribute('data-labels-' + la.name.toLowerCase(), frame ? labels.join('/') : '');
+    rec.setAttribute('data-roles-' + la.name.toLowerCase(), roles.join(';'));
     wrap.appendChild(cap); wrap.appendChild(c); box.appendChild(wrap);
   }
+  rec.dataset.localCell = minCell === Infinity ? '' : String(minCell);
+}
+
+// --- work-items' stories ---
+
+function storyOf(g, local) {
+  if (!g || !g.stories) return null;
+  for (const s of g.stories) if (s.local[0] === local[0] && (s.local[1] || 0) === (local[1] || 0)) return s;
+  return null;
+}
+
+function listOf(items, f, max) {
+  const names = items.slice(0, max || 40).map(f);
+  return names.join(', ') + (items.length > names.length ? ' ... and ' + (items.length - names.length) + ' more' : '');
+}
+// A local cell of a story: [array, row, col, label, ...]; a store's [4] is the element a
+// written zero stands for, [5] whether that lies outside its matrix.
+function localText(c) {
+  let t = c[0] + '(' + c[1] + ',' + c[2] + ') ' + named(c[3]);
+  if (c[3] === '0' && c.length === 6) t += c[4] ? ' (a written zero in place of ' + named(c[4]) + (c[5] ? ', outside its matrix)' : ')') : ' (a written zero)';
+  return t;
+}
+
+function paintStory(g, st) {
+  const box = document.getElementById('story');
+  box.textContent = '';
+  const pick = document.getElementById('itempick');
+  pick.textContent = '';
+  if (!g || !g.stories || !g.stories.length) {
+    box.textContent = g && g.frames ? 'Stories are embedded for the first ' + DATA.frame_limits.stories + ' work-items only.' :
+      'No work-item stories for this group in this page.';
+    rec.dataset.item = '';
+    return;
+  }
+  const none = document.createElement('option');
+  none.value = ''; none.textContent = 'pick one (or click a cell of P)';
+  pick.appendChild(none);
+  g.stories.forEach(function (s, i) {
+    const o = document.createElement('option');
+    o.value = String(i); o.textContent = idText(s.local);
+    pick.appendChild(o);
+  });
+  const s = state.item ? storyOf(g, state.item) : null;
+  pick.value = s ? String(g.stories.indexOf(s)) : '';
+  rec.dataset.item = s ? s.local.join(',') : '';
+  if (!s) { box.textContent = 'Click a cell of ' + (state.abc ? 'C' : 'P') + ' (or pick a work-item) for what its work-item does.'; return; }
+  const head = document.createElement('p');
+  head.className = 'storyhead';
+  head.textContent = 'Work-item ' + idText(s.local) + ' of Block ' + idText(s.group) + ' (get_local_id ' + idText(s.local) +
+    ', get_global_id ' + idText(s.global) + ', get_group_id ' + idText(s.group) + '): computes ' +
+    (s.computes ? named(s.computes.label) : 'none: outside C' +
+      (s.assigned && s.assigned_outside ? ' (its global id stands for ' + named(s.assigned) + ', which lies outside C)' : '')) + '.';
+  box.appendChild(head);
+  const table = document.createElement('table');
+  for (const step of s.steps) {
+    const tr = document.createElement('tr');
+    if (step.interval === st.interval) tr.className = 'current';
+    const a = document.createElement('td'); a.textContent = 'phase ' + step.phase + ' ' + step.part;
+    const b = document.createElement('td');
+    const lines = [];
+    if (step.loads.length) lines.push('loads ' + listOf(step.loads, named));
+    if (step.local_stores.length) lines.push('stores into local memory ' + listOf(step.local_stores, localText));
+    const byIt = {};
+    for (const r of step.local_reads) (byIt[r[4]] = byIt[r[4]] || []).push(r);
+    for (const it of Object.keys(byIt).map(Number).sort(function (x, y) { return x - y; }))
+      lines.push('iteration ' + it + ' reads ' + listOf(byIt[it], localText));
+    if (step.stores.length) lines.push('stores ' + listOf(step.stores, named) + ' (global memory)');
+    if (!lines.length) lines.push('nothing');
+    for (const l of lines) { const d = document.createElement('div'); d.textContent = l; b.appendChild(d); }
+    tr.appendChild(a); tr.appendChild(b); table.appendChild(tr);
+  }
+  box.appendChild(table);
+  for (const c of s.cases) { const p = document.createElement('p'); p.className = 'case'; p.textContent = c; box.appendChild(p); }
+}
+
+// --- hover: a cell of C's sum so far ---
+
+function sumSoFar(g, frame, r, c) {
+  if (!g || !g.sums || !frame) return null;
+  for (let i = 0; i < g.sums.length; ++i) {
+    const s = g.sums[i];
+    if (s[0] !== r || s[1] !== c) continue;
+    const terms = s[3].slice(0, frame.sum_terms[i]).map(function (t) {
+      return t.split('\u00b7').map(named).join('\u00b7');
+    });
+    return named(s[2]) + ' so far = ' + (terms.length ? terms.join(' + ') : '0');
+  }
+  return null;
+}
+
+function paintHoverRecord() {
+  const h = state.hover;
+  rec.dataset.hover = h ? h.box.key + ' ' + h.r + ',' + h.c : '';
+  rec.dataset.tip = h ? describe(h) : '';
 }
 
 function paintSource(ph) {
@@ -196,14 +496,17 @@ function fillStatic() {
   document.getElementById('subtitle').textContent = 'C = A*B with M=' + DATA.size[0] + ', N=' + DATA.size[1] +
     ', K=' + DATA.size[2] + ', TS=' + DATA.tile + '; the slides call A, B, C M, N and P. ' + (DATA.lesson || '');
   const sel = document.getElementById('group');
+  sel.textContent = '';
   DATA.groups.forEach(function (g, i) {
     const o = document.createElement('option');
     o.value = String(i);
     o.textContent = '(' + g.id[0] + ',' + g.id[1] + ')';
     sel.appendChild(o);
   });
-  sel.onchange = function () { state.group = Number(sel.value); setPart(0); };
+  sel.onchange = function () { state.group = Number(sel.value); state.item = null; setStep(0); };
+  document.getElementById('abc').disabled = !DATA.abc_naming;
   const t = document.getElementById('counters');
+  t.textContent = '';
   const c = DATA.counters;
   const rows = [['floats loaded from global', fmt(c.global_load_bytes / 4)], ['floats stored to global', fmt(c.global_store_bytes / 4)],
     ['floats loaded from local', fmt(c.local_load_bytes / 4)], ['floats stored to local', fmt(c.local_store_bytes / 4)],
@@ -221,6 +524,7 @@ function fillStatic() {
     tr.appendChild(a); tr.appendChild(b); t.appendChild(tr);
   }
   const d = document.getElementById('diagnostics');
+  d.textContent = '';
   if (!DATA.diagnostics.length) d.textContent = 'none';
   for (const g of DATA.diagnostics) {
     const p = document.createElement('p');
@@ -232,18 +536,30 @@ function fillStatic() {
     (DATA.dropped_barriers.length ? ' (barrier removed on line ' + DATA.dropped_barriers.join(', ') + ')' : '');
 }
 
-// The part at index p of the group (clamped).
-function setPart(p) {
-  const g = DATA.groups[state.group];
-  const n = g ? g.parts.length : 1;
-  state.part = Math.max(0, Math.min(n - 1, p));
+// --- stepping ---
+
+function setStep(k) {
+  const n = stepsOf(group()).length;
+  state.step = Math.max(0, Math.min(n - 1, k));
   document.getElementById('group').value = String(state.group);
   paint();
 }
+function firstStepOf(interval) {
+  const steps = stepsOf(group());
+  for (let k = 0; k < steps.length; ++k) if (steps[k].interval === interval) return k;
+  return 0;
+}
+// Right / Left: the next step, an iteration at a time inside a use part.
 function step(d) {
-  const g = DATA.groups[state.group];
-  const n = g ? g.parts.length : 1;
-  setPart((state.part + d + n) % n);
+  const n = stepsOf(group()).length;
+  setStep((state.step + d + n) % n);
+}
+// Down / Up: the next part (its first iteration) or the previous one.
+function stepPart(d) {
+  const g = group();
+  const parts = g ? g.parts.length : 1;
+  const cur = currentStep().interval;
+  setStep(firstStepOf((cur + d + parts) % parts));
 }
 function togglePlay() {
   const b = document.getElementById('play');
@@ -254,7 +570,7 @@ function togglePlay() {
 
 function hit(ev) {
   const rect = canvas.getBoundingClientRect();
-  const x = (ev.clientX - rect.left) * canvas.width / rect.width, y = (ev.clientY - rect.top) * canvas.height / rect.height;
+  const x = (ev.clientX - rect.left) * layout.w / rect.width, y = (ev.clientY - rect.top) * layout.h / rect.height;
   for (const box of [layout.A, layout.B, layout.C]) {
     const c = Math.floor((x - box.x) / layout.cell), r = Math.floor((y - box.y) / layout.cell);
     if (r >= 0 && c >= 0 && r < box.rows && c < box.cols) return { box: box, r: r, c: c };
@@ -264,13 +580,16 @@ function hit(ev) {
 
 function describe(h) {
   const m = h.box.m;
-  let text = (m ? m.role + ' (' + m.name + ')' : '') + '(' + h.r + ',' + h.c + ')';
+  let text = elementName(h.box.key, h.r, h.c) + (m ? ' (' + m.name + ')' : '');
   if (m && m.loads.length && h.box !== layout.C) text += ': loaded from global memory ' + m.loads[h.r * h.box.cols + h.c] + ' times';
   if (h.box === layout.C) {
     const o = DATA.owners ? DATA.owners[h.r * h.box.cols + h.c] : null;
     if (o) text += ': computed by work-item (' + o[2] + ',' + o[3] + ') of work-group (' + o[0] + ',' + o[1] + ')' +
       (o[4] ? '' : ' (by the NDRange; not in the traced detail)');
     for (const w of DATA.wrong_cells) if (w[0] === h.r && w[1] === h.c) { text += '. WRONG: differs from the CPU reference'; break; }
+    const sum = sumSoFar(group(), currentStep().frame, h.r, h.c);
+    if (sum) text += '. ' + sum;
+    else if (o && group() && (o[0] !== group().id[0] || o[1] !== group().id[1])) text += '. (Its sum so far: select that work-group.)';
   }
   return text;
 }
@@ -281,57 +600,167 @@ canvas.addEventListener('mousemove', function (ev) {
   state.hover = h;
   if (!h) { tip.style.display = 'none'; paint(); return; }
   tip.textContent = describe(h);
-  tip.style.left = (ev.clientX + 14) + 'px';
+  tip.style.left = Math.min(ev.clientX + 14, window.innerWidth - 200) + 'px';
   tip.style.top = (ev.clientY + 14) + 'px';
   tip.style.display = 'block';
   paint();
 });
 canvas.addEventListener('mouseleave', function () { state.hover = null; document.getElementById('tip').style.display = 'none'; paint(); });
+// Clicking a cell of C shows its work-item's story (in its work-group).
 canvas.addEventListener('click', function (ev) {
   const h = hit(ev);
   if (!h || h.box !== layout.C || !DATA.owners) return;
-  const o = DATA.owners[h.r * h.box.cols + h.c];
+  selectCell(h.r, h.c);
+});
+function selectCell(r, c) {
+  const o = DATA.owners ? DATA.owners[r * layout.C.cols + c] : null;
   if (!o) return;
   const i = DATA.groups.findIndex(function (g) { return g.id[0] === o[0] && g.id[1] === o[1]; });
-  if (i >= 0) { state.group = i; setPart(0); }
-});
+  if (i < 0) return;
+  const keep = currentStep();
+  if (i !== state.group) {
+    state.group = i;
+    state.step = Math.min(firstStepOf(keep.interval), stepsOf(group()).length - 1);
+  }
+  state.item = [o[2], o[3]];
+  setStep(state.step);
+}
 document.addEventListener('keydown', function (ev) {
+  if (ev.target && ev.target.tagName === 'SELECT') return;
   if (ev.key === 'ArrowRight' || ev.key === 'PageDown') { step(1); ev.preventDefault(); }
   else if (ev.key === 'ArrowLeft' || ev.key === 'PageUp') { step(-1); ev.preventDefault(); }
+  else if (ev.key === 'ArrowDown') { stepPart(1); ev.preventDefault(); }
+  else if (ev.key === 'ArrowUp') { stepPart(-1); ev.preventDefault(); }
   else if (ev.key === ' ') { togglePlay(); ev.preventDefault(); }
 });
 document.getElementById('prev').onclick = function () { step(-1); };
 document.getElementById('next').onclick = function () { step(1); };
+document.getElementById('prevpart').onclick = function () { stepPart(-1); };
+document.getElementById('nextpart').onclick = function () { stepPart(1); };
 document.getElementById('play').onclick = togglePlay;
 document.getElementById('heat').onchange = function (ev) { state.heat = ev.target.checked; paint(); };
+document.getElementById('abc').onchange = function (ev) { state.abc = ev.target.checked; paint(); };
+document.getElementById('itempick').onchange = function (ev) {
+  const g = group();
+  state.item = ev.target.value === '' ? null : g.stories[Number(ev.target.value)].local.slice();
+  paint();
+};
+window.addEventListener('resize', function () { if (DATA) { computeLayout(); paint(); } });
 
-// The address may name a start: #group=1,2&phase=1&part=use&step=2&heat=1 (phase as the slides
-// count them, part its load/use/store, default its first; interval=I names a raw barrier
-// interval instead; step presses "next").
-function startFromHash() {
-  const args = {};
-  for (const part of location.hash.replace(/^#/, '').split('&')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) args[part.slice(0, eq)] = decodeURIComponent(part.slice(eq + 1));
+// Opens a place: {group: [x,y], phase, part, iteration, interval, step, partstep, heat,
+// item: [x,y], naming, hover: [r,c], select: [r,c] (as a click on that cell of C)} (all optional; phase as the slides count them, part
+// its load/use/store, default its first; iteration one of a use part's; interval a raw
+// barrier interval instead; step / partstep press "step" / "part" that many times).
+function openAt(args) {
+  state.group = 0; state.item = null; state.hover = null;
+  if (args.viewport) {
+    state.viewport = Number(args.viewport);
+    document.documentElement.style.width = viewportWidth() + 'px';
+    computeLayout();
   }
   if (args.group) {
-    const id = args.group.split(',').map(Number);
+    const id = args.group;
     const i = DATA.groups.findIndex(function (g) { return g.id[0] === id[0] && g.id[1] === (id[1] || 0); });
     if (i >= 0) state.group = i;
   }
-  state.heat = args.heat === '1';
+  state.heat = !!args.heat;
   document.getElementById('heat').checked = state.heat;
-  let start = Number(args.interval || 0);
-  const g = DATA.groups[state.group];
+  state.abc = args.naming === 'abc' && DATA.abc_naming;
+  document.getElementById('abc').checked = state.abc;
+  const g = group();
+  let start = firstStepOf(args.interval !== undefined ? Number(args.interval) : 0);
   if (g && args.phase !== undefined) {
     const i = g.parts.findIndex(function (p) { return p.phase === Number(args.phase) && (!args.part || p.part === args.part); });
-    if (i >= 0) start = i;
+    if (i >= 0) start = firstStepOf(i);
   }
-  setPart(start);
+  if (g && args.iteration !== undefined) {
+    const steps = stepsOf(g);
+    const interval = steps[start].interval;
+    const k = steps.findIndex(function (s) { return s.interval === interval && s.frame && s.frame.iteration === Number(args.iteration); });
+    if (k >= 0) start = k;
+  }
+  if (args.item) state.item = args.item.slice(0, 2);
+  setStep(start);
   for (let i = 0; i < Number(args.step || 0); ++i) step(1);
+  for (let i = 0; i < Number(args.partstep || 0); ++i) stepPart(1);
+  if (args.select) selectCell(args.select[0], args.select[1]);
+  if (args.hover) {
+    const r = args.hover[0], c = args.hover[1];
+    if (r < layout.C.rows && c < layout.C.cols) state.hover = { box: layout.C, r: r, c: c };
+    paint();
+  }
 }
 
+function hashArgs() {
+  const args = {};
+  for (const part of location.hash.replace(/^#/, '').split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const k = part.slice(0, eq), v = decodeURIComponent(part.slice(eq + 1));
+    if (k === 'group' || k === 'item' || k === 'hover' || k === 'select') args[k] = v.split(',').map(Number);
+    else if (k === 'heat') args.heat = v === '1';
+    else args[k] = v;
+  }
+  return args;
+}
+
+// --- a lesson page: every step of a lesson, each opening its trace ---
+
+function openLessonStep(i) {
+  const steps = LESSON.lesson_steps;
+  const n = Math.max(0, Math.min(steps.length - 1, i));
+  const s = steps[n];
+  document.getElementById('lessonpos').textContent = 'step ' + (n + 1) + ' of ' + steps.length;
+  document.getElementById('steptitle').textContent = s.title;
+  document.getElementById('script').textContent = s.script;
+  const q = document.getElementById('question');
+  q.textContent = '';
+  const ans = document.getElementById('answer');
+  ans.textContent = ''; ans.hidden = true;
+  const reveal = document.getElementById('reveal');
+  reveal.hidden = !s.question;
+  let answer = '';
+  if (s.question) {
+    q.textContent = 'Question: ' + s.question.text;
+    const a = s.question.answer;
+    answer = 'Answer: ' + a.value + (a.formula ? ' (closed form: ' + a.formula + ')' : '') + '. ' + a.explanation +
+      (a.modelled ? ' (from a cache model, not a count)' : '');
+  }
+  // The answer reaches the page's text only on Reveal (predict first).
+  reveal.onclick = function () { ans.textContent = answer; ans.hidden = false; rec.dataset.revealed = '1'; };
+  rec.dataset.revealed = '0';
+  rec.dataset.lessonStep = String(n);
+  const note = document.getElementById('viewnote');
+  note.textContent = s.note || '';
+  const viewer = document.getElementById('viewer');
+  if (s.trace === null || s.trace === undefined) {
+    viewer.hidden = true;
+    DATA = null;
+    rec.dataset.view = s.view || '';
+  } else {
+    viewer.hidden = false;
+    DATA = LESSON.traces[s.trace];
+    rec.dataset.view = s.view || 'emulation';
+    fillStatic();
+    computeLayout();
+    openAt(s.open || {});
+  }
+  LESSON.current = n;
+  document.getElementById('lprev').disabled = n === 0;
+  document.getElementById('lnext').disabled = n === steps.length - 1;
+}
+
+if (LESSON) {
+  document.getElementById('lessonbar').hidden = false;
+  document.getElementById('lessontitle').textContent = LESSON.lesson_title;
+  document.getElementById('lprev').onclick = function () { openLessonStep(LESSON.current - 1); };
+  document.getElementById('lnext').onclick = function () { openLessonStep(LESSON.current + 1); };
+  const a = hashArgs();
+  openLessonStep(Number(a.lessonstep || 0));
+  if (a.reveal === '1' && !document.getElementById('reveal').hidden) document.getElementById('reveal').click();
+} else {
 fillStatic();
 computeLayout();
-startFromHash();
-document.getElementById('painted').dataset.ready = '1';
+openAt(hashArgs());
+}
+rec.dataset.ready = '1';

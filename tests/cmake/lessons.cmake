@@ -8,7 +8,12 @@ if(TARGET tilescope_trace)
   # Through the binary: every exercise, --drop-barrier, --save, export --html in chromium.
   add_executable(lessons_cli_tests test_lessons_cli.cpp test_main.cpp)
   target_link_libraries(lessons_cli_tests PRIVATE tilescope_core GTest::gtest)
-  target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+  if(TARGET stb)  # reads the hand-out's screenshots back
+    target_link_libraries(lessons_cli_tests PRIVATE stb)
+    target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_HAVE_STB=1)
+  endif()
+  target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+                             TILESCOPE_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   add_dependencies(lessons_cli_tests tilescope tilescope_trace)
   gtest_discover_tests(lessons_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
 endif()

@@ -1,8 +1,12 @@
 #include "core/io/html_export.h"
 
+#include <stdexcept>
 #include <string_view>
+#include <tuple>
 
 #include "core/trace/analysis.h"
+#include "core/trace/frame.h"
+#include "core/trace/phases.h"
 #include "core/kernel/source_edit.h"
 #include "core/trace/view_model.h"
 
@@ -80,6 +84,134 @@ json owners(const Trace& t, const MatrixRoles& roles, int64_t max_cells) {
     return cells;
 }
 
+// The roles as the page numbers them (frame cells carry the index).
+const CellRole kRoles[] = {CellRole::Loaded, CellRole::Stored, CellRole::Read, CellRole::Accumulates, CellRole::Holds};
+int role_index(CellRole r) {
+    for (int i = 0; i < 5; ++i)
+        if (kRoles[i] == r) return i;
+    return 0;
+}
+
+// One frame as the page paints it: its place (interval, phase, part, iteration), title,
+// cells per array as [row, col, role, label], and for each of the group's sums (in the
+// order of the group's "sums") how many of its terms it has so far. `cells` counts the
+// cells embedded.
+json page_frame(const Frame& f, const std::vector<CellSum>& final_sums, int64_t& cells) {
+    json arrays = json::object();
+    for (const FrameArray& a : f.arrays) {
+        json list = json::array();
+        // A global cell's label is its element's name, which the page writes on every cell.
+        for (const FrameCell& c : a.cells)
+            list.push_back(a.local ? json{c.row, c.col, role_index(c.role), c.label} : json{c.row, c.col, role_index(c.role)});
+        cells += int64_t(a.cells.size());
+        arrays[a.key] = std::move(list);
+    }
+    json counts = json::array();
+    size_t k = 0;
+    for (const CellSum& fin : final_sums) {
+        while (k < f.sums.size() && std::tie(f.sums[k].row, f.sums[k].col) < std::tie(fin.row, fin.col)) ++k;
+        size_t n = 0;
+        if (k < f.sums.size() && f.sums[k].row == fin.row && f.sums[k].col == fin.col) {
+            n = f.sums[k].terms.size();
+            // Sums only grow: what a frame has so far is the start of the final sum.
+            for (size_t i = 0; i < n; ++i)
+                if (i >= fin.terms.size() || fin.terms[i] != f.sums[k].terms[i])
+                    throw std::logic_error("hand-out: the sum of " + fin.label + " in " + f.title + " is not a start of its final sum");
+        }
+        counts.push_back(n);
+    }
+    return {{"interval", f.interval}, {"phase", f.phase}, {"part", f.part},
+            {"iteration", f.iteration ? json(*f.iteration) : json(nullptr)}, {"iterations", f.iterations},
+            {"title", f.title}, {"cells", arrays}, {"sum_terms", counts}};
+}
+
+// A work-item's story, compact (the page holds up to max_story_items of them): elements
+// by label, local cells as [array, row, col, label, iteration] (reads) or
+// [array, row, col, label, stands_for or null, outside] (stores).
+json page_story(const WorkItemStory& s, int dims) {
+    const auto id = [dims](const std::array<uint32_t, 3>& a) {
+        json j = json::array();
+        for (int d = 0; d < std::max(1, dims); ++d) j.push_back(a[d]);
+        return j;
+    };
+    const auto labels = [](const std::vector<ElementRef>& es) {
+        json j = json::array();
+        for (const ElementRef& e : es) j.push_back(e.label);
+        return j;
+    };
+    json steps = json::array();
+    for (const WorkItemStep& st : s.steps) {
+        json ls = json::array(), lr = json::array();
+        for (const LocalCellRef& c : st.local_stores)
+            ls.push_back({c.array, c.row, c.col, c.label, c.stands_for ? json(c.stands_for->label) : json(nullptr), c.stands_outside});
+        for (const LocalCellRef& c : st.local_reads) lr.push_back({c.array, c.row, c.col, c.label, c.iteration});
+        steps.push_back({{"interval", st.interval}, {"phase", st.phase}, {"part", st.part}, {"loads", labels(st.loads)},
+                         {"stores", labels(st.stores)}, {"local_stores", ls}, {"local_reads", lr}});
+    }
+    return {{"group", id(s.group)}, {"local", id(s.local)}, {"global", id(s.global)},
+            {"computes", s.computes ? json{{"label", s.computes->label}, {"row", s.computes->row}, {"col", s.computes->col}} : json(nullptr)},
+            {"assigned", s.assigned ? json(s.assigned->label) : json(nullptr)}, {"assigned_outside", s.assigned_outside},
+            {"steps", steps}, {"cases", s.cases}};
+}
+
+// The slides' frames of one detail group, its C cells' final sums and its work-items'
+// stories, within the budgets of `options` (see HandoutOptions).
+void add_frames(const Trace& t, const MatrixRoles& roles, const GroupTrace& g, const HandoutOptions& options,
+                int64_t& cells, size_t& stories, json& out) {
+    const PhasePlan plan = phase_plan(g);
+    std::vector<Frame> parts;
+    for (const PhasePart& p : plan.parts) {
+        Frame f = build_frame(t, roles, FrameRequest{g.group, p.phase, p.name, std::nullopt, std::nullopt, Naming::Slides});
+        if (f.interval != p.interval) return;  // two parts of one phase with one name: not addressable by name
+        parts.push_back(std::move(f));
+    }
+    if (parts.empty()) {  // no barrier: the whole run is one part
+        parts.push_back(build_frame(t, roles, FrameRequest{g.group, 0, "", std::nullopt, std::nullopt, Naming::Slides}));
+    }
+    const std::vector<CellSum> final_sums = parts.back().sums;
+    // What embedding every iteration would cost, estimated from the part frames.
+    int64_t part_cells = 0, iteration_cells = 0;
+    for (const Frame& f : parts) {
+        int64_t n = 0;
+        for (const FrameArray& a : f.arrays) n += int64_t(a.cells.size());
+        part_cells += n;
+        iteration_cells += f.iterations ? n * f.iterations : n;
+    }
+    const bool iterations = cells + iteration_cells <= options.max_frame_cells;
+    if (!iterations && cells + part_cells > options.max_frame_cells) return;
+    json frames = json::array();
+    for (const Frame& f : parts) {
+        if (!iterations || f.iterations == 0) {
+            frames.push_back(page_frame(f, final_sums, cells));
+            continue;
+        }
+        for (int i = 0; i < f.iterations; ++i)
+            frames.push_back(page_frame(build_frame(t, roles, FrameRequest{g.group, f.phase, f.part, i, std::nullopt, Naming::Slides}),
+                                        final_sums, cells));
+    }
+    json sums = json::array();
+    for (const CellSum& s : final_sums) sums.push_back({s.row, s.col, s.label, s.terms});
+    json arrays = json::array();
+    for (const FrameArray& a : parts.front().arrays)
+        arrays.push_back({{"key", a.key}, {"buffer", a.buffer}, {"local", a.local}, {"rows", a.rows}, {"cols", a.cols}});
+    json items = json::array();
+    const uint32_t lx = uint32_t(t.local[0]), ly = uint32_t(t.local[1]), lz = uint32_t(t.local[2]);
+    const uint64_t n_items = uint64_t(lx) * ly * lz;
+    if (stories + n_items <= options.max_story_items) {
+        for (uint32_t z = 0; z < lz; ++z)
+            for (uint32_t y = 0; y < ly; ++y)
+                for (uint32_t x = 0; x < lx; ++x)
+                    items.push_back(page_story(work_item_story(t, roles, g.group, WorkItemId{x, y, z}), t.dims));
+        stories += n_items;
+    }
+    out["frames"] = frames;
+    out["iteration_frames"] = iterations;
+    out["frame_arrays"] = arrays;
+    out["sums"] = sums;
+    out["stories"] = items;
+    out["has_log"] = parts.front().has_log;
+}
+
 json counters(const Trace& t) {
     json expected = json::array();
     for (const ExpectedVsTraced& e : expected_vs_traced(t))
@@ -119,7 +251,25 @@ json handout_data(const TraceFile& file, const HandoutOptions& options) {
     d["B"] = matrix_shape(t, roles.b, "N");
     d["C"] = matrix_shape(t, roles.c, "P");
     d["groups"] = json::array();
-    for (size_t i = 0; i < t.detail.size() && i < options.max_groups; ++i) d["groups"].push_back(group_json(t, roles, t.detail[i]));
+    int64_t frame_cells = 0;
+    size_t stories = 0;
+    for (size_t i = 0; i < t.detail.size() && i < options.max_groups; ++i) {
+        json g = group_json(t, roles, t.detail[i]);
+        if (i < options.max_frame_groups) add_frames(t, roles, t.detail[i], options, frame_cells, stories, g);
+        d["groups"].push_back(std::move(g));
+    }
+    d["roles"] = json::array();
+    for (CellRole r : kRoles) d["roles"].push_back(std::string(to_string(r)));
+    d["frame_limits"] = {{"groups", options.max_frame_groups}, {"cells", options.max_frame_cells}, {"stories", options.max_story_items}};
+    d["dims"] = t.dims;
+    // The A/B/C naming toggle renames labels by their first letter (M->A, N->B, P->C); a
+    // buffer outside those roles whose name starts with one of them would be renamed too.
+    bool abc = true;
+    for (const TracedBuffer& b : t.buffers)
+        if (b.name != roles.a && b.name != roles.b && b.name != roles.c && !b.name.empty() &&
+            (b.name[0] == 'M' || b.name[0] == 'N' || b.name[0] == 'P'))
+            abc = false;
+    d["abc_naming"] = abc;
     d["owners"] = owners(t, roles, options.max_hover_cells);
     json wrong = json::array();
     for (const auto& cell : t.wrong_cells) wrong.push_back({cell[0], cell[1]});

@@ -14,6 +14,14 @@ namespace tilescope {
 struct HandoutOptions {
     size_t max_groups = 4096;           // work-groups whose phases are embedded (those with detail, in order)
     int64_t max_hover_cells = 1 << 18;  // owners of C's cells are embedded up to this many cells
+    // The slides' frames (core/trace/frame.h: cells with roles and labels, sums, stories)
+    // for the first max_frame_groups detail groups. Each gets one frame per iteration of
+    // its use parts while all frames together stay within max_frame_cells cells; a group
+    // beyond that gets one frame per part (the page says so), one beyond max_frame_groups
+    // only the rectangles of its parts.
+    size_t max_frame_groups = 16;
+    int64_t max_frame_cells = 300000;
+    size_t max_story_items = 512;       // work-item stories embedded, over all groups
 };
 
 // The data the page paints (exposed for tests): matrices, groups and their phases as
