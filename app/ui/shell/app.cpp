@@ -462,9 +462,11 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
     if (s_.view == View::Heatmap) data = heatmap_by_dram(std::move(data), s_);  // by DRAM fetches when asked
     const EmulationViewResult r = emulation_.draw(data, origin, size, flags, zoom_.transform());
     if (!s_.scripted) zoom_.handle_input(origin, size);
+    if (r.clicked_group) clicked_item_ = r.clicked_item;  // the press; the release (not a drag) makes it a click
     if (auto g = zoom_.filter_click(r.clicked_group)) {
         select_group(s_, s_.main, *g);
-        if (r.clicked_item) s_.cursor.item = r.clicked_item;  // its story in the side panel
+        if (clicked_item_) s_.cursor.item = clicked_item_;  // its story in the side panel
+        clicked_item_.reset();
     }
 }
 

@@ -78,6 +78,7 @@ private:
     HelpOverlay help_;
     PresenterBar presenter_bar_;
     ZoomPan zoom_;             // the emulation view's zoom and pan
+    std::optional<WorkItemId> clicked_item_;  // the work-item of a click on P, kept until the release makes it a click
     bool panels_hidden_ = false;
     int folded_for_ = -1;      // presenter state the side panel's sections were last folded for
     double last_frame_ = -1;
