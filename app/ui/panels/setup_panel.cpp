@@ -195,6 +195,10 @@ void SetupPanel::draw(AppState& s) {
         s.main.error.clear();
     draw_buttons(s, check);
     draw_check(check);
+    // the slides' shared-memory table, for what is on screen and the device measured on
+    if (s.main.trace)
+        if (const std::string line = local_memory_line(*s.main.trace, s.measuring_device()); !line.empty())
+            ImGui::TextWrapped("%s", line.c_str());
     draw_jobs(s);
     draw_lesson();
     draw_device(s, dev);

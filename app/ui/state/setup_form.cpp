@@ -1,5 +1,7 @@
 #include "ui/state/setup_form.h"
 
+#include "core/base/number_text.h"
+
 #include <cctype>
 #include <cstring>
 
@@ -125,6 +127,21 @@ SetupCheck check_setup(const SetupForm& form, const DeviceInfo* dev, const Devic
         out.problem = in_form_words(e.what());
     }
     return out;
+}
+
+std::string local_memory_line(const Trace& t, const DeviceInfo* dev) {
+    uint64_t bytes = 0;
+    std::string arrays;
+    for (const LocalBuffer& l : t.local_buffers) {
+        bytes += l.bytes;
+        arrays += (arrays.empty() ? "" : " + ") + l.name + " " + grouped(l.bytes) + " B";
+    }
+    if (bytes == 0) return "";
+    std::string line = "local memory per work-group: " + grouped(bytes) + " B (" + arrays + ", traced)";
+    if (dev && dev->local_mem > 0)
+        line += "; " + dev->name + " reports " + grouped(dev->local_mem / 1024) + " KB per compute unit: room for " +
+                grouped(dev->local_mem / bytes) + " work-group" + (dev->local_mem / bytes == 1 ? "" : "s") + " at once";
+    return line;
 }
 
 }  // namespace tilescope::ui
