@@ -37,11 +37,11 @@
 #include "core/io/html_export.h"
 #include "core/io/trace_file.h"
 #include "core/trace/view_model.h"
-#ifdef TILESCOPE_FUZZ_SCENES
-#include <filesystem>
-#include <sys/resource.h>
+#include <sys/resource.h>  // the peak-memory check, in every build (the sanitizer one has no GUI)
 #include <unistd.h>
 
+#include <filesystem>
+#ifdef TILESCOPE_FUZZ_SCENES
 #include "ui/shell/gui_options.h"
 #endif
 
