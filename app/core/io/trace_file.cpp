@@ -206,7 +206,9 @@ HostMatrix matrix_from(const json& j) {
     m.cols = j.at("cols").get<int64_t>();
     m.layout = j.at("colmajor").get<bool>() ? Layout::ColMajor : Layout::RowMajor;
     m.data = words_from<float>(j.at("data"));
-    if (int64_t(m.data.size()) != m.rows * m.cols) throw json::other_error::create(501, "matrix data of the wrong size", &j);
+    int64_t cells = 0;  // a hostile shape must not overflow before it is refused
+    if (m.rows < 0 || m.cols < 0 || __builtin_mul_overflow(m.rows, m.cols, &cells) || int64_t(m.data.size()) != cells)
+        throw json::other_error::create(501, "matrix data of the wrong size", &j);
     return m;
 }
 
