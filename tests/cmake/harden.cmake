@@ -19,7 +19,7 @@ endif()
 add_test(NAME fuzz_parsers_short
   COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --runs 20000 --seed 1
           --min-refused 10000)
-set_tests_properties(fuzz_parsers_short PROPERTIES TIMEOUT 1800)  # about ten minutes under ASan + UBSan
+set_tests_properties(fuzz_parsers_short PROPERTIES TIMEOUT 3000)  # 15-25 minutes under ASan + UBSan
 # Issue 23: saved traces from other people, 80,000 more hostile .tstrace files (byte
 # mutations, truncations, length-field and nesting attacks, semantic edits) beside the
 # 20,000 of the short run; with the short run's lessons and tuning files, over 100,000
