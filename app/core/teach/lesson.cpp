@@ -299,4 +299,37 @@ std::string guess_distance(double guess, double answer) {
     return s;
 }
 
+GuessVerdict judge_guess(double guess, double answer) {
+    const double shown_guess = std::round(guess * 100) / 100, shown_answer = std::round(answer * 100) / 100;
+    if (std::fabs(shown_guess - shown_answer) <= 1e-9 * std::max(1.0, std::fabs(shown_answer))) return GuessVerdict::Exact;
+    const double off = std::fabs(guess - answer);
+    if (off <= 0.1 * std::fabs(answer)) return GuessVerdict::Close;
+    if (std::fabs(answer) >= 3 && std::fabs(answer) < 20 && off <= 1 && answer == std::round(answer)) return GuessVerdict::Close;
+    return GuessVerdict::Off;
+}
+
+const char* verdict_word(GuessVerdict v) {
+    switch (v) {
+        case GuessVerdict::Exact: return "exact";
+        case GuessVerdict::Close: return "close";
+        case GuessVerdict::Off: return "off";
+    }
+    return "off";
+}
+
+bool figure_answers(Figure f, std::string_view q) {
+    switch (f) {
+        case Figure::LoadsPerElement: return q == "a_loads_per_element" || q == "traffic_factor";
+        case Figure::FlopPerLoad: return q == "compute_to_global_ratio" || q == "traffic_factor";
+        case Figure::GlobalTraffic: return q == "compute_to_global_ratio" || q == "traffic_factor" || q == "a_loads_per_element";
+        case Figure::PhaseCount: return q == "phases";
+        case Figure::WorkGroups: return q == "work_groups" || q == "local_copies";
+        case Figure::IdleItems: return q == "idle_work_items";
+        case Figure::WrongCells: return q == "wrong_cells";
+        case Figure::LocalBytes: return q == "local_bytes_per_group";
+        case Figure::CacheFigures: return q == "l1_hit_percent" || q == "dram_traffic_factor";
+    }
+    return false;
+}
+
 }  // namespace tilescope

@@ -70,4 +70,28 @@ LessonAnswer answer_question(std::string_view quantity, const Trace& trace, cons
 // How far a typed guess was: "exact", "off by 2 (50%)", "8x too high".
 std::string guess_distance(double guess, double answer);
 
+// A guess judged: exact (equal to the answer as shown, two decimals), close (within 10 %
+// of it, or off by one where the answer is a small count), off (anything else). The
+// GUI gives each its own colour and word.
+enum class GuessVerdict { Exact, Close, Off };
+GuessVerdict judge_guess(double guess, double answer);
+const char* verdict_word(GuessVerdict v);  // "exact", "close", "off"
+
+// The figures the views draw that may give a question's answer away. While a lesson
+// step's question waits for Reveal, every figure that answers its quantity is hidden
+// ("hidden until Reveal" in its place).
+enum class Figure {
+    LoadsPerElement,  // the heatmap's reuse lines and marks, a cell's global reads
+    FlopPerLoad,      // FLOP per global load (counters, compare)
+    GlobalTraffic,    // global bytes / loads of a configuration (counters, compare, timeline)
+    PhaseCount,       // "phase 0 of 2", "8 phases", the set-up's phase count
+    WorkGroups,       // the number of work-groups (set-up, counters)
+    IdleItems,        // work-items that store no cell of P
+    WrongCells,       // how many cells of P are wrong
+    LocalBytes,       // local memory per work-group
+    CacheFigures,     // the cache model's hit rates and DRAM bytes
+};
+bool figure_answers(Figure figure, std::string_view quantity);
+inline constexpr const char* kHiddenUntilReveal = "hidden until Reveal";
+
 }  // namespace tilescope

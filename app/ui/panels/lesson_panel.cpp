@@ -1,7 +1,9 @@
 #include "ui/panels/lesson_panel.h"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/base/errors.h"
@@ -43,6 +45,16 @@ std::string number(double v) {
     return buf;
 }
 
+// A judged guess: its own colour and its own word, never green for a wrong one.
+ImVec4 verdict_colour(GuessVerdict v) {
+    switch (v) {
+        case GuessVerdict::Exact: return ImColor(0, 120, 70);   // dark bluish green
+        case GuessVerdict::Close: return ImColor(150, 100, 0);  // dark amber
+        case GuessVerdict::Off: return ImColor(190, 30, 30);    // red
+    }
+    return ImColor(190, 30, 30);
+}
+
 // "Record GIF": the selected group's phases, into the screenshot folder.
 void record_gif(AppState& s) {
     if (!s.main.trace) return;
@@ -55,6 +67,67 @@ void record_gif(AppState& s) {
         s.message = "Saved " + std::to_string(frames) + " frames (one per part of each phase) as " + absolute_path(path);
     } catch (const InputError& e) {
         s.message = e.what();
+    }
+}
+
+// "step 2 of 3  < PgUp  PgDn >"
+void draw_step_nav(AppState& s) {
+    const LessonOnShow& l = s.lesson;
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "step %d of %zu", l.step + 1, l.lesson->steps.size());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(l.step == 0);
+    if (ImGui::SmallButton("< PgUp")) open_lesson_step(s, l.step - 1);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(l.step + 1 >= int(l.lesson->steps.size()));
+    if (ImGui::SmallButton("PgDn >")) open_lesson_step(s, l.step + 1);
+    ImGui::EndDisabled();
+}
+
+// The question, the guess, Reveal, and once revealed the answer and the verdict.
+void draw_question(AppState& s, const LessonStep& step, bool strip) {
+    const Palette& pal = theme().pal;
+    LessonOnShow& l = s.lesson;
+    ImGui::Spacing();
+    ImGui::TextColored(ImColor(pal.a_loaded), "Question");
+    ImGui::TextWrapped("%s", step.question->text.c_str());
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::InputText("your guess", &l.guess, ImGuiInputTextFlags_CharsDecimal);
+    if (!l.revealed) {
+        if (!strip) ImGui::SameLine();  // the strip is narrow: Reveal goes under the guess
+        if (ImGui::Button("Reveal (R)")) reveal_answer(s);
+        return;
+    }
+    std::string why;
+    const auto a = answer(s, step, why);
+    if (!a) {
+        ImGui::TextDisabled("%s", why.c_str());
+        return;
+    }
+    ImGui::PushFont(theme().big);
+    ImGui::Text("Answer: %s", number(a->traced).c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextColored(ImColor(pal.faint_text), "(%s)", a->modelled ? "modelled" : "traced");
+    if (a->closed_form) ImGui::TextWrapped("Closed form: %s", a->formula.c_str());
+    else if (!strip) ImGui::TextDisabled("No closed form for this kernel.");
+    if (!strip) ImGui::TextWrapped("(%s)", a->explanation.c_str());
+    const auto key = std::make_pair(l.lesson->title, l.step);
+    char* end = nullptr;
+    const double guess = std::strtod(l.guess.c_str(), &end);
+    if (!l.guess.empty() && end && *end == 0 && !l.judged.count(key)) {
+        const GuessVerdict v = judge_guess(guess, a->traced);
+        l.judged[key] = std::string(verdict_word(v)) + ": you guessed " + number(guess) +
+                        (v == GuessVerdict::Exact ? "" : " (" + guess_distance(guess, a->traced) + ")");
+    }
+    if (auto it = l.judged.find(key); it != l.judged.end()) {
+        const std::string& text = it->second;
+        const GuessVerdict v = text.rfind("exact", 0) == 0 ? GuessVerdict::Exact
+                               : text.rfind("close", 0) == 0 ? GuessVerdict::Close
+                                                             : GuessVerdict::Off;
+        ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(v));
+        ImGui::TextWrapped("%s", text.c_str());
+        ImGui::PopStyleColor();
     }
 }
 
@@ -84,30 +157,33 @@ void apply_step_options(AppState& s, const GuiOptions& o) {
     if (o.compare && differs(s.other.config, *o.compare)) s.other.start(*s.worker, *o.compare);
 }
 
-LessonPanel::LessonPanel(std::shared_ptr<const Lesson> lesson, int step) : lesson_(std::move(lesson)), step_(step) {}
-
-void LessonPanel::open_step(AppState& s, int step) {
-    if (!lesson_ || step < 0 || step >= int(lesson_->steps.size())) return;
-    step_ = step;
-    revealed_ = false;
-    guess_[0] = 0;
+void open_lesson_step(AppState& s, int step) {
+    LessonOnShow& l = s.lesson;
+    if (!l.lesson || step < 0 || step >= int(l.lesson->steps.size())) return;
+    l.step = step;
+    l.revealed = false;
+    l.guess.clear();
     try {
-        apply_step_options(s, lesson_step_options(*lesson_, step));
+        apply_step_options(s, lesson_step_options(*l.lesson, step));
     } catch (const std::exception& e) {
         s.message = e.what();
     }
 }
 
-void LessonPanel::handle_keys(AppState& s) {
-    if (!lesson_ || ImGui::GetIO().WantTextInput) return;
-    if (ImGui::IsKeyPressed(gfx::key::PageDown, false)) open_step(s, step_ + 1);
-    if (ImGui::IsKeyPressed(gfx::key::PageUp, false)) open_step(s, step_ - 1);
-    if (ImGui::IsKeyPressed(gfx::key::R, false) && lesson_->steps[size_t(step_)].question) revealed_ = true;
+void reveal_answer(AppState& s) {
+    const LessonStep* st = s.lesson.current();
+    if (st && st->question) s.lesson.revealed = true;
+}
+
+void handle_lesson_keys(AppState& s) {
+    if (!s.lesson.lesson || ImGui::GetIO().WantTextInput) return;
+    if (ImGui::IsKeyPressed(gfx::key::PageDown, false)) open_lesson_step(s, s.lesson.step + 1);
+    if (ImGui::IsKeyPressed(gfx::key::PageUp, false)) open_lesson_step(s, s.lesson.step - 1);
+    if (ImGui::IsKeyPressed(gfx::key::R, false)) reveal_answer(s);
 }
 
 void LessonPanel::draw(AppState& s) {
-    handle_keys(s);
-    if (lesson_) draw_step(s);
+    if (s.lesson.lesson) draw_step(s);
     else draw_menu(s);
     ImGui::Separator();
     if (ImGui::Button("Record GIF of this group") && s.main.trace) record_gif(s);
@@ -119,61 +195,50 @@ void LessonPanel::draw_menu(AppState& s) {
     ImGui::TextWrapped("Lessons: each opens a prepared set-up with a script and questions.");
     for (const Lesson& l : builtin_lessons()) {
         if (ImGui::Selectable(l.title.c_str())) {
-            lesson_ = std::make_shared<const Lesson>(l);
-            open_step(s, 0);
+            s.lesson.lesson = std::make_shared<const Lesson>(l);
+            open_lesson_step(s, 0);
         }
     }
 }
 
 void LessonPanel::draw_step(AppState& s) {
-    const Palette& pal = theme().pal;
-    const LessonStep& step = lesson_->steps[size_t(step_)];
-    ImGui::TextWrapped("%s", lesson_->title.c_str());
-    ImGui::TextColored(ImColor(pal.faint_text), "step %d of %zu", step_ + 1, lesson_->steps.size());
+    const LessonStep& step = *s.lesson.current();
+    ImGui::TextWrapped("%s", s.lesson.lesson->title.c_str());
+    draw_step_nav(s);
     ImGui::SameLine();
-    ImGui::BeginDisabled(step_ == 0);
-    if (ImGui::SmallButton("< PgUp")) open_step(s, step_ - 1);
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::BeginDisabled(step_ + 1 >= int(lesson_->steps.size()));
-    if (ImGui::SmallButton("PgDn >")) open_step(s, step_ + 1);
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("all lessons")) lesson_.reset();
-    if (!lesson_) return;
+    if (ImGui::SmallButton("all lessons")) {
+        s.lesson.lesson.reset();
+        return;
+    }
     ImGui::PushFont(theme().big);
     ImGui::TextWrapped("%s", step.title.c_str());
     ImGui::PopFont();
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "Script (for the instructor)");
     ImGui::TextWrapped("%s", step.script.c_str());
-    if (step.question) draw_question(s, step);
+    if (step.question) draw_question(s, step, false);
 }
 
-void LessonPanel::draw_question(AppState& s, const LessonStep& step) {
-    const Palette& pal = theme().pal;
-    ImGui::Spacing();
-    ImGui::TextColored(ImColor(pal.a_loaded), "Question");
-    ImGui::TextWrapped("%s", step.question->text.c_str());
-    ImGui::SetNextItemWidth(120);
-    ImGui::InputText("your guess", guess_, sizeof guess_, ImGuiInputTextFlags_CharsDecimal);
-    ImGui::SameLine();
-    if (!revealed_ && ImGui::Button("Reveal (R)")) revealed_ = true;
-    if (!revealed_) return;
-    std::string why;
-    const auto a = answer(s, step, why);
-    if (!a) {
-        ImGui::TextDisabled("%s", why.c_str());
-        return;
-    }
-    ImGui::Text("%s: %s", a->modelled ? "Modelled" : "Traced", number(a->traced).c_str());
-    ImGui::TextWrapped("(%s)", a->explanation.c_str());
-    if (a->closed_form) ImGui::TextWrapped("Closed form: %s", a->formula.c_str());
-    else ImGui::TextDisabled("No closed form for this kernel.");
-    const auto key = std::make_pair(lesson_->title, step_);
-    char* end = nullptr;
-    const double guess = std::strtod(guess_, &end);
-    if (guess_[0] && end && *end == 0 && !guesses_.count(key))
-        guesses_[key] = "guessed " + number(guess) + ": " + guess_distance(guess, a->traced);
-    if (auto it = guesses_.find(key); it != guesses_.end()) ImGui::TextColored(ImColor(pal.c_stored), "You %s", it->second.c_str());
+float lesson_strip_width(float window_w) { return std::clamp(window_w * 0.3f, 300.f, 560.f); }
+
+float draw_lesson_strip(AppState& s, ImVec2 pos, ImVec2 size) {
+    const LessonStep* step = s.lesson.current();
+    if (!step) return 0;
+    ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowSize(size);
+    ImGui::Begin("##lesson_strip", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBackground);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", s.lesson.lesson->title.c_str());
+    draw_step_nav(s);
+    ImGui::PushFont(theme().big);
+    ImGui::TextWrapped("%s", step->title.c_str());
+    ImGui::PopFont();
+    if (step->question) draw_question(s, *step, true);
+    ImGui::PopTextWrapPos();
+    const float used = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    ImGui::End();
+    return std::min(used, size.y);
 }
 
 }  // namespace tilescope::ui

@@ -1,11 +1,11 @@
 #pragma once
 // Lessons (assets/lessons/*.json): the Lessons menu of built-in lessons, and the open
-// lesson's step: its title, the instructor script, and a predict-then-reveal question
-// whose answer comes from the trace on show, beside its closed form. PgDn / PgUp move
-// between steps; a typed guess is kept with how far it was.
-#include <map>
-#include <memory>
-#include <string>
+// lesson's step (AppState::lesson): its title, the instructor script, and a
+// predict-then-reveal question whose answer comes from the trace on show, beside its
+// closed form. PgDn / PgUp move between steps, R reveals; a typed guess is judged exact,
+// close or off. In presenter mode the lesson strip shows the step to the room (number,
+// title, question, and the answer after Reveal) without the instructor's script.
+#include <imgui.h>
 
 #include "core/teach/lesson.h"
 #include "ui/shell/gui_options.h"
@@ -15,27 +15,29 @@ namespace tilescope::ui {
 
 class LessonPanel : public SidePanel {
 public:
-    // `lesson`: opened by --lesson at `step` (null: none yet, the menu is shown).
-    LessonPanel(std::shared_ptr<const Lesson> lesson, int step);
     const char* title() const override { return "Lesson"; }
     void draw(AppState& state) override;
-    bool folds_in_presenter_mode() const override { return false; }  // the script is what the room reads
-
-    // Opens step `step` of the lesson on show: its state becomes the app's (traces start).
-    void open_step(AppState& state, int step);
+    bool folds_in_presenter_mode() const override { return false; }  // the script is what the instructor reads
 
 private:
     void draw_menu(AppState& state);
     void draw_step(AppState& state);
-    void draw_question(AppState& state, const LessonStep& step);
-    void handle_keys(AppState& state);
-
-    std::shared_ptr<const Lesson> lesson_;
-    int step_ = 0;
-    bool revealed_ = false;
-    char guess_[32] = "";
-    std::map<std::pair<std::string, int>, std::string> guesses_;  // (lesson, step) -> "guessed 8: off by ..."
 };
+
+// Opens step `step` of the lesson on show: its state becomes the app's (traces start),
+// its question waits for Reveal again.
+void open_lesson_step(AppState& state, int step);
+// PgDn / PgUp / R, whether or not a lesson panel or strip is drawn this frame.
+void handle_lesson_keys(AppState& state);
+// Reveals the step's answer (the Reveal button, R, --reveal, the control file's `reveal`).
+void reveal_answer(AppState& state);
+
+// The presenter's lesson strip, in the rectangle [pos, pos + size): lesson and step
+// number, the step's title, its question and guess, the answer once revealed; no script.
+// Returns the height it used.
+float draw_lesson_strip(AppState& state, ImVec2 pos, ImVec2 size);
+// The width the strip takes beside the matrices in a window `window_w` wide.
+float lesson_strip_width(float window_w);
 
 // A lesson step's state applied to the app: configurations traced, cursor, view, presenter.
 void apply_step_options(AppState& state, const GuiOptions& options);

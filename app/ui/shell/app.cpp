@@ -17,6 +17,7 @@
 #include "core/tasks/devices.h"
 
 #include "gfx/matrix_grid.h"
+#include "ui/shell/screen_text.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/panels/cache_views.h"
 #include "ui/panels/compare_view.h"
@@ -85,7 +86,10 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     panels_hidden_ = s_.presenter;
 
     if (o.control) control_.emplace(*o.control);
-    side_panels_.push_back(std::make_unique<LessonPanel>(o.lesson, o.lesson_step));
+    s_.lesson.lesson = o.lesson;
+    s_.lesson.step = o.lesson_step;
+    s_.lesson.revealed = o.reveal && o.lesson;
+    side_panels_.push_back(std::make_unique<LessonPanel>());
     side_panels_.push_back(std::make_unique<WorkItemPanel>());
     side_panels_.push_back(std::make_unique<SetupPanel>());
     side_panels_.push_back(std::make_unique<CountersSection>());
@@ -154,6 +158,8 @@ void App::obey_control_file() {
             }
         }
         if (c.kind == ControlCommand::Kind::State) write_state_report(c.argument);
+        if (c.kind == ControlCommand::Kind::Text) control_text_ = c.argument;
+        if (c.kind == ControlCommand::Kind::Reveal) reveal_answer(s_);
     }
 }
 
@@ -213,6 +219,7 @@ void App::handle_keys() {
         else if (backend_.fullscreen()) backend_.set_fullscreen(false);
     }
     handle_cursor_keys(s_);
+    handle_lesson_keys(s_);
 }
 
 void App::frame(double now) {
@@ -232,6 +239,15 @@ void App::frame(double now) {
     ImGui::Render();
     backend_.render(theme().pal.background);
     take_screenshot();
+    if (control_text_) {
+        try {
+            write_file_atomically(*control_text_, screen_text(*ImGui::GetDrawData()));
+            std::cout << "wrote " << absolute_path(*control_text_) << std::endl;
+        } catch (const std::exception& e) {
+            std::cerr << "tilescope gui: --control: text " << *control_text_ << ": " << e.what() << std::endl;
+        }
+        control_text_.reset();
+    }
     if (after_render_) after_render_(backend_);
     backend_.present();
     if (timings_) report_timings();
@@ -305,11 +321,26 @@ bool App::matrices_fill_window() const {
     return s_.presenter && panels_hidden_ && (s_.view == View::Emulation || s_.view == View::Heatmap);
 }
 
+bool App::shows_lesson_strip() const { return s_.presenter && panels_hidden_ && s_.lesson.current(); }
+
 void App::draw_window() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const bool fill = matrices_fill_window();
+    // Presenter mode with a lesson: the step (number, title, question, answer) in a column
+    // on the right, the emulation view's legend below it; the script stays in the side
+    // panel (H) and on the lesson's page (export --lesson), off the projected picture.
+    const float strip_w = shows_lesson_strip() ? lesson_strip_width(vp->Size.x) : 0.f;
+    if (strip_w > 0) {
+        const ImVec2 at(vp->Pos.x + vp->Size.x - strip_w, vp->Pos.y);
+        strip_used_h_ = draw_lesson_strip(s_, at, ImVec2(strip_w, vp->Size.y));
+        const float top = at.y + strip_used_h_ + ImGui::GetFontSize() * 0.5f;
+        emulation_.set_side_legend_area(std::array<float, 4>{at.x + ImGui::GetStyle().WindowPadding.x, top,
+                                                             at.x + strip_w - ImGui::GetStyle().WindowPadding.x, vp->Pos.y + vp->Size.y});
+    } else {
+        emulation_.set_side_legend_area(std::nullopt);
+    }
     ImGui::SetNextWindowPos(vp->Pos);
-    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::SetNextWindowSize(ImVec2(vp->Size.x - strip_w, vp->Size.y));
     if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
     ImGui::Begin("tilescope", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |

@@ -59,6 +59,7 @@ private:
     void draw_header();
     void draw_side_panel(float width, float height);
     bool matrices_fill_window() const;
+    bool shows_lesson_strip() const;  // presenter mode with a lesson open and the side panel folded
     void draw_view(ImVec2 size, bool fill);
     void draw_emulation(ImVec2 origin, ImVec2 size);
     void draw_status_line();
@@ -86,6 +87,8 @@ private:
     AfterRender after_render_;
     std::optional<ControlFile> control_;  // --control FILE
     std::optional<std::string> control_screenshot_;
+    std::optional<std::string> control_text_;  // --control's `text PATH`: written after the next frame
+    float strip_used_h_ = 0;                   // the lesson strip's height last frame (the legend goes below it)
     // --timings (issue 12): the first frame that drew the selected group's phase, and the
     // first with the complete trace, reported once each.
     void report_timings();

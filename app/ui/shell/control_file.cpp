@@ -49,9 +49,11 @@ std::vector<ControlCommand> ControlFile::take() {
         else if (verb == "quit") out.push_back({ControlCommand::Kind::Quit, ""});
         else if (verb == "measure" && !arg.empty()) out.push_back({ControlCommand::Kind::Measure, arg});
         else if (verb == "state" && !arg.empty()) out.push_back({ControlCommand::Kind::State, arg});
+        else if (verb == "text" && !arg.empty()) out.push_back({ControlCommand::Kind::Text, arg});
+        else if (verb == "reveal") out.push_back({ControlCommand::Kind::Reveal, ""});
         else if (!verb.empty())
             std::cerr << "tilescope gui: --control: '" << shown(line)
-                      << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH\n";
+                      << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH, text PATH, reveal\n";
     }
     return out;
 }

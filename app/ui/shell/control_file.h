@@ -11,6 +11,8 @@
 //   state PATH        write what the performance view shows as JSON at PATH (PATH.tmp
 //                     renamed), at once: its rows and their tuning, the "Tune this
 //                     device" offer and where its button is, a tuning run's progress
+//   text PATH         write the text the next frame draws at PATH (PATH.tmp renamed)
+//   reveal            reveal the lesson step's answer, as R would
 // Unknown lines are reported on stderr and skipped.
 #include <string>
 #include <vector>
@@ -21,7 +23,7 @@ namespace tilescope::ui {
 inline constexpr unsigned long kMaxControlFileBytes = 64 * 1024;
 
 struct ControlCommand {
-    enum class Kind { Screenshot, Quit, Measure, State } kind;
+    enum class Kind { Screenshot, Quit, Measure, State, Text, Reveal } kind;
     std::string argument;
 };
 

@@ -50,10 +50,14 @@ const char* const kGuiHelp =
     "                     the trace is complete, in seconds since the process started\n"
     "  --window WxH       window size (default 1280x800)\n"
     "  --layout OUT.json  write where each matrix was drawn (for tests)\n"
+    "  --text OUT.txt     write the text the last frame drew (read back from what was drawn, for tests)\n"
+    "  --reveal           with --lesson: the step's question revealed, as R or the Reveal button would\n"
     "  --control FILE     drive the running window: write FILE (whole: FILE.tmp, then rename) with lines\n"
     "                       screenshot PATH   save a PNG once traces are in and a resize has settled;\n"
     "                                         prints `saved PATH`\n"
     "                       quit              close the window\n"
+    "                       text PATH         write the text the next frame draws\n"
+    "                       reveal            reveal the lesson step's answer (as R)\n"
     "                     the GUI reads FILE within 0.25 s and deletes it\n"
     "Keys: space play/pause, left/right step, click a tile of P to pick its work-group, mouse wheel zoom,\n"
     "      drag pan, Home fit, F1 key help, F5 presenter mode, H hide the side panel, F11 fullscreen,\n"
@@ -163,12 +167,12 @@ std::vector<std::string> with_lesson(const std::vector<std::string>& args, const
                            "--lesson '" + path + "' step " + std::to_string(g.lesson_step + 1));
 }
 
-const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings"};
+const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings", "reveal"};
 
 std::set<std::string> valued_options() {
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "scene", "screenshot",
                                     "frames", "window", "layout", "compare", "screenshot-width", "hover", "control",
-                                    "lesson", "step", "open", "record"};
+                                    "lesson", "step", "open", "record", "text"};
     for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
     return valued;
 }
@@ -220,6 +224,9 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     g.screenshot = o.get("screenshot");
     if (g.screenshot) check_writable(*g.screenshot, "--screenshot");  // before rendering, with the reason
     g.layout = o.get("layout");
+    g.text = o.get("text");
+    if (g.text) check_writable(*g.text, "--text");
+    g.reveal = o.has("reveal");
     g.control = o.get("control");
     if (g.control) {
         // Refused at start, not renamed later: only a regular file (or none yet) is a control file.
@@ -231,7 +238,7 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     }
     g.device = o.get_or("device", "");
     g.source_path = o.get_or("source", "");
-    if ((g.screenshot || g.frame_stats) && !g.frames) g.frames = 30;
+    if ((g.screenshot || g.frame_stats || g.text) && !g.frames) g.frames = 30;
 }
 
 LaunchConfig last_session_config(const Settings& last) {
@@ -268,6 +275,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
         }
         if (pre.has("scene")) args = with_scene(args, *pre.get("scene"));
         if (pre.has("step") && !pre.has("lesson")) throw InputError("--step: accepted only with --lesson FILE");
+        if (pre.has("reveal") && !pre.has("lesson")) throw InputError("--reveal: accepted only with --lesson FILE (it reveals the step's answer)");
         if (pre.has("lesson")) args = with_lesson(args, pre, g);
         if (pre.has("open")) {
             for (const char* setup : {"kernel", "source", "size", "tile", "scene", "lesson", "compare"})

@@ -36,7 +36,8 @@ struct GuiOptions {
     std::string source_path;               // --source as given
     bool play = false, presenter = false, frame_stats = false;
     bool timings = false;                  // --timings: when the first picture and the whole trace were drawn
-    std::optional<std::string> screenshot, layout, control;
+    std::optional<std::string> screenshot, layout, control, text;
+    bool reveal = false;                   // --reveal: the lesson step's question revealed
     std::optional<int> frames;
     int screenshot_width = 0;
     int width = 1280, height = 800;        // the docs' width; llvmpipe's cost grows with pixels
@@ -46,7 +47,7 @@ struct GuiOptions {
     std::shared_ptr<const TraceFile> opened;   // --open: shown instead of tracing
     std::optional<std::string> record;         // --record OUT.gif
 
-    bool scripted() const { return frames || screenshot || frame_stats; }
+    bool scripted() const { return frames || screenshot || frame_stats || text; }
 };
 
 // Compare mode's second configuration from `K[:T]` ("": the same kernel at twice the tile).

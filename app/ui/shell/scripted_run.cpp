@@ -1,5 +1,7 @@
 #include "ui/shell/scripted_run.h"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -9,6 +11,7 @@
 
 #include "core/base/atomic_file.h"
 #include "ui/shell/app.h"
+#include "ui/shell/screen_text.h"
 #include "core/trace/phases.h"
 #include "ui/panels/timeline_panel.h"
 #include "ui/widgets/theme.h"
@@ -171,6 +174,14 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
         std::string err;
         if (!backend.save_png(*o_.screenshot, err, o_.screenshot_width)) {
             std::cerr << "tilescope gui: --screenshot: " << err << "\n";
+            status_ = 2;
+        }
+    }
+    if (o_.text) {
+        try {
+            write_file_atomically(*o_.text, screen_text(*ImGui::GetDrawData()));
+        } catch (const std::exception& e) {
+            std::cerr << "tilescope gui: --text: " << e.what() << "\n";
             status_ = 2;
         }
     }

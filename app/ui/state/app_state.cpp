@@ -124,6 +124,11 @@ std::string config_label(const LaunchConfig& c) {
     return s;
 }
 
+bool hidden_until_reveal(const AppState& s, Figure figure) {
+    const std::string* q = s.lesson.pending_quantity();
+    return q && figure_answers(figure, *q);
+}
+
 std::string config_key(const LaunchConfig& c) { return config_label(c); }
 
 }  // namespace tilescope::ui

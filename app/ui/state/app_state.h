@@ -13,6 +13,7 @@
 #include "core/device/measurement.h"
 #include "core/kernel/launch_config.h"
 #include "core/tasks/performance.h"
+#include "core/teach/lesson.h"
 #include "core/trace/trace.h"
 #include "core/trace/view_model.h"
 #include "ui/state/frame_cache.h"
@@ -93,6 +94,24 @@ struct Performance : tasks::PerformanceResult {
     bool ready() const { return !rungs.empty(); }
 };
 
+// The lesson on show (--lesson, the Lessons menu) and where in it: the side panel and the
+// presenter's lesson strip both draw it. While its step's question waits for Reveal,
+// every figure that answers it is hidden (hidden_until_reveal).
+struct LessonOnShow {
+    std::shared_ptr<const Lesson> lesson;  // null: none open
+    int step = 0;
+    bool revealed = false;
+    std::string guess;                     // typed into "your guess" for this step
+    // (lesson title, step) -> the guess judged once revealed, kept while paging back and forth
+    std::map<std::pair<std::string, int>, std::string> judged;
+    const LessonStep* current() const { return lesson && step < int(lesson->steps.size()) ? &lesson->steps[size_t(step)] : nullptr; }
+    // The question's quantity while it waits for Reveal, else null.
+    const std::string* pending_quantity() const {
+        const LessonStep* st = current();
+        return st && st->question && !revealed ? &st->question->quantity : nullptr;
+    }
+};
+
 struct AppState {
     Worker* worker = nullptr;
     std::vector<DeviceInfo> devices;   // filled by the worker at start
@@ -104,6 +123,7 @@ struct AppState {
     View view = View::Emulation;
     bool presenter = false;
     Naming naming = Naming::Slides;    // cells named M0,1 / N / P (the slides') or A0,1 / B / C
+    LessonOnShow lesson;
     Performance perf;
     TuningRun tuning;                  // "Tune this device" (ui/panels/tune_offer.h)
     std::map<std::string, Measurement> compare_gflops;  // config key -> measurement
@@ -125,6 +145,10 @@ struct AppState {
     const DeviceInfo* measuring_device() const;  // the real device selected for measurements
     const DeviceInfo* emulator_device() const;   // Oclgrind, which traces run on (null until devices are listed)
 };
+
+// Whether `figure` must be hidden now: a lesson step's question it would answer waits for
+// Reveal. The view draws kHiddenUntilReveal in its place.
+bool hidden_until_reveal(const AppState& s, Figure figure);
 
 std::string config_key(const LaunchConfig& c);  // "tiled 256 TS=16"
 std::string config_label(const LaunchConfig& c);

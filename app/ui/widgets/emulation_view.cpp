@@ -338,6 +338,12 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     if (f.compact && (flags & EmulationViewFlags_SideLegend)) {
         side_at = ImVec2(f.content_right + f.gap * 1.5f, origin.y + f.lh * 0.5f);
         side_w = origin.x + size.x - side_at.x - f.gap;
+        float bottom = origin.y + size.y;
+        if (side_area_) {
+            side_at = ImVec2((*side_area_)[0], (*side_area_)[1]);
+            side_w = (*side_area_)[2] - (*side_area_)[0];
+            bottom = (*side_area_)[3];
+        }
         if (side_w >= f.fh * 8) {
             side = legend_of(f);
             if (!f.heatmap && f.v.has_detail) side.insert(side.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims), {}, {}});
@@ -345,12 +351,16 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
                 if (e.kind == LegendEntry::Kind::Key && f.fh * 2 + ImGui::CalcTextSize(e.text.c_str()).x > side_w) side_short = true;
                 if (e.kind == LegendEntry::Kind::Line) e.text = wrap_at_spaces(e.text, side_w);
             }
-            const float room = origin.y + size.y - side_at.y;
+            const float room = bottom - side_at.y;
             if (lay_out_legend(side, side_w, nullptr, {}, side_short) > room) side_short = true;
-            const float h = lay_out_legend(side, side_w, nullptr, {}, side_short);
+            float h = lay_out_legend(side, side_w, nullptr, {}, side_short);
+            if (h > room && !side.empty() && side.front().kind == LegendEntry::Kind::Line) {
+                side.erase(side.begin());  // the phase sentence: the presenter bar says where we are too
+                h = lay_out_legend(side, side_w, nullptr, {}, side_short);
+            }
             if (h > room) side.clear();
             else {
-                f.right_limit = side_at.x - f.gap * 0.5f;
+                if (!side_area_) f.right_limit = side_at.x - f.gap * 0.5f;
                 legend_box_ = std::array<float, 4>{side_at.x, side_at.y, side_at.x + side_w, side_at.y + h};
             }
         }
@@ -365,7 +375,12 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     if (f.show_locals) paint_locals(f);
     if (!f.legend.empty())
         lay_out_legend(f.legend, size.x - f.gap * 2, dl, ImVec2(origin.x + f.gap, origin.y + size.y - f.legend_h + f.fh * 0.3f), f.short_legend);
-    if (!side.empty()) lay_out_legend(side, side_w, dl, side_at, side_short);
+    if (!side.empty()) {
+        // an area given from outside (below the lesson strip) lies beyond this window's clip
+        if (side_area_) dl->PushClipRect(side_at, ImVec2(side_at.x + side_w, (*side_area_)[3]), false);
+        lay_out_legend(side, side_w, dl, side_at, side_short);
+        if (side_area_) dl->PopClipRect();
+    }
     return handle_hover(f);
 }
 

@@ -104,6 +104,9 @@ public:
     const std::vector<MatrixPlacement>& placements() const { return placements_; }
     // Where the last draw put its legend (x0, y0, x1, y1 on screen); none when it drew none.
     const std::optional<std::array<float, 4>>& legend_box() const { return legend_box_; }
+    // Filling the window (SideLegend): where the legend goes instead of the column the
+    // matrices leave free (x0, y0, x1, y1): below the presenter's lesson strip.
+    void set_side_legend_area(std::optional<std::array<float, 4>> area) { side_area_ = area; }
 
 private:
     struct Grid {
@@ -123,6 +126,7 @@ private:
     std::vector<std::unique_ptr<Grid>> locals_;
     std::vector<MatrixPlacement> placements_;
     std::optional<std::array<float, 4>> legend_box_;
+    std::optional<std::array<float, 4>> side_area_;
     std::string cache_key_;
 };
 
