@@ -287,6 +287,59 @@ TEST(Lessons, MalformedLessonsAreOneLineErrors) {
     EXPECT_EQ(guess_distance(32, 4), "off by 28 (700%), 8x too high");
 }
 
+// Issue 21: a step's state may set the kernel's parameters (params) and the compare
+// configuration's (compare_params), checked strictly against the kernels.
+TEST(Lessons, StepParamsAreCheckedAndReachBothLaunches) {
+    auto lesson = [](const std::string& state) {
+        return "{\"title\": \"x\", \"steps\": [{\"title\": \"a\", \"script\": \"s\", \"state\": " + state + "}]}";
+    };
+    const Lesson ok = parse_lesson(lesson(R"({"kernel": "reg2d_tpad", "size": "64", "params": {"PAD": 0}, "compare": "reg2d_tpad",
+                                              "compare_params": {"PAD": 4}})"), "l.json");
+    const LaunchConfig main = step_launch(ok.steps[0]);
+    EXPECT_EQ(main.params.at("PAD"), 0);
+    EXPECT_EQ(main.params_source, "given");
+    const auto other = step_compare_launch(ok.steps[0]);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->params.at("PAD"), 4);
+    // A compare kernel named without compare_params takes its own defaults, not main's.
+    const Lesson plain = parse_lesson(lesson(R"({"kernel": "reg2d_tpad", "params": {"PAD": 0}, "compare": "reg2d_tpad"})"), "l.json");
+    EXPECT_TRUE(step_compare_launch(plain.steps[0])->params.empty());
+    for (const char* bad : {R"({"kernel": "reg2d_tpad", "params": {"PADD": 0}})",          // no such parameter
+                            R"({"kernel": "reg2d_tpad", "params": {"PAD": "0"}})",         // not an integer
+                            R"({"kernel": "reg2d_tpad", "params": [0]})",                  // not an object
+                            R"({"kernel": "tiled", "params": {"PAD": 0}})",                // tiled has none
+                            R"({"kernel": "reg2d_tpad", "compare_params": {"PAD": 0}})",  // no compare configuration
+                            R"({"kernel": "reg2d_tpad", "compare": "tiled", "compare_params": {"PAD": 0}})"}) {
+        try {
+            parse_lesson(lesson(bad), "l.json");
+            ADD_FAILURE() << bad;
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).rfind("l.json, step 1", 0), 0u) << e.what();
+        }
+    }
+}
+
+// Lesson 6 step 3 asks to compare bank-conflict degrees: its two sides must differ.
+TEST(Lessons, LessonSixComparesTwoDifferentBankConflictDegrees) {
+    const Lesson* six = nullptr;
+    for (const Lesson& l : builtin_lessons())
+        if (l.name == "6_coalescing_banks") six = &l;
+    ASSERT_NE(six, nullptr);
+    const LessonStep* step = nullptr;
+    for (const LessonStep& s : six->steps)
+        if (s.script.find("bank-conflict degree") != std::string::npos) step = &s;
+    ASSERT_NE(step, nullptr);
+    ASSERT_TRUE(step_compare_launch(*step));
+    TraceOptions o;
+    o.checks = false;
+    const Trace left = run_trace(step_launch(*step), o), right = run_trace(*step_compare_launch(*step), o);
+    EXPECT_EQ(left.bank_conflicts.max_degree, 4u);
+    EXPECT_EQ(right.bank_conflicts.max_degree, 2u);
+    EXPECT_NE(step->script.find("is 4"), std::string::npos) << "the script names the degrees the screen shows";
+    EXPECT_NE(step->script.find("falls to 2"), std::string::npos);
+}
+
 TEST(Lessons, ModelledQuestionsSayModelledAndNeedTheRequests) {
     TraceOptions o;
     o.checks = false;
