@@ -3,6 +3,7 @@
 // hand-out's data equals the view model's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "core/base/errors.h"
 #include "core/io/html_export.h"
 #include "core/teach/lesson.h"
+#include "core/teach/palette.h"
 #include "core/device/runner.h"
 #include "core/kernel/source_edit.h"
 #include "core/io/trace_file.h"
@@ -164,6 +166,20 @@ TEST(Handout, HighlightedRectanglesAreTheViewModels) {
     EXPECT_NE(page.find("function paint()"), std::string::npos);
     EXPECT_EQ(page.find("http://"), std::string::npos);
     EXPECT_EQ(page.find("https://"), std::string::npos);
+}
+
+// The hand-out paints with the one palette (core/teach/palette.h), not copies of it.
+TEST(Handout, ThePageCarriesTheOnePalette) {
+    const std::string page = handout_page(nlohmann::json::object({{"x", 1}}));
+    for (const palette::Entry& e : palette::entries()) {
+        const std::string hex = (palette::light().*(e.field)).hex();
+        EXPECT_NE(page.find("\"" + std::string(e.key) + "\":\"" + hex + "\""), std::string::npos) << e.key;  // the script's
+        std::string css = e.key;
+        std::replace(css.begin(), css.end(), '_', '-');
+        EXPECT_NE(page.find("--" + css + ": " + hex + ";"), std::string::npos) << e.key;  // the legend's
+    }
+    // The old copies are gone: the mint "accumulates", the small red squares, the pale "holds".
+    for (const char* stale : {"#7fd0b6", "#d22", "#d6ecf9", "rgba(230,120,20"}) EXPECT_EQ(page.find(stale), std::string::npos) << stale;
 }
 
 TEST(Handout, DataInTheScriptElementHoldsNoAngleBracketsAndParsesBack) {
