@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <map>
@@ -142,6 +143,24 @@ TEST(Record, OneGifFramePerInterval) {
     EXPECT_NE(std::vector<GifByteType>(f->SavedImages[0].RasterBits, f->SavedImages[0].RasterBits + n),
               std::vector<GifByteType>(f->SavedImages[2].RasterBits, f->SavedImages[2].RasterBits + n));
     DGifCloseFile(f, &err);
+}
+
+// Issue 21: lesson 6 compares one rung at two parameter values; gui takes --param and
+// --compare-param and refuses bad ones with exit 2 and one line.
+TEST(CompareParams, GuiTakesThemAndRefusesBadOnes) {
+    const std::string bin = TILESCOPE_BIN;
+    for (const char* bad : {" gui --kernel tiled --compare-param PAD=0 --frames 1",
+                            " gui --kernel reg2d_tpad --compare reg2d_tpad --compare-param PADX=0 --frames 1",
+                            " gui --kernel tiled --param PAD=0 --frames 1",
+                            " gui --kernel reg2d_tpad --param PAD=x --frames 1"}) {
+        const Result r = shell(bin + bad);
+        EXPECT_EQ(r.status, 2) << bad;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+    }
+    const fs::path png = scratch() / "compare_params.png";
+    const Result ok = shell(bin + " gui --lesson " + TILESCOPE_LESSONS + "/6_coalescing_banks.json --step 3 --frames 3 --screenshot " + png.string());
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    EXPECT_GE(colours(png), 6u);
 }
 
 // Issue 21: the GIF's caption fits (wrapped, never cut), the group's local arrays stand right
