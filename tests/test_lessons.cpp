@@ -3,6 +3,7 @@
 // hand-out's data equals the view model's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "core/base/errors.h"
 #include "core/io/html_export.h"
 #include "core/teach/lesson.h"
+#include "core/teach/palette.h"
 #include "core/device/runner.h"
 #include "core/kernel/source_edit.h"
 #include "core/io/trace_file.h"
@@ -166,6 +168,20 @@ TEST(Handout, HighlightedRectanglesAreTheViewModels) {
     EXPECT_EQ(page.find("https://"), std::string::npos);
 }
 
+// The hand-out paints with the one palette (core/teach/palette.h), not copies of it.
+TEST(Handout, ThePageCarriesTheOnePalette) {
+    const std::string page = handout_page(nlohmann::json::object({{"x", 1}}));
+    for (const palette::Entry& e : palette::entries()) {
+        const std::string hex = (palette::light().*(e.field)).hex();
+        EXPECT_NE(page.find("\"" + std::string(e.key) + "\":\"" + hex + "\""), std::string::npos) << e.key;  // the script's
+        std::string css = e.key;
+        std::replace(css.begin(), css.end(), '_', '-');
+        EXPECT_NE(page.find("--" + css + ": " + hex + ";"), std::string::npos) << e.key;  // the legend's
+    }
+    // The old copies are gone: the mint "accumulates", the small red squares, the pale "holds".
+    for (const char* stale : {"#7fd0b6", "#d22", "#d6ecf9", "rgba(230,120,20"}) EXPECT_EQ(page.find(stale), std::string::npos) << stale;
+}
+
 TEST(Handout, DataInTheScriptElementHoldsNoAngleBracketsAndParsesBack) {
     const nlohmann::json d = {{"source", "// </script><!-- <script> a < b && c > d \xC3\xA9\n"}, {"n", {1, 2}}};
     const std::string text = handout_json_for_script(d);
@@ -285,6 +301,59 @@ TEST(Lessons, MalformedLessonsAreOneLineErrors) {
     }
     EXPECT_EQ(guess_distance(4, 4), "exact");
     EXPECT_EQ(guess_distance(32, 4), "off by 28 (700%), 8x too high");
+}
+
+// Issue 21: a step's state may set the kernel's parameters (params) and the compare
+// configuration's (compare_params), checked strictly against the kernels.
+TEST(Lessons, StepParamsAreCheckedAndReachBothLaunches) {
+    auto lesson = [](const std::string& state) {
+        return "{\"title\": \"x\", \"steps\": [{\"title\": \"a\", \"script\": \"s\", \"state\": " + state + "}]}";
+    };
+    const Lesson ok = parse_lesson(lesson(R"({"kernel": "reg2d_tpad", "size": "64", "params": {"PAD": 0}, "compare": "reg2d_tpad",
+                                              "compare_params": {"PAD": 4}})"), "l.json");
+    const LaunchConfig main = step_launch(ok.steps[0]);
+    EXPECT_EQ(main.params.at("PAD"), 0);
+    EXPECT_EQ(main.params_source, "given");
+    const auto other = step_compare_launch(ok.steps[0]);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->params.at("PAD"), 4);
+    // A compare kernel named without compare_params takes its own defaults, not main's.
+    const Lesson plain = parse_lesson(lesson(R"({"kernel": "reg2d_tpad", "params": {"PAD": 0}, "compare": "reg2d_tpad"})"), "l.json");
+    EXPECT_TRUE(step_compare_launch(plain.steps[0])->params.empty());
+    for (const char* bad : {R"({"kernel": "reg2d_tpad", "params": {"PADD": 0}})",          // no such parameter
+                            R"({"kernel": "reg2d_tpad", "params": {"PAD": "0"}})",         // not an integer
+                            R"({"kernel": "reg2d_tpad", "params": [0]})",                  // not an object
+                            R"({"kernel": "tiled", "params": {"PAD": 0}})",                // tiled has none
+                            R"({"kernel": "reg2d_tpad", "compare_params": {"PAD": 0}})",  // no compare configuration
+                            R"({"kernel": "reg2d_tpad", "compare": "tiled", "compare_params": {"PAD": 0}})"}) {
+        try {
+            parse_lesson(lesson(bad), "l.json");
+            ADD_FAILURE() << bad;
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).rfind("l.json, step 1", 0), 0u) << e.what();
+        }
+    }
+}
+
+// Lesson 6 step 3 asks to compare bank-conflict degrees: its two sides must differ.
+TEST(Lessons, LessonSixComparesTwoDifferentBankConflictDegrees) {
+    const Lesson* six = nullptr;
+    for (const Lesson& l : builtin_lessons())
+        if (l.name == "6_coalescing_banks") six = &l;
+    ASSERT_NE(six, nullptr);
+    const LessonStep* step = nullptr;
+    for (const LessonStep& s : six->steps)
+        if (s.script.find("bank-conflict degree") != std::string::npos) step = &s;
+    ASSERT_NE(step, nullptr);
+    ASSERT_TRUE(step_compare_launch(*step));
+    TraceOptions o;
+    o.checks = false;
+    const Trace left = run_trace(step_launch(*step), o), right = run_trace(*step_compare_launch(*step), o);
+    EXPECT_EQ(left.bank_conflicts.max_degree, 4u);
+    EXPECT_EQ(right.bank_conflicts.max_degree, 2u);
+    EXPECT_NE(step->script.find("is 4"), std::string::npos) << "the script names the degrees the screen shows";
+    EXPECT_NE(step->script.find("falls to 2"), std::string::npos);
 }
 
 TEST(Lessons, ModelledQuestionsSayModelledAndNeedTheRequests) {

@@ -351,10 +351,11 @@ TEST(Handout, HostileTextInAKernelsCommentsIsShownAndBreaksNothing) {
     ASSERT_EQ(t.status, 0) << t.err;
     ASSERT_EQ(run("export --html " + html.string() + " " + saved.string()).status, 0);
     const std::string page = slurp(html);
-    // The page's only "</script>" are its own two, and the data holds no "<" at all.
+    // The page's only "</script>" are its own three (the palette, the data, the script), and
+    // the data holds no "<" at all.
     size_t ends = 0;
     for (size_t at = page.find("</script>"); at != std::string::npos; at = page.find("</script>", at + 1)) ++ends;
-    EXPECT_EQ(ends, 2u);
+    EXPECT_EQ(ends, 3u);
     const Page p = load(html, "");
     expect_clean(p);
     EXPECT_EQ(p.dom.find("data-hacked"), std::string::npos);  // the comment's script never ran
@@ -564,6 +565,10 @@ TEST(Handout, ReadableAt1280AndOnAPhone) {
             EXPECT_LE(page, view) << "the page scrolls sideways";
             EXPECT_LE(std::stoi(p.painted["canvas-width"].get<std::string>()), view);
             EXPECT_GE(std::stoi(p.painted["local-cell"].get<std::string>()), std::stoi(p.painted["cell"].get<std::string>()));
+            // A's and B's local arrays in their own matrices' colours (issue 21): each says whose
+            // elements it holds.
+            EXPECT_EQ(p.painted["holds-atile"], "M");
+            EXPECT_EQ(p.painted["holds-btile"], "N");
             if (html == small) {
                 EXPECT_EQ(p.painted["names"], "1");
                 EXPECT_GE(std::stoi(p.painted["local-cell"].get<std::string>()), 22);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <map>
@@ -20,6 +21,7 @@
 #include <stb/stb_image.h>
 
 #include "core/teach/lesson.h"
+#include "core/teach/palette.h"
 #include "gui_test_support.h"
 
 namespace fs = std::filesystem;
@@ -141,6 +143,129 @@ TEST(Record, OneGifFramePerInterval) {
     EXPECT_NE(std::vector<GifByteType>(f->SavedImages[0].RasterBits, f->SavedImages[0].RasterBits + n),
               std::vector<GifByteType>(f->SavedImages[2].RasterBits, f->SavedImages[2].RasterBits + n));
     DGifCloseFile(f, &err);
+}
+
+// Issue 21: lesson 6 compares one rung at two parameter values; gui takes --param and
+// --compare-param and refuses bad ones with exit 2 and one line.
+TEST(CompareParams, GuiTakesThemAndRefusesBadOnes) {
+    const std::string bin = TILESCOPE_BIN;
+    for (const char* bad : {" gui --kernel tiled --compare-param PAD=0 --frames 1",
+                            " gui --kernel reg2d_tpad --compare reg2d_tpad --compare-param PADX=0 --frames 1",
+                            " gui --kernel tiled --param PAD=0 --frames 1",
+                            " gui --kernel reg2d_tpad --param PAD=x --frames 1"}) {
+        const Result r = shell(bin + bad);
+        EXPECT_EQ(r.status, 2) << bad;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+    }
+    const fs::path png = scratch() / "compare_params.png";
+    const Result ok = shell(bin + " gui --lesson " + TILESCOPE_LESSONS + "/6_coalescing_banks.json --step 3 --frames 3 --screenshot " + png.string());
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    EXPECT_GE(colours(png), 6u);
+}
+
+// Issue 21: the GIF's caption fits (wrapped, never cut), the group's local arrays stand right
+// of C in the palette's local colours, a frame per part.
+struct GifFrames {
+    int w = 0, h = 0;
+    std::vector<std::vector<palette::Rgb>> frames;
+};
+
+GifFrames decode(const fs::path& path) {
+    GifFrames out;
+    int err = 0;
+    GifFileType* f = DGifOpenFileName(path.c_str(), &err);
+    if (!f || DGifSlurp(f) != GIF_OK) return out;
+    out.w = f->SWidth, out.h = f->SHeight;
+    for (int i = 0; i < f->ImageCount; ++i) {
+        const SavedImage& im = f->SavedImages[i];
+        const ColorMapObject* m = im.ImageDesc.ColorMap ? im.ImageDesc.ColorMap : f->SColorMap;
+        std::vector<palette::Rgb> px(size_t(out.w) * size_t(out.h));
+        for (size_t k = 0; k < px.size(); ++k) {
+            const GifColorType c = m->Colors[im.RasterBits[k]];
+            px[k] = {c.Red, c.Green, c.Blue, 255};
+        }
+        out.frames.push_back(std::move(px));
+    }
+    DGifCloseFile(f, &err);
+    return out;
+}
+
+size_t parts_of(const fs::path& json, int gx, int gy) {
+    std::ifstream in(json);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    size_t parts = 0;
+    for (const auto& g : j["per_group"])
+        if (g["group"][0] == gx && g["group"][1] == gy)
+            for (const auto& ph : g["phase_list"]) parts += ph["parts"].size();
+    return parts;
+}
+
+TEST(Record, CaptionFitsLocalArraysShowOneFramePerPart) {
+    const palette::Colours& pal = palette::light();
+    const palette::Rgb white{255, 255, 255, 255};
+    struct Case {
+        std::string setup;
+        int gx, gy;
+        size_t min_caption_lines;
+    };
+    // 4x4 makes the narrowest picture (its caption must wrap); 32x32 TS 8 cut "line 33; 8" before.
+    for (const Case& c : {Case{"--kernel tiled --size 4 --tile 2", 1, 1, 4}, Case{"--kernel tiled --size 32 --tile 8", 1, 2, 3}}) {
+        SCOPED_TRACE(c.setup);
+        const fs::path gif = scratch() / "caption.gif", js = scratch() / "caption.json";
+        const std::string g = std::to_string(c.gx) + "," + std::to_string(c.gy);
+        ASSERT_EQ(shell(std::string(TILESCOPE_BIN) + " trace " + c.setup + " --groups " + g + " --json " + js.string()).status, 0);
+        const size_t parts = parts_of(js, c.gx, c.gy);
+        ASSERT_GT(parts, 1u);
+        const Result r = shell(std::string(TILESCOPE_BIN) + " gui " + c.setup + " --group " + g + " --record " + gif.string());
+        ASSERT_EQ(r.status, 0) << r.err;
+        const GifFrames f = decode(gif);
+        ASSERT_EQ(f.frames.size(), parts);
+        bool saw_read = false, saw_filled = false;
+        for (size_t i = 0; i < f.frames.size(); ++i) {
+            SCOPED_TRACE("frame " + std::to_string(i));
+            const auto& px = f.frames[i];
+            auto at = [&](int x, int y) { return px[size_t(y) * size_t(f.w) + size_t(x)]; };
+            // Nothing touches the right edge (the old caption ran off it, cut mid-word).
+            for (int y = 0; y < f.h; ++y)
+                for (int x = f.w - 3; x < f.w; ++x) ASSERT_EQ(at(x, y), white) << "ink at the right edge, row " << y;
+            // The caption band: the rows above the first matrix outline; its text rows.
+            int band = 0;
+            while (band < f.h && [&] { for (int x = 0; x < f.w; ++x) if (at(x, band) == pal.outline) return false; return true; }()) ++band;
+            ASSERT_LT(band, f.h);
+            size_t text_rows = 0;
+            bool in_text = false;
+            for (int y = 0; y < band; ++y) {
+                bool ink = false;
+                for (int x = 0; x < f.w && !ink; ++x) ink = at(x, y) == pal.text;
+                if (ink && !in_text) ++text_rows;
+                in_text = ink;
+            }
+            EXPECT_GE(text_rows, c.min_caption_lines) << "caption lines (and the matrices' names)";
+            // The body ends at the lowest long outline (the bottom of A and C; the key's swatches are short).
+            int body_bottom = 0, c_right = 0, longest = 0;
+            for (int y = 0; y < f.h; ++y) {
+                int run = 0;
+                for (int x = 0; x < f.w; ++x) {
+                    run = at(x, y) == pal.outline ? run + 1 : 0;
+                    if (run >= 30) body_bottom = y;
+                    if (run > longest) longest = run, c_right = x;  // B's and C's borders are the longest
+                }
+            }
+            size_t locals = 0, locals_inside = 0;
+            for (int y = band; y < body_bottom; ++y)
+                for (int x = 0; x < f.w; ++x) {
+                    const palette::Rgb p = at(x, y);
+                    const bool local = p == pal.local_filled || p == pal.local_held || p == pal.local_read;
+                    if (!local) continue;
+                    (x > c_right ? locals : locals_inside) += 1;
+                    saw_read |= p == pal.local_read, saw_filled |= p == pal.local_filled;
+                }
+            EXPECT_EQ(locals_inside, 0u);
+            if (i > 0) EXPECT_GT(locals, 20u) << "the local arrays right of C";  // part 0 of tiled loads: filled from then on
+        }
+        EXPECT_TRUE(saw_read) << "a use part reads the local arrays";
+        EXPECT_TRUE(saw_filled) << "a load part fills them";
+    }
 }
 
 int main(int argc, char** argv) {

@@ -28,13 +28,22 @@ const ctx = canvas.getContext('2d');
 const layout = {};
 const rec = document.getElementById('painted');
 
-// Colours by role (docs/gui.md, "Roles of a frame's cells"; Okabe-Ito, as the GUI).
+// Colours by role: the one palette (core/teach/palette.h, docs/gui.md "Colours and what they
+// mean"), which html_template.cpp writes into the page as the tilescope-palette element.
+const PALETTE = JSON.parse(document.getElementById('tilescope-palette').textContent);
 const COLOURS = {
-  A: { strip: '#d3e5f3', loaded: '#0072b2', text: '#fff' },   // A (M): blue
-  B: { strip: '#fbe3b8', loaded: '#e69f00', text: '#222' },   // B (N): orange
-  C: { strip: '#d2eee4', stored: '#009e73', accumulates: '#7fd0b6', text: '#222' },  // C (P): bluish green
-  local: { stored: '#56b4e9', read: '#cc79a7', holds: '#d6ecf9', empty: '#fff' },
+  A: { strip: PALETTE.a_strip, loaded: PALETTE.a_loaded, text: '#fff' },
+  B: { strip: PALETTE.b_strip, loaded: PALETTE.b_loaded, text: '#222' },
+  C: { strip: PALETTE.c_block, stored: PALETTE.c_stored, text: '#222' },
+  local: { stored: PALETTE.local_filled, read: PALETTE.local_read, holds: PALETTE.local_held, empty: '#fff' },
+  outline: PALETTE.outline, hover: PALETTE.hover, wrong: PALETTE.wrong, heat: PALETTE.heat,
 };
+// The heat scale, as the GUI's: t in [0,1] between the palette's stops.
+function heatColour(t) {
+  const s = COLOURS.heat, x = Math.min(1, Math.max(0, t)) * (s.length - 1), i = Math.min(s.length - 2, Math.floor(x)), f = x - i;
+  const a = s[i], b = s[i + 1];
+  return 'rgb(' + [0, 1, 2].map(function (k) { return Math.floor(a[k] + (b[k] - a[k]) * f); }).join(',') + ')';
+}
 const MIN_LABEL_CELL = 22;  // px: a cell narrower than this shows no name
 
 function fmt(v) { return Math.round(v).toLocaleString('en-US'); }
@@ -115,8 +124,9 @@ function paintMatrix(box, label) {
     for (const v of box.m.loads) max = Math.max(max, v);
     for (let i = 0; i < box.rows; ++i)
       for (let j = 0; j < box.cols; ++j) {
-        const v = box.m.loads[i * box.cols + j] / max;
-        ctx.fillStyle = 'rgba(230,120,20,' + (0.1 + 0.8 * v).toFixed(3) + ')';
+        const n = box.m.loads[i * box.cols + j];
+        if (!n) continue;  // never loaded: white, as in the GUI
+        ctx.fillStyle = heatColour(n / max);
         ctx.fillRect(box.x + j * s, box.y + i * s, s, s);
       }
   }
@@ -191,21 +201,8 @@ function paint() {
     fillCells(layout.C, ph.c, COLOURS.C.stored, painted.c);
   }
   const s = layout.cell;
-  // C's cells whose sum grows at this iteration (the frame's "accumulates").
-  if (frame) {
-    const cc = frameCells(frame, 'C');
-    for (const k in cc) {
-      if (cc[k].roles.indexOf('accumulates') < 0 || cc[k].roles.indexOf('stored') >= 0) continue;
-      const rc = k.split(',').map(Number);
-      ctx.fillStyle = COLOURS.C.accumulates;
-      ctx.fillRect(layout.C.x + rc[1] * s, layout.C.y + rc[0] * s, s, s);
-    }
-  }
-  ctx.fillStyle = '#d22';
-  for (const w of DATA.wrong_cells) {
-    const x = layout.C.x + w[1] * s, y = layout.C.y + w[0] * s;
-    ctx.fillRect(x + s * 0.2, y + s * 0.2, Math.max(1, s * 0.6), Math.max(1, s * 0.6));
-  }
+  ctx.fillStyle = COLOURS.wrong;  // wrong cells: filled red
+  for (const w of DATA.wrong_cells) ctx.fillRect(layout.C.x + w[1] * s, layout.C.y + w[0] * s, s, s);
   for (const box of [layout.A, layout.B, layout.C]) gridLines(ctx, box.x, box.y, box.rows, box.cols, s);
   // Every cell's name, when cells are large enough to read.
   let namesShown = false;
@@ -224,12 +221,22 @@ function paint() {
     }
     names[box.key] = namesShown ? rows.join('/') : '';
   }
-  if (g) for (const r of g.c_block) outline(layout.C, r, '#1d4f91');
+  if (g) for (const r of g.c_block) outline(layout.C, r, COLOURS.outline);
+  // C's cells whose sum grows at this iteration (the frame's "accumulates"): outlined in the
+  // colour of the local cells they read, as in the GUI.
+  if (frame) {
+    const cc = frameCells(frame, 'C');
+    for (const k in cc) {
+      if (cc[k].roles.indexOf('accumulates') < 0 || cc[k].roles.indexOf('stored') >= 0) continue;
+      const rc = k.split(',').map(Number);
+      outline(layout.C, [rc[0], rc[1], rc[0], rc[1]], COLOURS.local.read);
+    }
+  }
   if (state.item && g) {
     const story = storyOf(g, state.item);
     if (story && story.computes) outline(layout.C, [story.computes.row, story.computes.col, story.computes.row, story.computes.col], '#000');
   }
-  if (state.hover) outline(state.hover.box, [state.hover.r, state.hover.c, state.hover.r, state.hover.c], '#000');
+  if (state.hover) outline(state.hover.box, [state.hover.r, state.hover.c, state.hover.r, state.hover.c], COLOURS.hover);
   rec.dataset.group = g ? g.id.slice(0, 2).join(',') : '';
   rec.dataset.phase = ph ? String(ph.phase) : '';
   rec.dataset.part = ph ? ph.part : '';
@@ -370,7 +377,7 @@ function paintLocals(g, ph, frame) {
         }
         if (!frame && la.read[i * la.cols + j] === '1') { x.fillStyle = '#222'; x.fillRect(1 + j * s + s / 2 - 1, 1 + i * s + s / 2 - 1, 2, 2); }
         const label = fc ? named(fc.label) : '';
-        if (label) cellText(x, label, 1 + j * s, 1 + i * s, s, colour === COLOURS.local.read ? '#fff' : '#222');
+        if (label) cellText(x, label, 1 + j * s, 1 + i * s, s, colour === COLOURS.local.read || colour === COLOURS.local.holds ? '#fff' : '#222');
         row.push(label || '.');
       }
       labels.push(row.join(' '));
@@ -378,6 +385,18 @@ function paintLocals(g, ph, frame) {
     gridLines(x, 1, 1, la.rows, la.cols, s);
     rec.setAttribute('data-labels-' + la.name.toLowerCase(), frame ? labels.join('/') : '');
     rec.setAttribute('data-roles-' + la.name.toLowerCase(), roles.join(';'));
+    // Whose elements the array holds (its cells' labels: M.. are A's, N.. B's): its name and a
+    // bar beside it in that matrix's colour, so A's and B's local arrays are told apart while
+    // their cells keep the state colours (stored / read / holds).
+    let holds = '';
+    for (const k in cells) { const l = cells[k].label || ''; if (l[0] === 'M' || l[0] === 'N') { holds = l[0]; break; } }
+    if (holds) {
+      const colour = holds === 'M' ? COLOURS.A.loaded : COLOURS.B.loaded;
+      cap.style.color = colour; cap.style.fontWeight = 'bold';
+      wrap.style.borderLeft = '5px solid ' + colour; wrap.style.paddingLeft = '4px';
+      cap.textContent += holds === 'M' ? ': holds elements of M (A)' : ': holds elements of N (B)';
+    }
+    rec.setAttribute('data-holds-' + la.name.toLowerCase(), holds);
     wrap.appendChild(cap); wrap.appendChild(c); box.appendChild(wrap);
   }
   rec.dataset.localCell = minCell === Infinity ? '' : String(minCell);

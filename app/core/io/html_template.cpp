@@ -1,12 +1,14 @@
 // The hand-out page is an asset (assets/handout/: handout.html, handout.css, handout.js,
 // embedded into the binary by cmake/embed.cmake); this file makes one self-contained page
 // of it: the stylesheet and the script inline, the trace's data in the data element.
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 #include <string_view>
 
 #include "core/base/embedded_files.h"
 #include "core/io/html_export.h"
+#include "core/teach/palette.h"
 
 namespace tilescope {
 namespace {
@@ -54,6 +56,27 @@ std::string handout_json_for_script(const nlohmann::json& data) {
     return out;
 }
 
+// The one palette (core/teach/palette.h) for the page: CSS variables for the legend, and a
+// JSON object the script paints with, so the hand-out draws the GUI's colours.
+static nlohmann::json handout_palette() {
+    nlohmann::json j = nlohmann::json::object();
+    for (const palette::Entry& e : palette::entries()) j[e.key] = (palette::light().*(e.field)).hex();
+    nlohmann::json heat = nlohmann::json::array();
+    for (const palette::Rgb& c : palette::heat_stops()) heat.push_back({c.r, c.g, c.b});
+    j["heat"] = heat;
+    return j;
+}
+
+static std::string handout_palette_css() {
+    std::string css = ":root {";
+    for (const palette::Entry& e : palette::entries()) {
+        std::string name = e.key;
+        std::replace(name.begin(), name.end(), '_', '-');
+        css += " --" + name + ": " + (palette::light().*(e.field)).hex() + ";";
+    }
+    return css + " }\n";
+}
+
 std::string handout_page(const nlohmann::json& data) {
     const std::string_view css = handout_asset("assets/handout/handout.css");
     const std::string_view js = handout_asset("assets/handout/handout.js");
@@ -61,7 +84,9 @@ std::string handout_page(const nlohmann::json& data) {
     for (const char* bad : {"</script", "<script", "<!--"})
         if (contains_nocase(js, bad)) throw std::logic_error("assets/handout/handout.js may not hold '" + std::string(bad) + "'");
     std::string page(handout_asset("assets/handout/handout.html"));
-    replace_marker(page, "<link rel=\"stylesheet\" href=\"handout.css\">", "<style>\n" + std::string(css) + "</style>");
+    replace_marker(page, "<link rel=\"stylesheet\" href=\"handout.css\">", "<style>\n" + handout_palette_css() + std::string(css) + "</style>");
+    replace_marker(page, "<script id=\"tilescope-palette\" type=\"application/json\">null</script>",
+                   "<script id=\"tilescope-palette\" type=\"application/json\">" + handout_json_for_script(handout_palette()) + "</script>");
     replace_marker(page, "<script src=\"handout.js\"></script>", "<script>\n" + std::string(js) + "</script>");
     replace_marker(page, "<script id=\"tilescope-data\" type=\"application/json\">null</script>",
                    "<script id=\"tilescope-data\" type=\"application/json\">" + handout_json_for_script(data) + "</script>");

@@ -68,6 +68,14 @@ std::string params_text(const KernelSpec& kernel, const std::map<std::string, in
     return out;
 }
 
+std::string changed_params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params) {
+    std::string out;
+    for (const TunableParam& p : kernel.params)
+        if (const auto it = params.find(p.name); it != params.end() && it->second != p.default_value)
+            out += (out.empty() ? "" : " ") + p.name + "=" + std::to_string(it->second);
+    return out;
+}
+
 std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text, std::string_view option) {
     const size_t eq = text.find('=');
     const std::string name(text.substr(0, eq == std::string_view::npos ? text.size() : eq));

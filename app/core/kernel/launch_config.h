@@ -62,6 +62,9 @@ struct ResolvedLaunch {
 
 // "TSK=16 WPTM=8" (catalog order), empty for a kernel without parameters.
 std::string params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params);
+// Only the parameters whose value differs from the kernel's default ("PAD=0"; "" when none):
+// what tells two launches of one rung apart in a label.
+std::string changed_params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params);
 
 // Parses "NAME=V" for `kernel` (the --param option); throws InputError naming the option.
 std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text,

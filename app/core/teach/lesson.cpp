@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/trace/analysis.h"
@@ -22,8 +23,24 @@ using nlohmann::json;
 namespace {
 
 // The GUI's scene keys (gui --scene), so a step opens exactly like a scene.
-const char* const kStateKeys[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "iteration", "item",
-                                  "naming", "view", "play", "presenter", "compare", "device"};
+const char* const kStateKeys[] = {"kernel", "size", "tile", "params", "group", "phase", "part", "interval", "iteration", "item",
+                                  "naming", "view", "play", "presenter", "compare", "compare_params", "device"};
+
+// {"PAD": 0} as "PAD=0" options, each checked against `kernel` (InputError naming `where`).
+std::map<std::string, int64_t> params_of(const json& params, const KernelSpec& kernel, const std::string& where) {
+    std::map<std::string, int64_t> out;
+    if (!params.is_object()) throw InputError(where + " must be an object {\"NAME\": integer, ...}");
+    for (const auto& [name, value] : params.items()) {
+        if (!value.is_number_integer()) throw InputError(where + " '" + shown(name) + "' must be an integer");
+        try {
+            const auto [n, v] = parse_param(kernel, name + "=" + std::to_string(value.get<long long>()), "params");
+            out[n] = v;
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+    }
+    return out;
+}
 
 std::string fmt(double v) {
     char buf[64];
@@ -59,8 +76,8 @@ LessonStep parse_step(const json& s, const std::string& where) {
     step.state = s["state"];
     for (const auto& [key, value] : step.state.items())
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
-            throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, group, phase, "
-                             "part, interval, iteration, item, naming, view, play, presenter, compare, device");
+            throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, params, group, phase, "
+                             "part, interval, iteration, item, naming, view, play, presenter, compare, compare_params, device");
     auto want = [&](const char* key, bool ok, const char* what) {
         if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
     };
@@ -77,6 +94,19 @@ LessonStep parse_step(const json& s, const std::string& where) {
     want("view", st.value("view", json()).is_string(), "a view name");
     want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
     want("group", st.value("group", json()).is_array(), "[X, Y]");
+    want("params", st.value("params", json()).is_object(), "an object {\"NAME\": integer, ...} of the kernel's parameters");
+    want("compare_params", st.value("compare_params", json()).is_object(),
+         "an object {\"NAME\": integer, ...} of the compare kernel's parameters");
+    if (st.contains("compare_params") && !st.contains("compare"))
+        throw InputError(where + ": state key 'compare_params' needs a 'compare' configuration");
+    if (st.contains("params") || st.contains("compare_params")) {  // names and values checked against the kernels now
+        try {
+            step_launch(step);
+            step_compare_launch(step);
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+    }
     if (s.contains("question")) {
         const json& q = s["question"];
         if (!q.is_object() || !q.contains("text") || !q["text"].is_string() || !q.contains("quantity") ||
@@ -138,6 +168,10 @@ LaunchConfig step_launch(const LessonStep& step) {
     const KernelSpec* k = find_kernel(name);
     if (!k) throw InputError("lesson step '" + shown(step.title) + "': unknown kernel '" + shown(name) + "'");
     LaunchConfig c{*k, parse_size(st.value("size", std::string("32")), "lesson size"), st.value("tile", k->default_tile)};
+    if (st.contains("params")) {
+        c.params = params_of(st["params"], *k, "lesson step '" + shown(step.title) + "': params");
+        c.params_source = "given";
+    }
     return c;
 }
 
@@ -150,6 +184,12 @@ std::optional<LaunchConfig> step_compare_launch(const LessonStep& step) {
     if (!k) throw InputError("lesson step '" + shown(step.title) + "': compare names an unknown kernel '" + shown(name) + "'");
     LaunchConfig c = step_launch(step);
     c.kernel = *k;
+    c.params.clear();  // as gui --compare: a named kernel takes its own defaults, then compare_params
+    c.params_source = "default";
+    if (step.state.contains("compare_params")) {
+        c.params = params_of(step.state["compare_params"], *k, "lesson step '" + shown(step.title) + "': compare_params");
+        c.params_source = "given";
+    }
     const std::string tile = colon == std::string::npos ? "" : text.substr(colon + 1);
     if (colon != std::string::npos && (tile.empty() || tile.size() > 4 || tile.find_first_not_of("0123456789") != std::string::npos))
         throw InputError("lesson step '" + shown(step.title) + "': compare '" + shown(text) + "'; accepted: KERNEL or KERNEL:TILE");

@@ -1,5 +1,6 @@
 #include "core/teach/phase_gif.h"
 
+#include "core/teach/palette.h"
 #include "core/trace/phases.h"
 
 #include <gif_lib.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include <stb/stb_easy_font.h>  // header-only, static functions
 
@@ -16,10 +18,28 @@
 namespace tilescope {
 namespace {
 
-// The few colours a frame uses: painting palette indices keeps the GIF exact.
-enum Colour : uint8_t { White, Grid, Strip, Loaded, Stored, Wrong, Ink, Outline, Count };
-constexpr GifColorType kPalette[8] = {{255, 255, 255}, {214, 214, 214}, {219, 230, 245}, {59, 125, 216},
-                                      {46, 158, 91},   {221, 34, 34},   {34, 34, 34},    {29, 79, 145}};
+enum PhaseGifColour : uint8_t {
+    White, Grid, Empty, AStrip, ALoaded, BStrip, BLoaded, CBlock, CStored, Wrong, Ink, Outline,
+    LocalEmpty, LocalFilled, LocalHeld, LocalRead
+};
+// The few colours a frame uses, from the one palette (core/teach/palette.h): painting
+// palette indices keeps the GIF exact. Order = PhaseGifColour.
+std::vector<GifColorType> gif_colours() {
+    const palette::Colours& p = palette::light();
+    const palette::Rgb grid{214, 214, 214};  // the GUI's translucent grid line over an empty cell, made opaque
+    const palette::Rgb white{255, 255, 255};
+    const palette::Rgb list[] = {white,       grid,           p.cell_empty,   p.a_strip,    p.a_loaded,   p.b_strip,
+                                 p.b_loaded,  p.c_block,      p.c_stored,     p.wrong,      p.text,       p.outline,
+                                 p.local_empty, p.local_filled, p.local_held, p.local_read};
+    std::vector<GifColorType> out;
+    for (const palette::Rgb& c : list) out.push_back({c.r, c.g, c.b});
+    out.resize(16, GifColorType{255, 255, 255});  // a colour map holds a power of two
+    return out;
+}
+
+constexpr int kLineHeight = 12;  // stb_easy_font's line at scale 1 (text ~7 px, descenders, spacing)
+
+int text_width(const std::string& s, int scale) { return stb_easy_font_width(const_cast<char*>(s.c_str())) * scale; }
 
 struct Canvas {
     int w = 0, h = 0;
@@ -28,64 +48,157 @@ struct Canvas {
         x0 = std::max(x0, 0), y0 = std::max(y0, 0), x1 = std::min(x1, w), y1 = std::min(y1, h);
         for (int y = y0; y < y1; ++y) std::fill(px.begin() + y * w + x0, px.begin() + y * w + std::max(x0, x1), c);
     }
-    // stb_easy_font's quads, scaled by `scale`: plain text with no font file. A line too
-    // wide for the canvas at `scale` is drawn at scale 1 (never cut).
-    void text(int x, int y, const std::string& s, int scale = 2) {
-        while (scale > 1 && x + stb_easy_font_width(const_cast<char*>(s.c_str())) * scale > w - 4) --scale;
+    // stb_easy_font's quads, scaled by `scale`: plain text with no font file.
+    void text(int x, int y, const std::string& s, int scale, uint8_t colour = Ink) {
         std::vector<char> buffer(s.size() * 64 * 40 + 64);  // at most ~40 quads per character
         const int quads = stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer.data(), int(buffer.size()));
         for (int q = 0; q < quads; ++q) {
             const float* v = reinterpret_cast<const float*>(buffer.data() + q * 64);
             const float x0 = v[0], y0 = v[1], x1 = v[8], y1 = v[9];  // vertices 0 and 2 (16 bytes each)
-            fill(x + int(x0 * scale), y + int(y0 * scale), x + int(x1 * scale), y + int(y1 * scale), Ink);
+            fill(x + int(x0 * scale), y + int(y0 * scale), x + int(x1 * scale), y + int(y1 * scale), colour);
         }
     }
 };
 
 struct Box {
-    int x = 0, y = 0, rows = 0, cols = 0;
+    int x = 0, y = 0, rows = 0, cols = 0, cell = 1;
+    int right() const { return x + cols * cell + 1; }
+    int bottom() const { return y + rows * cell + 1; }
 };
 
-void paint_rects(Canvas& c, const Box& b, int cell, const std::vector<Rect>& rects, uint8_t colour) {
+void paint_rects(Canvas& c, const Box& b, const std::vector<Rect>& rects, uint8_t colour) {
     for (const Rect& r : rects)
-        c.fill(b.x + int(r.c0) * cell, b.y + int(r.r0) * cell, b.x + int(r.c1 + 1) * cell, b.y + int(r.r1 + 1) * cell, colour);
+        c.fill(b.x + int(r.c0) * b.cell, b.y + int(r.r0) * b.cell, b.x + int(r.c1 + 1) * b.cell, b.y + int(r.r1 + 1) * b.cell, colour);
 }
 
-void paint_grid(Canvas& c, const Box& b, int cell) {
-    const int x1 = b.x + b.cols * cell, y1 = b.y + b.rows * cell;
-    if (cell >= 5) {
-        for (int i = 0; i <= b.rows; ++i) c.fill(b.x, b.y + i * cell, x1, b.y + i * cell + 1, Grid);
-        for (int j = 0; j <= b.cols; ++j) c.fill(b.x + j * cell, b.y, b.x + j * cell + 1, y1, Grid);
+void paint_grid(Canvas& c, const Box& b) {
+    const int x1 = b.x + b.cols * b.cell, y1 = b.y + b.rows * b.cell;
+    if (b.cell >= 5) {
+        for (int i = 0; i <= b.rows; ++i) c.fill(b.x, b.y + i * b.cell, x1, b.y + i * b.cell + 1, Grid);
+        for (int j = 0; j <= b.cols; ++j) c.fill(b.x + j * b.cell, b.y, b.x + j * b.cell + 1, y1, Grid);
     }
-    c.fill(b.x, b.y, x1 + 1, b.y + 1, Ink), c.fill(b.x, y1, x1 + 1, y1 + 1, Ink);
-    c.fill(b.x, b.y, b.x + 1, y1 + 1, Ink), c.fill(x1, b.y, x1 + 1, y1 + 1, Ink);
+    c.fill(b.x, b.y, x1 + 1, b.y + 1, Outline), c.fill(b.x, y1, x1 + 1, y1 + 1, Outline);
+    c.fill(b.x, b.y, b.x + 1, y1 + 1, Outline), c.fill(x1, b.y, x1 + 1, y1 + 1, Outline);
 }
 
 std::string group_text(const GroupId& g) { return "(" + std::to_string(g[0]) + "," + std::to_string(g[1]) + ")"; }
 
 }  // namespace
 
+// Breaks `text` at spaces into lines no wider than `width` at `scale`; a word wider than a
+// line stays whole on a line of its own (drawn smaller by the caller), never cut.
+std::vector<std::string> wrap_caption(const std::string& text, int width, int scale) {
+    std::vector<std::string> lines;
+    std::istringstream words(text);
+    std::string word, line;
+    while (words >> word) {
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (line.empty() || text_width(longer, scale) <= width) line = longer;
+        else lines.push_back(line), line = word;
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+namespace {
+
+// Draws `lines` from y at scale 2 (a line too wide at 2, one long word, at 1); returns the y after.
+int draw_lines(Canvas& c, int x, int y, int width, const std::vector<std::string>& lines) {
+    for (const std::string& l : lines) {
+        c.text(x, y, l, text_width(l, 2) <= width ? 2 : 1);
+        y += 2 * kLineHeight;
+    }
+    return y;
+}
+
+struct Key {
+    uint8_t colour;
+    const char* text;
+};
+
+// The colour key, left to right, wrapping; returns its height (drawn only when `draw`).
+int paint_key(Canvas& c, int x0, int y0, int width, bool draw) {
+    static const Key keys[] = {{AStrip, "A strip"},        {ALoaded, "A now"},        {BStrip, "B strip"},
+                               {BLoaded, "B now"},         {CBlock, "C block"},        {CStored, "C now"},
+                               {LocalFilled, "local now"}, {LocalHeld, "local held"}, {LocalRead, "local read"},
+                               {Wrong, "wrong"}};
+    int x = x0, y = y0;
+    for (const Key& k : keys) {
+        const int w = 12 + 4 + text_width(k.text, 1) + 12;
+        if (x > x0 && x + w > x0 + width) x = x0, y += 16;
+        if (draw) {
+            c.fill(x, y, x + 12, y + 12, k.colour);
+            c.fill(x, y, x + 12, y + 1, Outline), c.fill(x, y + 11, x + 12, y + 12, Outline);
+            c.fill(x, y, x + 1, y + 12, Outline), c.fill(x + 11, y, x + 12, y + 12, Outline);
+            c.text(x + 16, y + 2, k.text, 1);
+        }
+        x += w;
+    }
+    return y + 16 - y0;
+}
+
+}  // namespace
+
 int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& group, const std::string& path,
                     const PhaseGifOptions& options) {
-    const int phases = interval_count(t, group);  // frames: one per part (barrier interval)
-    if (phases == 0)
+    const int parts = interval_count(t, group);  // frames: one per part (barrier interval)
+    if (parts == 0)
         throw InputError("--record: work-group " + group_text(group) + " has no phase detail in this trace; pick a group the trace kept (--group)");
     const int M = int(t.size.M), N = int(t.size.N), K = int(t.size.K);
-    const int margin = 16, gap = 12, caption = 88;
+    const int margin = 16, gap = 12, label_h = 2 * kLineHeight;
     const PhasePlan plan = phase_plan(t, group);
-    const int cell = std::max(1, std::min(24, (options.max_width - 2 * margin - gap) / std::max(1, K + N)));
+    std::vector<GroupPhaseView> views;
+    for (int p = 0; p < parts; ++p) views.push_back(group_phase_view(t, roles, group, p));
+
+    // The local arrays stand in a column right of B and C, cells as large as the matrices'.
+    int local_cols = 0, local_rows = 0;
+    for (const LocalArrayView& la : views[0].locals) local_cols = std::max(local_cols, la.cols), local_rows += la.rows;
+    const int locals_n = int(views[0].locals.size());
+    const int extra = local_cols > 0 ? 2 * gap : 0;
+    const int cell = std::max(1, std::min(48, (options.max_width - 2 * margin - gap - extra - 1) / std::max(1, K + N + local_cols)));
     Canvas c;
-    c.w = 2 * margin + gap + (K + N) * cell + 1;
-    c.h = caption + margin + gap + (K + M) * cell + 1 + 24;
-    c.w = std::max(c.w, 560);
-    const Box a{margin, caption + K * cell + gap, M, K}, b{margin + K * cell + gap, caption, K, N},
-              cbox{margin + K * cell + gap, caption + K * cell + gap, M, N};
+    c.w = std::max(2 * margin + gap + extra + (K + N + local_cols) * cell + 1, options.min_width);
+    const int text_w = c.w - 2 * margin;
+
+    // Captions: wrapped to the width, never cut; every frame gets the band of the longest.
+    std::vector<std::vector<std::string>> captions;
+    size_t caption_lines = 0;
+    for (const GroupPhaseView& v : views) {
+        const std::string end = v.end_line ? "ends at the barrier on line " + std::to_string(v.end_line) : "runs to the end";
+        std::vector<std::string> lines;
+        for (const std::string& para :
+             {t.kernel + " " + t.size.label() + " TS " + std::to_string(t.tile) + ", work-group " + group_text(group),
+              plan.phases > 0 ? "phase " + std::to_string(v.phase) + " of " + std::to_string(plan.phases) + ": " + v.part + ", " + end
+                              : std::string("no phases (no barrier), ") + end,
+              std::to_string(v.global.load_bytes / 4) + " floats from global, " + std::to_string(v.local.load_bytes / 4) +
+                  " from local, " + std::to_string(v.local.store_bytes / 4) + " stored to local"}) {
+            const auto w = wrap_caption(para, text_w, 2);
+            lines.insert(lines.end(), w.begin(), w.end());
+        }
+        caption_lines = std::max(caption_lines, lines.size());
+        captions.push_back(std::move(lines));
+    }
+    const int caption = 8 + int(caption_lines) * 2 * kLineHeight + 4;
+    const Box b{margin + K * cell + gap, caption + label_h, K, N, cell};
+    const Box a{margin, b.bottom() + gap + label_h, M, K, cell};
+    const Box cbox{b.x, a.y, M, N, cell};
+    std::vector<Box> locals;
+    int ly = b.y;
+    for (const LocalArrayView& la : views[0].locals) {
+        locals.push_back(Box{cbox.right() + 2 * gap - 1, ly, la.rows, la.cols, cell});
+        ly = locals.back().bottom() + gap + label_h;
+    }
+    const int body_bottom = std::max(cbox.bottom(), locals.empty() ? 0 : locals.back().bottom());
+    const int key_h = paint_key(c, margin, 0, text_w, false);
+    c.h = body_bottom + gap + key_h + margin / 2;
+    (void)locals_n, (void)local_rows;
 
     const std::string tmp = path + ".tmp-" + std::to_string(getpid());
     int err = 0;
     GifFileType* gif = EGifOpenFileName(tmp.c_str(), false, &err);
     if (!gif) throw InputError("--record '" + path + "': cannot write (" + GifErrorString(err) + ")");
-    ColorMapObject* map = GifMakeMapObject(8, kPalette);
+    const std::vector<GifColorType> colours = gif_colours();
+    ColorMapObject* map = GifMakeMapObject(int(colours.size()), colours.data());
     bool ok = EGifPutScreenDesc(gif, c.w, c.h, 8, White, map) == GIF_OK;
     GifFreeMapObject(map);
     // Loop forever (the NETSCAPE2.0 application extension).
@@ -93,21 +206,35 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
     ok = ok && EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
          EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_OK && EGifPutExtensionBlock(gif, 3, loop) == GIF_OK &&
          EGifPutExtensionTrailer(gif) == GIF_OK;
-    for (int p = 0; p < phases && ok; ++p) {
-        const GroupPhaseView v = group_phase_view(t, roles, group, p);
+    for (int p = 0; p < parts && ok; ++p) {
+        const GroupPhaseView& v = views[size_t(p)];
         c.px.assign(size_t(c.w) * c.h, White);
-        paint_rects(c, a, cell, v.a_strip, Strip), paint_rects(c, b, cell, v.b_strip, Strip), paint_rects(c, cbox, cell, v.c_block, Strip);
-        paint_rects(c, a, cell, v.a_loaded, Loaded), paint_rects(c, b, cell, v.b_loaded, Loaded);
-        paint_rects(c, cbox, cell, v.c_stored, Stored);
-        for (const auto& w : t.wrong_cells) paint_rects(c, cbox, cell, {{w[0], w[1], w[0], w[1]}}, Wrong);
-        for (const Box& x : {a, b, cbox}) paint_grid(c, x, cell);
-        const std::string end = v.end_line ? "ends at the barrier on line " + std::to_string(v.end_line) : "runs to the end";
-        c.text(margin, 8, t.kernel + " " + t.size.label() + " TS " + std::to_string(t.tile) + ", work-group " + group_text(group));
-        c.text(margin, 32, plan.phases > 0 ? "phase " + std::to_string(v.phase) + " of " + std::to_string(plan.phases) + ": " + v.part
-                                           : std::string("no phases (no barrier)"));
-        c.text(margin, 56, end + "; " + std::to_string(v.global.load_bytes / 4) + " floats from global, " +
-                               std::to_string(v.local.load_bytes / 4) + " from local");
-        c.text(a.x, a.y - 14, "M (A)", 1), c.text(b.x, b.y - 10, "N (B)", 1), c.text(cbox.x, cbox.y - 10, "P (C)", 1);
+        for (const Box& x : {a, b, cbox}) c.fill(x.x, x.y, x.x + x.cols * cell, x.y + x.rows * cell, Empty);
+        paint_rects(c, a, v.a_strip, AStrip), paint_rects(c, b, v.b_strip, BStrip), paint_rects(c, cbox, v.c_block, CBlock);
+        paint_rects(c, a, v.a_loaded, ALoaded), paint_rects(c, b, v.b_loaded, BLoaded);
+        paint_rects(c, cbox, v.c_stored, CStored);
+        for (const auto& w : t.wrong_cells) paint_rects(c, cbox, {{w[0], w[1], w[0], w[1]}}, Wrong);  // filled red
+        for (const Box& x : {a, b, cbox}) paint_grid(c, x);
+        // The group's local arrays, each word in its state's colour (as the emulation view).
+        for (size_t i = 0; i < locals.size() && i < v.locals.size(); ++i) {
+            const LocalArrayView& la = v.locals[i];
+            const Box& lb = locals[i];
+            for (int r = 0; r < la.rows; ++r)
+                for (int col = 0; col < la.cols; ++col) {
+                    const size_t w = size_t(r) * size_t(la.cols) + size_t(col);
+                    uint8_t colour = LocalEmpty;
+                    if (w < la.writer.size() && la.writer[w] >= 0) colour = la.fresh[w] ? LocalFilled : LocalHeld;
+                    if (w < la.read.size() && la.read[w]) colour = LocalRead;
+                    c.fill(lb.x + col * cell, lb.y + r * cell, lb.x + (col + 1) * cell, lb.y + (r + 1) * cell, colour);
+                }
+            paint_grid(c, lb);
+            const std::string name = "local " + la.name + " " + std::to_string(la.rows) + "x" + std::to_string(la.cols);
+            c.text(lb.x, lb.y - label_h + 2, name, lb.x + text_width(name, 2) <= c.w - 4 ? 2 : 1);
+        }
+        draw_lines(c, margin, 8, text_w, captions[size_t(p)]);
+        c.text(a.x, a.y - label_h + 2, "M (A)", 2), c.text(b.x, b.y - label_h + 2, "N (B)", 2),
+            c.text(cbox.x, cbox.y - label_h + 2, "P (C)", 2);
+        paint_key(c, margin, body_bottom + gap, text_w, true);
         GraphicsControlBlock gcb{};
         gcb.DelayTime = options.delay_ms / 10;
         gcb.TransparentColor = NO_TRANSPARENT_COLOR;
@@ -124,7 +251,7 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
         std::remove(tmp.c_str());
         throw InputError("--record '" + path + "': cannot write the GIF");
     }
-    return phases;
+    return parts;
 }
 
 }  // namespace tilescope

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/tasks/measure.h"
+#include "core/kernel/catalog.h"
 #include "core/trace/analysis.h"
 #include "ui/panels/emulation_panel.h"
 #include "ui/state/setup_form.h"
@@ -27,6 +28,8 @@ std::pair<int64_t, int64_t> group_block(const LaunchConfig& c, const ResolvedLau
 std::string trace_label(const Trace& t) {
     std::string s = t.kernel + " " + t.size.label();
     if (t.tile > 0) s += " TS=" + std::to_string(t.tile);
+    if (const KernelSpec* k = t.custom ? nullptr : find_kernel(t.kernel))  // as config_label: the parameters that differ
+        if (const std::string p = changed_params_text(*k, t.params); !p.empty()) s += " " + p;
     return s;
 }
 
@@ -211,6 +214,11 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
     ImGui::Text("global loads %s (traced), %.1f FLOP per global load", b >= (1u << 20) ? (std::to_string(b >> 20) + " MB").c_str()
                                                                                       : (std::to_string(b >> 10) + " KB").c_str(),
                 compute_to_global_ratio(t));
+    // The bank-conflict degree (lesson 6 asks to compare it): the worst local request, traced.
+    const BankConflictCounts& bank = t.bank_conflicts;
+    if (t.partial) ImGui::TextDisabled("bank conflicts: at the end of the launch");
+    else if (bank.requests == 0) ImGui::TextUnformatted("bank conflicts: no local-memory requests");
+    else ImGui::Text("bank-conflict degree %u at most, mean %.2f (traced)", bank.max_degree, bank.mean_degree());
     const LaunchConfig* c = slot.config ? &*slot.config : nullptr;
     auto it = c ? s.compare_gflops.find(config_key(*c)) : s.compare_gflops.end();
     if (it != s.compare_gflops.end() && c && trace_label(t) == config_label(*c))
@@ -229,7 +237,7 @@ void ComparePanel::draw(AppState& s, ImVec2 size) {
     follow_main(s);
     draw_form(s);
     const float gap = ImGui::GetStyle().ItemSpacing.x, half = (size.x - gap) / 2;
-    const float head = ImGui::GetFontSize() * 5.f + ImGui::GetFrameHeightWithSpacing();
+    const float head = ImGui::GetFontSize() * 6.2f + ImGui::GetFrameHeightWithSpacing();  // 5 lines: name, loads, banks, GFLOP/s, group
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const Shown right = match(s);
     if (s.other.trace && !s.other.trace->find_group(right.group)) retrace_for(s, right.group);
@@ -244,7 +252,7 @@ void ComparePanel::draw(AppState& s, ImVec2 size) {
     summary(s, s.other, right.group, right.interval, right.why);
     ImGui::EndGroup();
     ImGui::PopClipRect();
-    const float top = o.y + ImGui::GetFontSize() * 5.f;
+    const float top = o.y + ImGui::GetFontSize() * 6.2f;
     const float view_h = std::max(10.f, size.y - (top - o.y) - ImGui::GetFrameHeightWithSpacing());
     const EmulationViewFlags input = s.scripted ? EmulationViewFlags_NoInput : 0;
     EmulationViewData d1 = view_data(s, s.main);

@@ -106,7 +106,7 @@ void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
     const Palette& pal = theme().pal;
     const Trace* t = &trace;
     if (!t->wrong_cells.empty())
-        ImGui::TextColored(ImColor(pal.race), "%zu cells of P are wrong (filled in red in the emulation view).", t->wrong_cells.size());
+        ImGui::TextColored(ImColor(pal.wrong), "%zu cells of P are wrong (filled in red in the emulation view).", t->wrong_cells.size());
     ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes %s", cursor_part_text(s).c_str());
     if (t->diagnostics.empty()) {
         ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");

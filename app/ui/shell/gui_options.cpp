@@ -30,13 +30,16 @@ const char* const kGuiHelp =
     "  --item X,Y         the work-item of the group whose story the Work-item panel tells (local id)\n"
     "  --naming NAME      cells named as the slides do (slides: M0,1 N P) or abc (A0,1 B C)\n"
     "  --view NAME        emulation, heatmap, source, performance, compare, ladder\n"
-    "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS)\n"
+    "  --param NAME=V     a tunable parameter of the rung, e.g. --param PAD=0 (repeatable)\n"
+    "  --compare K[:T]    compare mode's second configuration (default: the same kernel at 2*TS;\n"
+    "                     another kernel, or K named, takes K's parameter defaults)\n"
+    "  --compare-param NAME=V  a parameter of the compare configuration's kernel (repeatable)\n"
     "  --hover ROW,COL    show the hover information of that cell of C (for screenshots)\n"
     "  --play             start playing the phases\n"
     "  --presenter        for a projector: large text, the matrices take the window, side panel and\n"
     "                     timeline folded (F5 toggles)\n"
-    "  --scene FILE.json  a saved lesson state: {kernel, size, tile, group, phase, part, interval, view, play,\n"
-    "                     presenter, compare}\n"
+    "  --scene FILE.json  a saved lesson state: {kernel, size, tile, params, group, phase, part, interval,\n"
+    "                     view, play, presenter, compare, compare_params}; params: {\"NAME\": V, ...}\n"
     "  --lesson FILE.json a lesson (assets/lessons/): its steps, script and questions in a side panel;\n"
     "  --step N           the step to open (1 = the first); PgDn / PgUp move between steps\n"
     "  --open FILE.tstrace  show a saved trace (tilescope trace ... --save): no OpenCL device needed\n"
@@ -90,18 +93,25 @@ GroupId parse_group(const std::string& v, const char* option = "group") {
 
 }  // namespace
 
-LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec) {
+LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec, const std::vector<std::string>& params) {
     LaunchConfig c = main;
     if (spec.empty()) {
         c.tile = main.tile * 2;
-        return c;
+    } else {
+        const size_t colon = spec.find(':');
+        const std::string name = spec.substr(0, colon);
+        const KernelSpec* k = find_kernel(name);
+        if (!k) throw InputError("--compare '" + shown(spec, 40) + "': unknown kernel; accepted: K[:T] with K one of " + rung_names());
+        c.kernel = *k;
+        c.params.clear();  // a named kernel takes its own defaults (lesson 6: tpad PAD=0 against tpad)
+        c.params_source = "default";
+        if (colon != std::string::npos) c.tile = parse_int("compare", spec.substr(colon + 1), 1, 1024, "K[:T], e.g. tiled:16");
     }
-    const size_t colon = spec.find(':');
-    const std::string name = spec.substr(0, colon);
-    const KernelSpec* k = find_kernel(name);
-    if (!k) throw InputError("--compare '" + shown(spec, 40) + "': unknown kernel; accepted: K[:T] with K one of " + rung_names());
-    c.kernel = *k;
-    if (colon != std::string::npos) c.tile = parse_int("compare", spec.substr(colon + 1), 1, 1024, "K[:T], e.g. tiled:16");
+    for (const std::string& p : params) {
+        const auto [name, value] = parse_param(c.kernel, p, "--compare-param");
+        c.params[name] = value;
+        c.params_source = "given";
+    }
     return c;
 }
 
@@ -118,13 +128,25 @@ std::vector<std::string> with_scene_json(const std::vector<std::string>& args, c
         return false;
     };
     std::vector<std::string> out;
-    static const char* known[] = {"kernel", "size", "tile", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "play", "presenter", "compare", "device"};
+    static const char* known[] = {"kernel", "size", "tile", "params", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "play", "presenter", "compare", "compare_params", "device"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& k = it.key();
         if (std::find(std::begin(known), std::end(known), k) == std::end(known))
-            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, group, phase, part, interval, iteration, item, naming, view, play, presenter, compare, device");
-        if (given(k)) continue;
+            throw InputError(path + ": unknown key '" + shown(k, 40) + "'; accepted: kernel, size, tile, params, group, phase, part, interval, iteration, item, naming, view, play, presenter, compare, compare_params, device");
         const nlohmann::json& v = it.value();
+        if (k == "params" || k == "compare_params") {  // {"PAD": 0} -> --param PAD=0 (the kernel checks the names)
+            const std::string option = k == "params" ? "param" : "compare-param";
+            if (given(option)) continue;
+            if (!v.is_object()) throw InputError(path + ": key '" + k + "' must be an object {\"NAME\": integer, ...}");
+            for (auto p = v.begin(); p != v.end(); ++p) {
+                if (!p.value().is_number_integer())
+                    throw InputError(path + ": " + k + " '" + shown(p.key(), 40) + "' must be an integer");
+                out.push_back("--" + option);
+                out.push_back(p.key() + "=" + std::to_string(p.value().get<long long>()));
+            }
+            continue;
+        }
+        if (given(k)) continue;
         if (k == "play" || k == "presenter") {
             if (v.is_boolean() && v.get<bool>()) out.push_back("--" + k);
             continue;
@@ -172,7 +194,7 @@ const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter"
 std::set<std::string> valued_options() {
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "scene", "screenshot",
                                     "frames", "window", "layout", "compare", "screenshot-width", "hover", "control",
-                                    "lesson", "step", "open", "record", "text"};
+                                    "lesson", "step", "open", "record", "text", "param", "compare-param"};
     for (const std::string& c : args::custom_kernel_options()) valued.insert(c);
     return valued;
 }
@@ -301,7 +323,9 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
     } else {
         g.config = last_session_config(last);
     }
-    if (o.has("compare") || g.view == View::Compare) g.compare = compare_config(*g.config, o.get_or("compare", ""));
+    if (o.has("compare-param") && !o.has("compare") && g.view != View::Compare)
+        throw InputError("--compare-param: accepted only with --compare K[:T] or --view compare");
+    if (o.has("compare") || g.view == View::Compare) g.compare = compare_config(*g.config, o.get_or("compare", ""), o.all("compare-param"));
     resolve(*g.config);  // bad sizes are input errors now, not in the window
     check_group(g, o.get_or("group", ""));
     return g;

@@ -50,8 +50,10 @@ struct GuiOptions {
     bool scripted() const { return frames || screenshot || frame_stats || text; }
 };
 
-// Compare mode's second configuration from `K[:T]` ("": the same kernel at twice the tile).
-LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec);
+// Compare mode's second configuration from `K[:T]` ("": the same kernel at twice the tile,
+// main's parameters; a named kernel: its own defaults), then `params` ("NAME=V", checked
+// against that kernel).
+LaunchConfig compare_config(const LaunchConfig& main, const std::string& spec, const std::vector<std::string>& params = {});
 
 // Throws InputError naming the option, the value and what is accepted. `last` (the
 // last session's settings) supplies the set-up of an interactive run whose command line

@@ -64,7 +64,9 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
     auto rgb = [](ImU32 c) { return nlohmann::json::array({int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)}); };
     j["colours"] = {{"a_loaded", rgb(p.a_loaded)}, {"b_loaded", rgb(p.b_loaded)}, {"a_strip", rgb(p.a_strip)},
                     {"b_strip", rgb(p.b_strip)}, {"c_block", rgb(p.c_block)}, {"c_stored", rgb(p.c_stored)},
-                    {"empty", rgb(p.cell_empty)}};
+                    {"empty", rgb(p.cell_empty)}, {"local_filled", rgb(p.local_filled)}, {"local_held", rgb(p.local_held)},
+                    {"local_read", rgb(p.local_read)}, {"race", rgb(p.race)}, {"wrong", rgb(p.wrong)}, {"hover", rgb(p.hover)},
+                    {"global_bar", rgb(p.global_bar)}, {"local_bar", rgb(p.local_bar)}};
     nlohmann::json ms = nlohmann::json::array();
     for (const MatrixPlacement& m : placements)
         ms.push_back({{"name", m.name}, {"role", m.role}, {"x0", m.p0.x}, {"y0", m.p0.y}, {"x1", m.p1.x}, {"y1", m.p1.y},

@@ -121,6 +121,7 @@ const DeviceInfo* AppState::emulator_device() const {
 std::string config_label(const LaunchConfig& c) {
     std::string s = c.kernel.name + " " + c.size.label();
     if (c.kernel.library.empty()) s += " TS=" + std::to_string(c.tile);
+    if (const std::string p = changed_params_text(c.kernel, c.params); !p.empty()) s += " " + p;  // reg2d_tpad PAD=0 vs its default
     return s;
 }
 

@@ -403,10 +403,10 @@ Legend EmulationView::legend_of(const Frame& f) {
                 {K::Key, pal.b_loaded, "B tile loaded now", "B now"},              {K::Key, pal.c_block, "group's block of C", "C block"},
                 {K::Key, pal.c_stored, "C stored now", "C now"}};
     if (f.races) l.push_back({K::Key, pal.race, "work-items in a race / divergence", "race"});
-    if (!f.t.wrong_cells.empty()) l.push_back({K::Key, pal.race, "wrong cell of P (filled; against the CPU reference)", "wrong"});
+    if (!f.t.wrong_cells.empty()) l.push_back({K::Key, pal.wrong, "wrong cell of P (filled; against the CPU reference)", "wrong"});
     if (f.show_locals) {
         l.push_back({K::Key, pal.local_filled, "local: stored now", "local now"});
-        l.push_back({K::Key, pal.c_block, "local: held from an earlier part", "local held"});
+        l.push_back({K::Key, pal.local_held, "local: held from an earlier part", "local held"});
         l.push_back({K::Key, pal.local_read, "local: read now", "local read"});
     }
     return l;
@@ -464,15 +464,15 @@ void EmulationView::paint_cells(const Frame& f) {
     draw_matrix(f.dl, c_.texture, f.pc, tile);
 }
 
-// Every cell of P whose value differs from the CPU reference: a red square inside it.
+// Every cell of P whose value differs from the CPU reference: filled red (palette "wrong"),
+// a one-pixel margin left for the grid where cells are large.
 void EmulationView::paint_wrong_cells(const Frame& f) {
     if (f.t.wrong_cells.empty() || f.C->rows <= 0 || f.C->cols <= 0) return;
     const float cw = (f.pc.p1.x - f.pc.p0.x) / float(f.C->cols), ch = (f.pc.p1.y - f.pc.p0.y) / float(f.C->rows);
-    const float inset = std::min(cw, ch) > 4.f ? 0.22f : 0.f;
+    const float inset = std::min(cw, ch) > 6.f ? 1.f : 0.f;
     for (const auto& cell : f.t.wrong_cells) {
         const float x = f.pc.p0.x + float(cell[1]) * cw, y = f.pc.p0.y + float(cell[0]) * ch;
-        f.dl->AddRectFilled(ImVec2(x + cw * inset, y + ch * inset), ImVec2(x + cw * (1 - inset), y + ch * (1 - inset)),
-                            theme().pal.race);
+        f.dl->AddRectFilled(ImVec2(x + inset, y + inset), ImVec2(x + cw - inset, y + ch - inset), theme().pal.wrong);
     }
 }
 
@@ -586,7 +586,7 @@ void EmulationView::paint_locals(const Frame& f) {
         Grid& g = *locals_[i];
         std::vector<uint32_t> rgba(la.writer.size(), pal.local_empty);
         for (size_t w = 0; w < la.writer.size(); ++w) {
-            if (la.writer[w] >= 0) rgba[w] = la.fresh[w] ? pal.local_filled : pal.c_block;
+            if (la.writer[w] >= 0) rgba[w] = la.fresh[w] ? pal.local_filled : pal.local_held;
             if (la.read[w]) rgba[w] = pal.local_read;
         }
         // Once the part is complete, the frame says each cell's role (at one iteration of a use
@@ -599,7 +599,7 @@ void EmulationView::paint_locals(const Frame& f) {
                 if (w >= rgba.size()) continue;
                 rgba[w] = cell.role == CellRole::Read     ? pal.local_read
                           : cell.role == CellRole::Stored ? pal.local_filled
-                                                          : pal.c_block;
+                                                          : pal.local_held;
             }
         }
         if (rgba != g.rgba || g.texture.rows() != la.rows || g.texture.cols() != la.cols) {  // upload only what changed

@@ -1,5 +1,7 @@
 #include "ui/widgets/theme.h"
 
+#include "core/teach/palette.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -10,50 +12,20 @@ namespace {
 Theme g_theme;
 ImFont* g_fonts[2][3] = {};  // [presenter][body, big, mono]
 
-ImU32 rgb(int r, int g, int b, int a = 255) { return IM_COL32(r, g, b, a); }
+ImU32 col(const palette::Rgb& c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
-Palette normal_palette() {
+// The one palette (core/teach/palette.h) as ImGui colours.
+Palette palette_of(const palette::Colours& c) {
     Palette p{};
-    p.background = rgb(250, 250, 250);
-    p.text = rgb(20, 20, 20);
-    p.faint_text = rgb(100, 100, 100);
-    p.grid_line = rgb(0, 0, 0, 40);
-    p.tile_line = rgb(0, 0, 0, 150);
-    p.cell_empty = rgb(238, 238, 238);
-    p.a_strip = rgb(190, 218, 240);
-    p.a_loaded = rgb(0, 114, 178);      // Okabe-Ito blue
-    p.b_strip = rgb(250, 222, 170);
-    p.b_loaded = rgb(230, 159, 0);      // Okabe-Ito orange
-    p.c_block = rgb(178, 230, 210);
-    p.c_stored = rgb(0, 158, 115);      // Okabe-Ito bluish green
-    p.local_empty = rgb(238, 238, 238);
-    p.local_filled = rgb(86, 180, 233); // sky blue
-    p.local_read = rgb(204, 121, 167);  // reddish purple
-    p.outline = rgb(30, 30, 30);
-    p.hover = rgb(213, 94, 0);          // vermillion
-    p.race = rgb(213, 94, 0);
-    p.global_bar = rgb(0, 114, 178);
-    p.local_bar = rgb(230, 159, 0);
-    const ImU32 s[6] = {rgb(0, 114, 178), rgb(230, 159, 0), rgb(0, 158, 115), rgb(204, 121, 167), rgb(86, 180, 233), rgb(213, 94, 0)};
-    std::copy(s, s + 6, p.series);
-    return p;
-}
-
-Palette presenter_palette() {
-    Palette p = normal_palette();
-    p.background = rgb(255, 255, 255);
-    p.text = rgb(0, 0, 0);
-    p.faint_text = rgb(50, 50, 50);
-    p.grid_line = rgb(0, 0, 0, 70);
-    p.tile_line = rgb(0, 0, 0, 220);
-    p.cell_empty = rgb(245, 245, 245);
-    p.a_strip = rgb(160, 200, 235);
-    p.a_loaded = rgb(0, 80, 160);
-    p.b_strip = rgb(250, 210, 140);
-    p.b_loaded = rgb(200, 120, 0);
-    p.c_block = rgb(150, 220, 195);
-    p.c_stored = rgb(0, 120, 85);
-    p.outline = rgb(0, 0, 0);
+    p.background = col(c.background), p.text = col(c.text), p.faint_text = col(c.faint_text);
+    p.grid_line = col(c.grid_line), p.tile_line = col(c.tile_line), p.cell_empty = col(c.cell_empty);
+    p.a_strip = col(c.a_strip), p.a_loaded = col(c.a_loaded), p.b_strip = col(c.b_strip), p.b_loaded = col(c.b_loaded);
+    p.c_block = col(c.c_block), p.c_stored = col(c.c_stored);
+    p.local_empty = col(c.local_empty), p.local_filled = col(c.local_filled), p.local_held = col(c.local_held);
+    p.local_read = col(c.local_read);
+    p.outline = col(c.outline), p.hover = col(c.hover), p.race = col(c.race), p.wrong = col(c.wrong);
+    p.global_bar = col(c.global_bar), p.local_bar = col(c.local_bar);
+    for (size_t i = 0; i < 6; ++i) p.series[i] = col(c.series[i]);
     return p;
 }
 
@@ -102,7 +74,7 @@ void load_fonts(float base_px) {
 
 void apply_theme(bool presenter) {
     g_theme.presenter = presenter;
-    g_theme.pal = presenter ? presenter_palette() : normal_palette();
+    g_theme.pal = palette_of(presenter ? palette::presenter() : palette::light());
     g_theme.line = presenter ? 3.f : 2.f;
     g_theme.font = g_fonts[presenter][0];
     g_theme.big = g_fonts[presenter][1];
@@ -113,14 +85,6 @@ void apply_theme(bool presenter) {
 void push_fonts() { ImGui::PushFont(g_theme.font); }
 void pop_fonts() { ImGui::PopFont(); }
 
-ImU32 heat(float t) {
-    // viridis, reversed so "never loaded" is light and "loaded most" is dark
-    static const float stops[6][3] = {{253, 231, 37}, {122, 209, 81}, {34, 168, 132}, {42, 120, 142}, {65, 68, 135}, {68, 1, 84}};
-    t = std::clamp(t, 0.f, 1.f) * 5.f;
-    const int i = std::min(4, int(t));
-    const float f = t - float(i);
-    auto mix = [&](int c) { return int(stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f); };
-    return IM_COL32(mix(0), mix(1), mix(2), 255);
-}
+ImU32 heat(float t) { return col(palette::heat(t)); }
 
 }  // namespace tilescope::ui

@@ -1,7 +1,7 @@
 #pragma once
-// Colours and sizes every panel draws with. Two palettes from the Okabe-Ito set
-// (colour-blind safe): the normal one, and presenter mode's high-contrast one with
-// larger fonts and thicker lines for a projector.
+// Colours and sizes every panel draws with. The colours are the one palette
+// (core/teach/palette.h, docs/gui.md "Colours and what they mean"): the normal one, and
+// presenter mode's high-contrast one with larger fonts and thicker lines for a projector.
 #include <imgui.h>
 
 #include <cstdint>
@@ -14,8 +14,8 @@ struct Palette {
     ImU32 a_strip, a_loaded;    // A ("M"): blue
     ImU32 b_strip, b_loaded;    // B ("N"): orange
     ImU32 c_block, c_stored;    // C ("P"): bluish green
-    ImU32 local_empty, local_filled, local_read;
-    ImU32 outline, hover, race;
+    ImU32 local_empty, local_filled, local_held, local_read;
+    ImU32 outline, hover, race, wrong;
     ImU32 global_bar, local_bar;
     ImU32 series[6];            // plot lines and bars
 };
@@ -40,8 +40,8 @@ void apply_theme(bool presenter);
 void push_fonts();
 void pop_fonts();
 
-// A colour ramp for heatmaps: t in [0,1] -> light yellow ... dark blue (viridis-like,
-// readable by colour-blind students).
+// A colour ramp for heatmaps: t in [0,1] -> light yellow ... dark purple (viridis
+// reversed, readable by colour-blind students; palette::heat).
 ImU32 heat(float t);
 
 }  // namespace tilescope::ui
