@@ -188,6 +188,31 @@ CpuExplanation explain_cpu(const CpuExplainInput& in) {
     }
     e.sentences.push_back(why);
 
+    // The short form: measured, the slide, why.
+    std::string verdict = "Measured at " + size + ": naive " + ms(naive.median_s) + ", tiled " + ms(tiled.median_s) + " (median of " +
+                          std::to_string(std::max(tiled.times_s.size(), naive.times_s.size())) + " runs)";
+    switch (e.winner) {
+        case CpuWinner::tiled: verdict += ": tiled is " + times(e.comparison.factor) + " faster."; break;
+        case CpuWinner::naive: verdict += ": naive is " + times(e.comparison.factor) + " faster."; break;
+        case CpuWinner::within_noise: verdict += ": the runs overlap, within noise."; break;
+        case CpuWinner::unknown: verdict += ": a result did not verify."; break;
+    }
+    e.summary.push_back(verdict);
+    e.summary.push_back(std::string("The slide (Osnabr\u00fcck, 1024\u00b2, TS 16, Core i7): local memory hurts on a CPU. ") +
+                        (e.winner == CpuWinner::tiled   ? "This machine disagrees."
+                         : e.winner == CpuWinner::naive ? "This machine agrees."
+                                                        : "This run cannot say."));
+    const std::string l1 = "L1 " + kib(double(f.l1_bytes)) + ", " + std::to_string(f.ways) + "-way";
+    if (f.column_walk_misses() || f.naive_exceeds_l1())
+        e.summary.push_back("Modelled (" + l1 + "): naive's walk down a column of B keeps " + grouped(f.column_lines_kept) + " of its " +
+                            grouped(f.column_lines) + " lines in L1 and its work-group needs " + kib(double(f.naive_group_bytes)) +
+                            "; a tiled phase needs " + kib(double(f.tiled_phase_bytes)) + "." +
+                            (e.winner == CpuWinner::naive ? " Yet naive won: the private L2 and the prefetcher (not modelled) serve it here." : ""));
+    else
+        e.summary.push_back("Modelled (" + l1 + "): naive's work-group needs " + kib(double(f.naive_group_bytes)) +
+                            ", which fits the L1; tiled only adds copies and barriers." +
+                            (e.winner == CpuWinner::tiled ? " Yet tiled won: something the model leaves out decides it." : ""));
+
     // 5. What the emulator traced at a size it can trace (and the cache model over it).
     if (in.naive_traced && in.tiled_traced && in.traced_size > 0) {
         const LadderRungFigures &a = *in.naive_traced, &b = *in.tiled_traced;

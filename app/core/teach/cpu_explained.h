@@ -51,6 +51,7 @@ struct CpuExplanation {
     bool slide_agrees = false;      // this machine agrees with the slide (naive faster)
     CpuCacheFigures figures;
     std::vector<std::string> sentences;  // measured, the slide, how PoCL runs a group, why (modelled), traced
+    std::vector<std::string> summary;    // the same in three short sentences, for a projector: measured, the slide, why
     std::string text() const;            // the sentences, one paragraph
 };
 
