@@ -213,13 +213,13 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
     draw_hierarchical_points(f, hierarchical_points(perf), perf.cache_profile);  // modelled DRAM intensity
 }
 
-// "Measured at 256³, not the 64³ set up for the trace: ..." (issue 21: a step says which size it measures and why).
+// "Measures at 256³, not the 64³ set up for the trace: ..." (issue 21: a step says which size it measures and why).
 std::string size_note(const ProblemSize& set_up, int measured) {
-    return "Measured at " + std::to_string(measured) + "\u00b3, not the " + (set_up.M == set_up.N && set_up.N == set_up.K ? std::to_string(set_up.M) + "\u00b3" : set_up.label()) +
+    return "Measures at " + std::to_string(measured) + "\u00b3, not the " + (set_up.M == set_up.N && set_up.N == set_up.K ? std::to_string(set_up.M) + "\u00b3" : set_up.label()) +
            " set up for the trace: " +
            (set_up.M * set_up.N * set_up.K < int64_t(measured) * measured * measured
                 ? "a launch that small is over in a fraction of a millisecond, where launch overhead and timer noise decide the order."
-                : "the size typed into the box above (Measure again to change it).");
+                : "the view measures its own size, set in its size box before Measure.");
 }
 
 std::string explanation_title(const CpuExplanation& e) {
@@ -332,6 +332,12 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         } else {
             ImGui::TextWrapped("GFLOP/s of every rung, measured on the selected real device (never the emulator), "
                                "with the roofline's ceilings measured by small OpenCL kernels.");
+            if (state.main.config && !(state.main.config->size.M == perf.size && state.main.config->size.N == perf.size &&
+                                       state.main.config->size.K == perf.size)) {
+                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
+                ImGui::TextWrapped("%s", size_note(state.main.config->size, perf.size).c_str());
+                ImGui::PopStyleColor();
+            }
             ImGui::SetNextItemWidth(fh * 8);
             ImGui::InputInt("size", &perf.size, 64);
             perf.size = std::clamp(perf.size, 16, 4096);
