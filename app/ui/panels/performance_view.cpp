@@ -106,8 +106,10 @@ void plot_sizes(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
             if (a.kernel < b.kernel && a.size == b.size && within_noise(gflops_spread(a), gflops_spread(b))) tied.push_back(a.size.M);
     std::string x_title = "M = N = K (log scale)";
     if (!tied.empty()) {
-        x_title += "; within noise at";
-        for (size_t i = 0; i < tied.size(); ++i) x_title += (i ? ", " : " ") + std::to_string(tied[i]);
+        std::string at = "within noise at";
+        for (size_t i = 0; i < tied.size(); ++i) at += (i ? ", " : " ") + std::to_string(tied[i]);
+        x_title += "; " + at;
+        if (ImGui::CalcTextSize(x_title.c_str()).x > (p1.x - p0.x) * 0.9f) x_title = "size; naive and tiled " + at;
     }
     std::vector<double> ticks;
     std::vector<std::string> tick_labels;
@@ -159,7 +161,11 @@ void plot_tiles(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     std::string tied;
     for (size_t i = 0; i < spreads.size(); ++i)
         if (i != best && within_noise(spreads[i], spreads[best])) tied += (tied.empty() ? "" : ", ") + std::to_string(perf.sweep_tiles[i].tile);
-    if (!tied.empty()) x_title += "; within noise of the best (TS=" + std::to_string(perf.sweep_tiles[best].tile) + "): TS=" + tied;
+    if (!tied.empty()) {
+        x_title += "; within noise of the best (TS=" + std::to_string(perf.sweep_tiles[best].tile) + "): TS=" + tied;
+        if (ImGui::CalcTextSize(x_title.c_str()).x > (p1.x - p0.x) * 0.9f)
+            x_title = "TS=" + tied + " within noise of TS=" + std::to_string(perf.sweep_tiles[best].tile);
+    }
     PlotFrame f(dl, p0, p1, "tile sweep: tiled at " + std::to_string(perf.size) + "\u00b3", x_title, "GFLOP/s (measured)", -0.5,
                 double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
     f.y_ticks_auto();
@@ -259,21 +265,33 @@ std::vector<std::string> explanation_texts(const CpuExplanation& e, bool brief) 
     return out;
 }
 
-// The CPU explanation in a framed box at most `size` (it scrolls when the text is longer);
-// returns its height.
-float explanation_box(const CpuExplanation& e, ImVec2 at, ImVec2 size, bool brief) {
+// The explanation's lines at `width` (framed), and the height they need.
+std::vector<std::vector<std::string>> explanation_lines(const CpuExplanation& e, float width, bool brief, float& need) {
     const ImGuiStyle& st = ImGui::GetStyle();
-    const float wrap = std::max(10.f, size.x - st.WindowPadding.x * 2 - st.ScrollbarSize);
-    const std::vector<std::string> texts = explanation_texts(e, brief);
+    const float wrap = std::max(10.f, width - st.WindowPadding.x * 2 - st.ScrollbarSize);
     ImGui::PushFont(theme().big);
-    float need = st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing();
+    need = st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing() + 2;
     ImGui::PopFont();
     std::vector<std::vector<std::string>> wrapped;
-    for (const std::string& t : texts) {
+    for (const std::string& t : explanation_texts(e, brief)) {
         wrapped.push_back(wrap_at_spaces(t, wrap));
         need += st.ItemSpacing.y + float(wrapped.back().size()) * ImGui::GetTextLineHeight();
     }
-    const float h = std::min(size.y, need + 2);
+    return wrapped;
+}
+
+float explanation_height_for(const CpuExplanation& e, float width, bool brief) {
+    float need = 0;
+    explanation_lines(e, width, brief, need);
+    return need;
+}
+
+// The CPU explanation in a framed box at most `size` (it scrolls when the text is longer);
+// returns its height.
+float explanation_box(const CpuExplanation& e, ImVec2 at, ImVec2 size, bool brief) {
+    float need = 0;
+    const std::vector<std::vector<std::string>> wrapped = explanation_lines(e, size.x, brief, need);
+    const float h = std::min(size.y, need);
     const ImVec2 back = ImGui::GetCursorScreenPos();
     ImGui::SetCursorScreenPos(at);
     ImGui::BeginChild("cpu_explained", ImVec2(size.x, h), true);
@@ -323,6 +341,7 @@ void poll_performance(Performance& perf) {
 void draw_performance_view(AppState& state, ImVec2 size) {
     Performance& perf = state.perf;
     poll_performance(perf);
+    perf.drawn.clear();  // refilled by the plots below: what this frame draws, nothing older
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
     if (!perf.ready()) {
@@ -368,17 +387,22 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         }
     }
     draw_tuning_strip(state, ImGui::GetContentRegionAvail().x);
-    perf.drawn.clear();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 o = ImGui::GetCursorScreenPos();
     ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = fh * 0.6f;
-    const bool short_window = theme().presenter && avail.y < fh * 30;
-    // On a CPU: why naive or tiled won here (core/teach/cpu_explained), beside the bars.
+    bool short_window = theme().presenter && avail.y < fh * 30;
+    // On a CPU: why naive or tiled won here (core/teach/cpu_explained), above the plots when
+    // they keep room enough, else beside the bars in place of the other plots.
     if (perf.cpu_explained && !short_window) {
-        const float h = explanation_box(*perf.cpu_explained, o, ImVec2(avail.x, avail.y * 0.4f), false);
-        o.y += h + gap;
-        avail.y -= h + gap;
+        const float want = std::min(avail.y * 0.4f, explanation_height_for(*perf.cpu_explained, avail.x, false));
+        if (avail.y - want - gap < fh * 26) {
+            short_window = true;
+        } else {
+            const float h = explanation_box(*perf.cpu_explained, o, ImVec2(avail.x, want), false);
+            o.y += h + gap;
+            avail.y -= h + gap;
+        }
     }
     const float w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
     // A projector's short window cannot hold four plots in presenter type: the rungs and the
@@ -386,7 +410,7 @@ void draw_performance_view(AppState& state, ImVec2 size) {
     if (short_window) {
         plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + avail.y));
         if (perf.cpu_explained)
-            explanation_box(*perf.cpu_explained, ImVec2(o.x + w + gap, o.y), ImVec2(w, avail.y), true);
+            explanation_box(*perf.cpu_explained, ImVec2(o.x + w + gap, o.y), ImVec2(w, avail.y), theme().presenter);
         else
             plot_roofline(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + avail.y));
         return;
