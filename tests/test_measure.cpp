@@ -148,6 +148,11 @@ TEST(CpuExplained, TiledWinsAt1024DisagreesWithTheSlide) {
     EXPECT_TRUE(has(t, "16\u00d716 = 256 work-items")) << t;
     EXPECT_TRUE(has(t, "Traced at 64\u00b3 on the emulator: tiled issues 14\u00d7 fewer global requests (1,152 against 16,512)")) << t;
     EXPECT_TRUE(has(t, "(modelled) has the L1 serve 1.5 MiB of naive's global loads and 128 KiB of tiled's")) << t;
+    // the projector's short form says the same three things
+    ASSERT_EQ(e.summary.size(), 3u);
+    EXPECT_EQ(e.summary[0], "Measured at 1024³: naive 1,910 ms, tiled 422 ms (median of 3 runs): tiled is 4.5× faster.");
+    EXPECT_TRUE(has(e.summary[1], "This machine disagrees.")) << e.summary[1];
+    EXPECT_TRUE(has(e.summary[2], "keeps 8 of 1,024 lines in L1")) << e.summary[2];
 }
 
 // The slide's machine: naive faster with ranges apart, and a size where naive's group fits L1.

@@ -198,16 +198,15 @@ CpuExplanation explain_cpu(const CpuExplainInput& in) {
         case CpuWinner::unknown: verdict += ": a result did not verify."; break;
     }
     e.summary.push_back(verdict);
-    e.summary.push_back(std::string("The slide (Osnabr\u00fcck, 1024\u00b2, TS 16, Core i7): local memory hurts on a CPU. ") +
+    e.summary.push_back(std::string("The slide (Osnabr\u00fcck, Core i7): local memory hurts on a CPU. ") +
                         (e.winner == CpuWinner::tiled   ? "This machine disagrees."
                          : e.winner == CpuWinner::naive ? "This machine agrees."
                                                         : "This run cannot say."));
     const std::string l1 = "L1 " + kib(double(f.l1_bytes)) + ", " + std::to_string(f.ways) + "-way";
     if (f.column_walk_misses() || f.naive_exceeds_l1())
-        e.summary.push_back("Modelled (" + l1 + "): naive's walk down a column of B keeps " + grouped(f.column_lines_kept) + " of its " +
-                            grouped(f.column_lines) + " lines in L1 and its work-group needs " + kib(double(f.naive_group_bytes)) +
-                            "; a tiled phase needs " + kib(double(f.tiled_phase_bytes)) + "." +
-                            (e.winner == CpuWinner::naive ? " Yet naive won: the private L2 and the prefetcher (not modelled) serve it here." : ""));
+        e.summary.push_back("Modelled (" + l1 + "): naive's column walk keeps " + grouped(f.column_lines_kept) + " of " +
+                            grouped(f.column_lines) + " lines in L1; tiled works from " + kib(double(f.tiled_phase_bytes)) + "." +
+                            (e.winner == CpuWinner::naive ? " Yet naive won: the L2 and prefetcher (not modelled) serve it." : ""));
     else
         e.summary.push_back("Modelled (" + l1 + "): naive's work-group needs " + kib(double(f.naive_group_bytes)) +
                             ", which fits the L1; tiled only adds copies and barriers." +

@@ -261,7 +261,8 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float width) {
 // What the box shows: the full sentences, or (presenter) the short ones, and the command.
 std::vector<std::string> explanation_texts(const CpuExplanation& e, bool brief) {
     std::vector<std::string> out = brief ? e.summary : e.sentences;
-    out.push_back("The same from the command line: tilescope bench --device pocl --kernel naive,tiled --size 1024 --tile 16 --explain");
+    if (!brief)  // the projector's short form leaves the command to the instructor's script
+        out.push_back("The same from the command line: tilescope bench --device pocl --kernel naive,tiled --size 1024 --tile 16 --explain");
     return out;
 }
 
@@ -275,7 +276,7 @@ std::vector<std::vector<std::string>> explanation_lines(const CpuExplanation& e,
     std::vector<std::vector<std::string>> wrapped;
     for (const std::string& t : explanation_texts(e, brief)) {
         wrapped.push_back(wrap_at_spaces(t, wrap));
-        need += st.ItemSpacing.y + float(wrapped.back().size()) * ImGui::GetTextLineHeight();
+        need += float(wrapped.back().size()) * ImGui::GetTextLineHeightWithSpacing();  // one item per line
     }
     return wrapped;
 }
@@ -299,7 +300,7 @@ float explanation_box(const CpuExplanation& e, ImVec2 at, ImVec2 size, bool brie
     ImGui::TextUnformatted(explanation_title(e).c_str());
     ImGui::PopFont();
     for (size_t i = 0; i < wrapped.size(); ++i) {
-        const bool command = i + 1 == wrapped.size();
+        const bool command = !brief && i + 1 == wrapped.size();
         if (command) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme().pal.faint_text));
         ImGui::BeginGroup();
         for (const std::string& line : wrapped[i]) ImGui::TextUnformatted(line.c_str());
