@@ -72,14 +72,14 @@ TEST(PerformancePlan, HoldsWhatThePerformanceViewMeasures) {
         EXPECT_EQ(p.config.tile, k.default_tile);
         EXPECT_TRUE(p.device_tuning);
     }
-    for (const char* name : {"naive", "tiled"})  // against size, default tiles
+    for (const char* name : {"naive", "tiled"})  // against size, the device's tuning as the rungs have it
         for (int n : {64, 128, 256, 512}) {
             const PlanPoint& p = plan.points[i++];
             EXPECT_EQ(p.part, PlanPart::sizes);
             EXPECT_EQ(p.config.kernel.name, name);
             EXPECT_EQ(p.config.size, (ProblemSize{n, n, n}));
             EXPECT_EQ(p.config.tile, find_rung(name)->default_tile);
-            EXPECT_FALSE(p.device_tuning);
+            EXPECT_TRUE(p.device_tuning);
         }
     for (int t : {4, 8, 16, 32}) {  // the tile sweep at the view's size
         const PlanPoint& p = plan.points[i++];
@@ -98,6 +98,49 @@ TEST(PerformancePlan, HoldsWhatThePerformanceViewMeasures) {
         ++traced;
     }
     EXPECT_EQ(traced, plan.intensity.size());
+}
+
+// A size that is not one of the sweep's is added to it, so the line has a point beside the bars.
+TEST(PerformancePlan, TheSizeSweepHasThePlansSize) {
+    const PerformancePlan plan = performance_plan("pocl", 96);
+    std::vector<int64_t> naive_sizes;
+    for (const PlanPoint& p : plan.points)
+        if (p.part == PlanPart::sizes && p.config.kernel.name == "naive") naive_sizes.push_back(p.config.size.M);
+    EXPECT_EQ(naive_sizes, (std::vector<int64_t>{64, 96, 128, 256, 512}));
+}
+
+// One figure, one value (issue 21): the bars' naive and tiled and the size line's points at
+// the same size are one Measurement (the same runs), not two sets of runs.
+TEST(PerformancePlan, TheBarsAndTheSizeLineShareTheirRuns) {
+    const fs::path dir = temp_dir("share");
+    setenv("TILESCOPE_TUNING_DIR", (dir / "tuning").c_str(), 1);
+    PerformancePlan plan = performance_plan("pocl", 64);
+    std::vector<PlanPoint> kept;  // naive and tiled only, as bars and as the line (no ceilings, no traces: quick)
+    for (const PlanPoint& p : plan.points)
+        if ((p.config.kernel.name == "naive" || p.config.kernel.name == "tiled") && p.part != PlanPart::tiles &&
+            p.config.size.M <= 128)
+            kept.push_back(p);
+    plan.points = kept;
+    plan.ceilings = false;
+    plan.intensity.clear();
+    int shared = 0;
+    const PerformanceResult r = run_performance_plan(plan, TaskProgress{}, [&](const PlanPointDone& d) { shared += d.shared; });
+    EXPECT_EQ(shared, 2);  // naive and tiled at 64 ran once each
+    for (const char* name : {"naive", "tiled"}) {
+        const Measurement *bar = nullptr, *point = nullptr;
+        for (const Measurement& m : r.rungs)
+            if (m.kernel == name) bar = &m;
+        for (const Measurement& m : r.sweep_sizes)
+            if (m.kernel == name && m.size.M == 64) point = &m;
+        ASSERT_TRUE(bar && point) << name;
+        EXPECT_EQ(bar->times_s, point->times_s) << name;
+        EXPECT_EQ(bar->gflops, point->gflops) << name;
+        EXPECT_EQ(bar->tile, point->tile) << name;
+    }
+    // a CPU device: naive against tiled explained from these very runs
+    ASSERT_TRUE(r.cpu_explained) << "PoCL is a CPU device";
+    EXPECT_NE(r.cpu_explained->text().find("Measured on this CPU"), std::string::npos);
+    fs::remove_all(dir);
 }
 
 // The CLI's one command for the GUI's Measure prints a record for every point of the same

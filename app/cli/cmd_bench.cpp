@@ -12,15 +12,38 @@
 #include "core/base/errors.h"
 #include "core/io/measurement_export.h"
 #include "core/device/runner.h"
+#include "core/tasks/cpu_explain.h"
 #include "core/tasks/performance.h"
 #include "core/tuning/tuning.h"
 
 namespace tilescope::cli {
 namespace {
 
+// The explanation as paragraphs, one per sentence, wrapped for a terminal.
+void print_explanation(std::FILE* out, const CpuExplanation& e) {
+    std::fprintf(out, "\nwhy, on this machine (naive against tiled; every number is measured, traced or modelled as it says):\n");
+    for (const std::string& sentence : e.sentences) {
+        std::string line;
+        size_t at = 0;
+        while (at < sentence.size()) {
+            size_t end = sentence.find(' ', at);
+            if (end == std::string::npos) end = sentence.size();
+            const std::string word = sentence.substr(at, end - at);
+            if (!line.empty() && line.size() + 1 + word.size() > 98) {
+                std::fprintf(out, "  %s\n", line.c_str());
+                line.clear();
+            }
+            line += (line.empty() ? "" : " ") + word;
+            at = end + 1;
+        }
+        if (!line.empty()) std::fprintf(out, "  %s\n", line.c_str());
+    }
+    std::fflush(out);
+}
+
 const char* kHelp =
     "usage: tilescope bench [--device SEL] [--kernel K[,K..]|all] [--size S[,S..]] [--tile T[,T..]]\n"
-    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-]\n"
+    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-] [--explain]\n"
     "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
     "       tilescope bench --plan performance [--device SEL] [--size N] [--json PATH|-] [--csv PATH|-]\n"
@@ -41,13 +64,21 @@ const char* kHelp =
     "  E    integer expression over M, N, K, TS with + - * / % ( )\n"
     "  --plan performance  what the GUI's performance view measures when you press Measure, the\n"
     "       same plan (core/tasks/performance.h): every rung at NxNxN with the device's tuning,\n"
-    "       naive and tiled at 64, 128, 256, 512, tiled at N with TS 4, 8, 16, 32 (median of 3\n"
-    "       after 1 warm-up), the roofline's ceilings, and every rung's arithmetic intensity\n"
+    "       naive and tiled at 64, 128, 256, 512 and N (the device's tuning too), tiled at N with\n"
+    "       TS 4, 8, 16, 32 (median of 3 after 1 warm-up; a configuration an earlier point ran\n"
+    "       is not run again: its row says so), the roofline's ceilings, every rung's arithmetic intensity\n"
     "       traced at 64 on the emulator (DRAM bytes modelled). N: 16..4096, default 256. Records\n"
     "       carry \"plan\": \"performance\" and \"part\": rungs, sizes or tiles; points the device\n"
     "       refuses are named on standard error and left out, as the GUI leaves them out. With\n"
     "       --source ... (a custom kernel, as loaded in the GUI's set-up) it is measured at NxNxN\n"
     "       beside the rungs and traced at 64 too, as the GUI's Measure does with it.\n"
+    "  --explain  on a CPU device, with --kernel naive,tiled: whichever is faster at each size, why,\n"
+    "       in a few sentences from what was measured (the runs and their min-max), traced (both\n"
+    "       rungs at 64 on the emulator) and modelled (the cpu cache profile), beside the\n"
+    "       Osnabrueck slides' claim that local memory hurts on a CPU. Runs within noise are said\n"
+    "       to be. Also printed by --plan performance on a CPU.\n"
+    "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
+    "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
 
 // What --plan accepts with it.
@@ -111,12 +142,12 @@ int run_performance_plan_cli(const Options& o) {
         if (section != part) {
             section = part;
             const std::string heading = done.point.part == tasks::PlanPart::rungs   ? "every rung at " + std::to_string(size) + " (the device's tuning)"
-                                        : done.point.part == tasks::PlanPart::sizes ? std::string("naive and tiled against size")
+                                        : done.point.part == tasks::PlanPart::sizes ? std::string("naive and tiled against size (the device's tuning)")
                                                                                     : "tile sweep: tiled at " + std::to_string(size);
             std::fprintf(table, "\n%s\n%s\n", heading.c_str(), measurement_header().c_str());
         }
         if (done.measurement) {
-            std::fprintf(table, "%s\n", measurement_row(*done.measurement).c_str());
+            std::fprintf(table, "%s%s\n", measurement_row(*done.measurement).c_str(), done.shared ? "  (the runs above: same configuration)" : "");
             if (done.measurement->checked && !done.measurement->verification.verified) all_verified = false;
             results.push_back(*done.measurement);
             parts.push_back(part);
@@ -134,7 +165,8 @@ int run_performance_plan_cli(const Options& o) {
     for (const tasks::RungIntensity& ai : result.intensity)
         std::fprintf(table, "  %-20s %8.2f global %8.2f DRAM\n", ai.kernel.c_str(), ai.flops_per_byte, ai.dram_flops_per_byte);
     for (const std::string& r : result.refused)
-        if (r.rfind("trace ", 0) == 0) std::fprintf(stderr, "bench --plan performance: %s\n", r.c_str());
+        if (r.rfind("trace ", 0) == 0 || r.rfind("explain ", 0) == 0) std::fprintf(stderr, "bench --plan performance: %s\n", r.c_str());
+    if (result.cpu_explained) print_explanation(table, *result.cpu_explained);
     std::fflush(table);
     if (json_path) {
         nlohmann::json list = nlohmann::json::parse(measurements_to_json(results));
@@ -154,13 +186,16 @@ int run_performance_plan_cli(const Options& o) {
 int cmd_bench(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
     valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan"});
-    Options o("bench", valued, {"help"});
+    Options o("bench", valued, {"help", "explain"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
         return 0;
     }
-    if (o.has("plan")) return run_performance_plan_cli(o);
+    if (o.has("plan")) {
+        if (o.has("explain")) throw InputError("--explain: --plan performance explains on a CPU by itself; accepted: --explain with --kernel naive,tiled");
+        return run_performance_plan_cli(o);
+    }
     const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
     const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
     const auto json_path = o.get("json"), csv_path = o.get("csv");
@@ -179,6 +214,18 @@ int cmd_bench(const std::vector<std::string>& args) {
     std::vector<LaunchConfig> defaults = configs;
     for (LaunchConfig& c : configs)
         if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default") apply_tuning(c, device);
+    const bool explain = o.has("explain");
+    if (explain) {
+        bool naive = false, tiled = false;
+        for (const LaunchConfig& c : configs) {
+            naive |= !c.kernel.custom && c.kernel.name == "naive";
+            tiled |= !c.kernel.custom && c.kernel.name == "tiled";
+        }
+        if (!naive || !tiled)
+            throw InputError("--explain: explains naive against tiled; accepted: --explain with --kernel naive,tiled (both)");
+        if (!device.is_cpu)
+            throw InputError("--explain: explains a CPU device (" + device.label() + " is not one); accepted: --device pocl or another CPU");
+    }
     Runner runner(device);
     // Everything that can be refused is refused before the first launch. A tuned point
     // (from a file, maybe someone else's) that does not build or exceeds a limit is said
@@ -233,6 +280,18 @@ int cmd_bench(const std::vector<std::string>& args) {
     }
     if (json_path) write_file_atomically(*json_path, measurements_to_json(results));
     if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results));
+    if (explain) {  // each size's naive and tiled, as measured above
+        tasks::TaskProgress progress;
+        progress.cancelled = interrupted;
+        for (const Measurement& t : results) {
+            if (t.kernel != "tiled") continue;
+            for (const Measurement& n : results)
+                if (n.kernel == "naive" && n.size == t.size) {
+                    print_explanation(table, tasks::explain_cpu_measurements(n, t, device, progress));
+                    break;
+                }
+        }
+    }
     if (!all_verified) std::fprintf(stderr, "bench: some results did NOT verify; no GFLOP/s is reported for them\n");
     return all_verified ? 0 : 1;
 }

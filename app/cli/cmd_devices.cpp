@@ -55,6 +55,7 @@ int cmd_devices(const std::vector<std::string>& args) {
                             {"emulator", d.is_emulator},
                             {"compute_units", d.compute_units},
                             {"clock_mhz", d.clock_mhz},
+                            {"native_vector_width_float", d.native_vector_width_float},
                             {"global_mem_bytes", d.global_mem},
                             {"local_mem_bytes", d.local_mem},
                             {"max_alloc_bytes", d.max_alloc},

@@ -13,6 +13,8 @@ struct DeviceInfo {
     bool is_emulator = false;   // Oclgrind
     bool is_gpu = false, is_cpu = false;
     unsigned compute_units = 0, clock_mhz = 0;
+    unsigned native_vector_width_float = 0;     // floats one SIMD instruction holds (CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)
+    unsigned preferred_vector_width_float = 0;  // what the driver prefers kernels to use (..._PREFERRED_...)
     uint64_t global_mem = 0, local_mem = 0, max_alloc = 0;
     size_t max_work_group = 0;
     std::vector<size_t> max_work_item_sizes;

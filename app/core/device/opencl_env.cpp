@@ -130,6 +130,8 @@ void register_icds_and_enumerate() {
             else info.type = "other";
             info.compute_units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
             info.clock_mhz = dev.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+            info.native_vector_width_float = dev.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>();
+            info.preferred_vector_width_float = dev.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT>();
             info.global_mem = dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
             info.local_mem = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
             info.max_alloc = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();

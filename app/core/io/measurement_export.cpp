@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/device/spread.h"
+
 namespace tilescope {
 namespace {
 
@@ -31,6 +33,10 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         r["min_s"] = m.min_s;
         // Never a rate for a result that was not verified.
         r["gflops"] = m.verification.verified ? nlohmann::json(m.gflops) : nlohmann::json(nullptr);
+        // The runs' spread (issue 21): GFLOP/s at the slowest and the fastest timed launch.
+        const GflopsSpread spread = gflops_spread(m);
+        r["gflops_min"] = m.verification.verified && spread.valid() ? nlohmann::json(spread.low) : nlohmann::json(nullptr);
+        r["gflops_max"] = m.verification.verified && spread.valid() ? nlohmann::json(spread.high) : nlohmann::json(nullptr);
         r["max_rel_error"] = m.checked ? nlohmann::json(m.verification.max_rel_error) : nlohmann::json(nullptr);
         r["verified"] = m.verification.verified;
         r["tolerance"] = m.verification.tolerance;
@@ -66,23 +72,27 @@ std::string measurements_to_csv(const std::vector<Measurement>& ms) {
 
 std::string measurement_header() {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%-20s %-12s %5s %-11s %-9s %12s %12s %10s  %s", "kernel", "size", "tile", "global",
-                  "local", "median ms", "min ms", "GFLOP/s", "check");
+    std::snprintf(buf, sizeof buf, "%-20s %-12s %5s %-11s %-9s %12s %12s %10s %15s  %s", "kernel", "size", "tile", "global",
+                  "local", "median ms", "min ms", "GFLOP/s", "min-max", "check");
     return buf;
 }
 
 std::string measurement_row(const Measurement& m) {
     char buf[512];
     char rate[32];
+    char range[48];
+    const GflopsSpread spread = gflops_spread(m);
     if (m.verification.verified) std::snprintf(rate, sizeof rate, "%.2f", m.gflops);
     else std::snprintf(rate, sizeof rate, "-");
+    if (m.verification.verified && spread.valid()) std::snprintf(range, sizeof range, "%.2f-%.2f", spread.low, spread.high);
+    else std::snprintf(range, sizeof range, "-");
     std::string check = !m.checked ? "not checked (no --check)"
                         : m.verification.verified ? "ok (err " + [&] { char e[32]; std::snprintf(e, sizeof e, "%.1e", m.verification.max_rel_error); return std::string(e); }() + ")"
                                                   : "WRONG: " + m.verification.summary();
-    std::snprintf(buf, sizeof buf, "%-20s %-12s %5d %-11s %-9s %12.3f %12.3f %10s  %s",
+    std::snprintf(buf, sizeof buf, "%-20s %-12s %5d %-11s %-9s %12.3f %12.3f %10s %15s  %s",
                   (m.kernel + (m.library ? " [lib]" : "")).c_str(), m.size.label().c_str(), m.tile,
                   m.library ? "(library)" : m.launch.global_text().c_str(), m.library ? "" : m.launch.local_text().c_str(), m.median_s * 1e3, m.min_s * 1e3, rate,
-                  check.c_str());
+                  range, check.c_str());
     std::string row = buf;
     // Which tile and parameters ran, and why: the defaults, a tuning file, or --param.
     if (!m.library && (!m.launch.params.empty() || m.params_source != "default")) {

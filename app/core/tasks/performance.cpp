@@ -1,5 +1,6 @@
 #include "core/tasks/performance.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "core/emulator/trace_runner.h"
 #include "core/kernel/catalog.h"
 #include "core/tasks/caches.h"
+#include "core/tasks/cpu_explain.h"
 #include "core/tuning/tuning.h"
 
 namespace tilescope::tasks {
@@ -19,6 +21,15 @@ std::string point_label(const LaunchConfig& c) {
     std::string s = c.kernel.name + " " + c.size.label();
     if (c.kernel.library.empty()) s += " TS=" + std::to_string(c.tile);
     return s;
+}
+
+// What makes two points the same run: kernel (and a custom kernel's source), sizes, tile
+// and every parameter in effect.
+std::string run_key(const LaunchConfig& c) {
+    std::string k = c.kernel.name + "|" + (c.kernel.custom ? c.kernel.source : std::string()) + "|" + c.size.label() + "|" +
+                    std::to_string(c.tile);
+    for (const auto& [name, value] : c.params) k += "|" + name + "=" + std::to_string(value);
+    return k;
 }
 
 // Models one rung's trace with the profile of the measured device (h200 when none fits):
@@ -59,10 +70,15 @@ PerformancePlan performance_plan(const std::string& device, int size, const std:
         c.size = square;
         plan.points.push_back({PlanPart::rungs, c, false});
     }
+    std::vector<int> sizes = {64, 128, 256, 512};
+    if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) {
+        sizes.push_back(size);
+        std::sort(sizes.begin(), sizes.end());
+    }
     for (const char* name : {"naive", "tiled"})
         if (const KernelSpec* k = find_rung(name))
-            for (int n : {64, 128, 256, 512})
-                plan.points.push_back({PlanPart::sizes, LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, false});
+            for (int n : sizes)
+                plan.points.push_back({PlanPart::sizes, LaunchConfig{*k, ProblemSize{n, n, n}, k->default_tile}, true});
     if (const KernelSpec* k = find_rung("tiled"))
         for (int t : {4, 8, 16, 32}) plan.points.push_back({PlanPart::tiles, LaunchConfig{*k, square, t}, false});
     for (const KernelSpec& k : ladder())
@@ -83,6 +99,7 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
     if (dev.is_emulator)
         throw InputError("the emulator's times mean nothing; pick a real device to measure on");
     p.device = dev.label();
+    p.device_info = dev;
     Runner runner(dev);
     RunOptions ro;
     ro.reps = plan.reps;
@@ -92,6 +109,7 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
     uint64_t done = 0;
     progress.advance(done, total);
 
+    std::map<std::string, Measurement> ran;  // run_key -> its measurement
     // Every point; how long a rung's measure took is what one point of `tune --quick` costs,
     // for the GUI's "about N s".
     for (const PlanPoint& point : plan.points) {
@@ -108,12 +126,21 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
                 c = point.config;
             }
         }
+        const std::string key = run_key(c);
+        if (const auto it = ran.find(key); it != ran.end()) {  // one configuration, one set of runs
+            std::vector<Measurement>& into = point.part == PlanPart::sizes ? p.sweep_sizes : point.part == PlanPart::tiles ? p.sweep_tiles : p.rungs;
+            into.push_back(it->second);
+            progress.advance(++done, total);
+            if (on_point) on_point(PlanPointDone{point, c, &it->second, "", true});
+            continue;
+        }
         progress.say("measuring " + point_label(c) + " on " + dev.name);
         const auto t0 = std::chrono::steady_clock::now();
         std::optional<Measurement> m;
         std::string refused;
         try {
             m = runner.measure(c, ro);
+            ran[key] = *m;
         } catch (const InputError& e) {
             refused = e.what();
             progress.say(point_label(c) + ": " + refused);
@@ -162,6 +189,25 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
             p.refused.push_back("trace " + point_label(c) + ": " + e.what());
         }
         progress.advance(++done, total);
+    }
+    // On a CPU: naive against tiled, explained from these runs, the ceilings' device and the
+    // traces above (issue 21).
+    if (dev.is_cpu) {
+        const Measurement *naive = nullptr, *tiled = nullptr;
+        for (const Measurement& m : p.rungs) {
+            if (m.kernel == "naive" && !naive) naive = &m;
+            if (m.kernel == "tiled" && !tiled) tiled = &m;
+        }
+        int traced_size = 0;
+        for (const LaunchConfig& c : plan.intensity)
+            if (c.kernel.name == "tiled") traced_size = int(c.size.M);
+        if (naive && tiled) {
+            try {
+                p.cpu_explained = explain_cpu(cpu_explain_input(*naive, *tiled, dev, p.ladder, traced_size));
+            } catch (const InputError& e) {  // no cache profile: said, not fatal
+                p.refused.push_back(std::string("explain naive against tiled: ") + e.what());
+            }
+        }
     }
     return p;
 }

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "core/device/device_info.h"
 #include "core/device/measurement.h"
 #include "core/kernel/launch_config.h"
 #include "core/tasks/task.h"
+#include "core/teach/cpu_explained.h"
 #include "core/teach/ladder_explained.h"
 
 namespace tilescope::tasks {
@@ -38,8 +40,10 @@ struct PerformancePlan {
 };
 
 // What the GUI's Measure (and its "Measure and trace every rung") measures on `device` at
-// `size`: every rung at size³ with the device's tuning; naive and tiled at 64, 128, 256
-// and 512 with their default tiles; tiled at size³ with TS 4, 8, 16, 32; the ceilings;
+// `size`: every rung at size³ with the device's tuning; naive and tiled at 64, 128, 256,
+// 512 and size (when it is none of those) with the device's tuning too, so the point at
+// size³ is the rung's own configuration and shares its runs (one figure, one value);
+// tiled at size³ with TS 4, 8, 16, 32; the ceilings;
 // every rung but the library ones traced at 64³ (the ratio is a property of the access
 // pattern, not of the size). A custom kernel (a student's .cl file, `custom`) is measured
 // beside the rungs at size³ with its own NDRange and arguments, and traced at 64³ too.
@@ -66,6 +70,9 @@ struct PerformanceResult {
     std::vector<LadderRungFigures> ladder;       // traced/modelled figures of every rung traced, in ladder order
     std::map<std::string, double> rung_seconds;  // wall seconds of each rung's measure (build, runs, verify): one point of tune --quick
     std::vector<std::string> refused;            // points the device or the emulator refused, "what: why"
+    DeviceInfo device_info;                      // the device measured on
+    // On a CPU device with naive and tiled measured: why the winner won here (issue 21).
+    std::optional<CpuExplanation> cpu_explained;
 };
 
 // One measured point as it finishes (for the CLI's table): the config as it ran (tuning
@@ -75,9 +82,12 @@ struct PlanPointDone {
     const LaunchConfig& config;
     const Measurement* measurement;  // null when refused
     std::string refused;
+    bool shared = false;             // the same configuration ran at an earlier point: its runs, not new ones
 };
 
-// Runs the plan on the thread that drives OpenCL. A point the device refuses (limits, a
+// Runs the plan on the thread that drives OpenCL. A point whose configuration (tuning
+// applied) an earlier point ran takes that point's Measurement instead of new runs, so a
+// configuration shown in two plots is one set of runs. A point the device refuses (limits, a
 // build failure) is left out and named in `refused`; Cancelled is thrown between points
 // and launches once `progress` says so; InputError for an unknown device.
 PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskProgress& progress,

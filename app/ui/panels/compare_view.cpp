@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "core/device/spread.h"
 #include "core/tasks/measure.h"
 #include "core/kernel/catalog.h"
 #include "core/trace/analysis.h"
@@ -221,9 +222,28 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
     else ImGui::Text("bank-conflict degree %u at most, mean %.2f (traced)", bank.max_degree, bank.mean_degree());
     const LaunchConfig* c = slot.config ? &*slot.config : nullptr;
     auto it = c ? s.compare_gflops.find(config_key(*c)) : s.compare_gflops.end();
-    if (it != s.compare_gflops.end() && c && trace_label(t) == config_label(*c))
-        ImGui::Text("%.2f GFLOP/s (measured)", it->second.gflops);
-    else
+    if (it != s.compare_gflops.end() && c && trace_label(t) == config_label(*c)) {
+        // the runs' spread, and against the other side: faster only when the ranges are apart
+        const GflopsSpread mine = gflops_spread(it->second);
+        std::string verdict;
+        const TraceSlot& other = &slot == &s.main ? s.other : s.main;
+        if (other.config)
+            if (auto ot = s.compare_gflops.find(config_key(*other.config)); ot != s.compare_gflops.end()) {
+                const Comparison cmp = compare_measurements(mine, gflops_spread(ot->second));
+                char f[32];
+                std::snprintf(f, sizeof f, "%.1f\u00d7", cmp.factor);
+                verdict = cmp.ranking == Ranking::within_noise    ? "; within noise of the other"
+                          : cmp.ranking == Ranking::first_faster  ? std::string("; ") + f + " faster"
+                          : cmp.ranking == Ranking::second_faster ? std::string("; ") + f + " slower"
+                                                                  : "";
+            }
+        if (mine.valid())
+            ImGui::Text("%.2f GFLOP/s at %s (runs %.2f-%.2f, measured)%s", mine.median,
+                        (c->size.M == c->size.N && c->size.N == c->size.K ? c->size.label() + "\u00b3" : c->size.label()).c_str(),
+                        mine.low, mine.high, verdict.c_str());
+        else
+            ImGui::Text("%.2f GFLOP/s (measured)", it->second.gflops);
+    } else
         ImGui::TextDisabled(s.compare_job && !s.compare_job->done ? "measuring GFLOP/s..." : "GFLOP/s not measured");
     ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", why.empty() ? ("group " + group_text(group) + ", part " + std::to_string(interval)).c_str() : why.c_str());
 }
@@ -275,7 +295,8 @@ std::vector<MatrixPlacement> ComparePanel::placements() const {
 void start_compare_measurements(AppState& s) {
     if (!s.main.config || !s.other.config) return;
     if (s.compare_job && !s.compare_job->done) s.compare_job->cancel = true;
-    tasks::MeasureJob job;  // median of 3 after a warm-up, as the performance view measures
+    tasks::MeasureJob job;  // median of 5 after a warm-up: the runs' spread decides "within noise"
+    job.reps = 5;
     job.device = s.device_sel;
     job.configs = {*s.main.config, *s.other.config};
     s.compare_job = s.worker->submit("measure both", [job](JobStatus& st) -> std::any {

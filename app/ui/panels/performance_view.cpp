@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/device/spread.h"
 #include "core/tasks/performance.h"
 #include "ui/panels/cache_views.h"
 #include "ui/panels/performance_view.h"
@@ -24,77 +25,159 @@ std::string short_source(const Measurement& m) {
     return m.tuning_note;  // "tuned here", "tuned here at 1024"
 }
 
-// Every rung at one size, horizontal bars so the names stay readable.
-void plot_rungs(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+// A figure as drawn, for `--control state` and the tests.
+void record(Performance& perf, const char* plot, const Measurement& m, const GflopsSpread& sp, const std::string& label,
+            const std::string& noise) {
+    perf.drawn.push_back({plot, m.kernel, m.size.M, m.tile, sp.median, sp.low, sp.high, label, noise});
+}
+
+// "within noise of tiled" for the first of the others whose runs overlap this one's.
+std::string noise_note(const std::vector<std::vector<size_t>>& neighbours, size_t i, const std::vector<std::string>& names) {
+    if (i >= neighbours.size() || neighbours[i].empty()) return "";
+    std::string s = "within noise of " + names[neighbours[i][0]];
+    if (neighbours[i].size() > 1) s += " +" + std::to_string(neighbours[i].size() - 1);
+    return s;
+}
+
+// Every rung at one size, horizontal bars so the names stay readable; a whisker from the
+// slowest to the fastest run across each bar's end.
+void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
     double xmax = 1;
     float name_w = 0;
+    std::vector<GflopsSpread> spreads;
+    std::vector<std::string> names;
     for (const Measurement& m : perf.rungs) {
-        xmax = std::max(xmax, m.gflops);
+        spreads.push_back(gflops_spread(m));
+        names.push_back(m.kernel);
+        xmax = std::max({xmax, m.gflops, spreads.back().high});
         name_w = std::max(name_w, ImGui::CalcTextSize(m.kernel.c_str()).x);
     }
+    const auto neighbours = noise_neighbours(spreads);
     const double n = double(std::max<size_t>(1, perf.rungs.size()));
-    // Each bar's label (GFLOP/s and where its tuning came from) right of the bar: the axis
-    // reaches far enough that the longest bar's label fits (as PlotFrame places its plot).
+    // Each bar's label (GFLOP/s, where its tuning came from, and whether it is within noise
+    // of another) right of its whisker: the axis reaches far enough that the longest fits.
     std::vector<std::string> labels;
     const double inner = std::max(fh * 4.0, double(p1.x - p0.x) - fh * (name_w / fh + 0.8f) - fh * 0.8f);
     double xrange = xmax * 1.15;
-    for (const Measurement& m : perf.rungs) {
-        const std::string src = short_source(m);
-        labels.push_back(short_number(m.gflops) + (src.empty() ? "" : "  " + src));
+    for (size_t i = 0; i < perf.rungs.size(); ++i) {
+        const Measurement& m = perf.rungs[i];
+        const std::string src = short_source(m), noise = noise_note(neighbours, i, names);
+        // the longest form that leaves the bar most of the width: naming the neighbour, then
+        // "within noise" alone, then without the tuning source
+        const std::string value = short_number(m.gflops), with_src = value + (src.empty() ? "" : "  " + src);
+        std::string label = with_src + (noise.empty() ? "" : "  " + noise);
+        if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = with_src + "  within noise";
+        if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = value + "  within noise";
+        labels.push_back(label);
         const double room = 1.0 - std::min(0.7, (ImGui::CalcTextSize(labels.back().c_str()).x + 10) / inner);
-        xrange = std::max(xrange, m.gflops / room);
+        xrange = std::max(xrange, std::max(m.gflops, spreads[i].high) / room);
     }
     PlotFrame f(dl, p0, p1, "every rung, " + std::to_string(perf.size) + "\u00b3",
                 "GFLOP/s (measured)", "", 0, xrange, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
     f.x_ticks_auto();
     const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
-    for (size_t i = 0; i < perf.rungs.size(); ++i)
-        f.hbar(double(i), hh, perf.rungs[i].gflops, pal.series[i % 6], perf.rungs[i].kernel, labels[i]);
+    for (size_t i = 0; i < perf.rungs.size(); ++i) {
+        const GflopsSpread& sp = spreads[i];
+        f.hbar(double(i), hh, perf.rungs[i].gflops, pal.series[i % 6], perf.rungs[i].kernel, labels[i], sp.valid() ? sp.low : -1,
+               sp.valid() ? sp.high : -1);
+        record(perf, "rungs", perf.rungs[i], sp, labels[i], noise_note(neighbours, i, names));
+    }
 }
 
-// GFLOP/s against size, naive and tiled.
-void plot_sizes(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+// GFLOP/s against size, naive and tiled, each point with its runs' whisker; the point at
+// the rungs' size is the bar's own measurement (the plan shares the runs).
+void plot_sizes(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     const Palette& pal = theme().pal;
     double ymax = 1;
+    int64_t smin = 64, smax = 512;
     std::vector<std::string> names;
     for (const Measurement& m : perf.sweep_sizes) {
-        ymax = std::max(ymax, m.gflops);
+        ymax = std::max({ymax, m.gflops, gflops_spread(m).high});
+        smin = std::min(smin, m.size.M);
+        smax = std::max(smax, m.size.M);
         if (std::find(names.begin(), names.end(), m.kernel) == names.end()) names.push_back(m.kernel);
     }
-    PlotFrame f(dl, p0, p1, "GFLOP/s against size", "M = N = K (log scale)", "GFLOP/s (measured)",
-                48, 700, 0, ymax * 1.2, true, false);
+    // where the two kernels' runs overlap at one size, the line ranks neither
+    std::vector<int64_t> tied;
+    for (const Measurement& a : perf.sweep_sizes)
+        for (const Measurement& b : perf.sweep_sizes)
+            if (a.kernel < b.kernel && a.size == b.size && within_noise(gflops_spread(a), gflops_spread(b))) tied.push_back(a.size.M);
+    std::string x_title = "M = N = K (log scale)";
+    if (!tied.empty()) {
+        std::string at = "within noise at";
+        for (size_t i = 0; i < tied.size(); ++i) at += (i ? ", " : " ") + std::to_string(tied[i]);
+        x_title += "; " + at;
+        if (ImGui::CalcTextSize(x_title.c_str()).x > (p1.x - p0.x) * 0.9f) x_title = "size; naive and tiled " + at;
+    }
+    std::vector<double> ticks;
+    std::vector<std::string> tick_labels;
+    for (const Measurement& m : perf.sweep_sizes)
+        if (std::find(ticks.begin(), ticks.end(), double(m.size.M)) == ticks.end()) {
+            ticks.push_back(double(m.size.M));
+            tick_labels.push_back(std::to_string(m.size.M));
+        }
+    if (ticks.empty()) {
+        ticks = {64, 128, 256, 512};
+        tick_labels = {"64", "128", "256", "512"};
+    }
+    PlotFrame f(dl, p0, p1, "GFLOP/s against size", x_title, "GFLOP/s (measured)", double(smin) * 0.75, double(smax) * 1.37, 0,
+                ymax * 1.2, true, false);
     f.y_ticks_auto();
-    f.x_ticks({64, 128, 256, 512}, {"64", "128", "256", "512"});
+    f.x_ticks(ticks, tick_labels);
     std::vector<std::pair<std::string, ImU32>> legend;
     for (size_t n = 0; n < names.size(); ++n) {
         std::vector<double> xs, ys;
+        const ImU32 c = pal.series[(n * 3) % 6];
         for (const Measurement& m : perf.sweep_sizes)
             if (m.kernel == names[n]) {
                 xs.push_back(double(m.size.M));
                 ys.push_back(m.gflops);
+                const GflopsSpread sp = gflops_spread(m);
+                if (sp.valid()) f.whisker(double(m.size.M), sp.low, sp.high, c);
+                const bool noisy = std::find(tied.begin(), tied.end(), m.size.M) != tied.end();
+                record(perf, "sizes", m, sp, "", noisy ? "within noise" : "");
             }
-        const ImU32 c = pal.series[(n * 3) % 6];
         f.line(xs, ys, c, theme().line);
         legend.push_back({names[n], c});
     }
     f.legend(legend);
 }
 
-// The tile sweep: tiled at one size over TS.
-void plot_tiles(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1) {
+// The tile sweep: tiled at one size over TS, whiskers on the bars; the tiles whose runs
+// overlap the best one's are named as within noise of it.
+void plot_tiles(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     const Palette& pal = theme().pal;
     double ymax = 1;
-    for (const Measurement& m : perf.sweep_tiles) ymax = std::max(ymax, m.gflops);
-    PlotFrame f(dl, p0, p1, "tile sweep: tiled at " + std::to_string(perf.size) + "\u00b3",
-                "TS (work-group TS x TS)", "GFLOP/s (measured)", -0.5, double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
+    std::vector<GflopsSpread> spreads;
+    size_t best = 0;
+    for (size_t i = 0; i < perf.sweep_tiles.size(); ++i) {
+        spreads.push_back(gflops_spread(perf.sweep_tiles[i]));
+        ymax = std::max({ymax, perf.sweep_tiles[i].gflops, spreads.back().high});
+        if (spreads[i].median > spreads[best].median) best = i;
+    }
+    std::string x_title = "TS (work-group TS x TS)";
+    std::string tied;
+    for (size_t i = 0; i < spreads.size(); ++i)
+        if (i != best && within_noise(spreads[i], spreads[best])) tied += (tied.empty() ? "" : ", ") + std::to_string(perf.sweep_tiles[i].tile);
+    if (!tied.empty()) {
+        x_title += "; within noise of the best (TS=" + std::to_string(perf.sweep_tiles[best].tile) + "): TS=" + tied;
+        if (ImGui::CalcTextSize(x_title.c_str()).x > (p1.x - p0.x) * 0.9f)
+            x_title = "TS=" + tied + " within noise of TS=" + std::to_string(perf.sweep_tiles[best].tile);
+    }
+    PlotFrame f(dl, p0, p1, "tile sweep: tiled at " + std::to_string(perf.size) + "\u00b3", x_title, "GFLOP/s (measured)", -0.5,
+                double(perf.sweep_tiles.size()) - 0.5, 0, ymax * 1.2, false, false);
     f.y_ticks_auto();
     std::vector<double> at;
     std::vector<std::string> labels;
     const double hw = (f.plot_max().x - f.plot_min().x) / double(std::max<size_t>(1, perf.sweep_tiles.size())) * 0.3;
     for (size_t i = 0; i < perf.sweep_tiles.size(); ++i) {
-        f.bar(double(i), hw, perf.sweep_tiles[i].gflops, pal.series[2], short_number(perf.sweep_tiles[i].gflops));
+        const GflopsSpread& sp = spreads[i];
+        const std::string label = short_number(perf.sweep_tiles[i].gflops);
+        f.bar(double(i), hw, perf.sweep_tiles[i].gflops, pal.series[2], label, sp.valid() ? sp.low : -1, sp.valid() ? sp.high : -1);
+        const bool noisy = i != best && within_noise(sp, spreads[best]);
+        record(perf, "tiles", perf.sweep_tiles[i], sp, label, noisy ? "within noise of TS=" + std::to_string(perf.sweep_tiles[best].tile) : "");
         at.push_back(double(i));
         labels.push_back("TS=" + std::to_string(perf.sweep_tiles[i].tile));
     }
@@ -136,6 +219,99 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
     draw_hierarchical_points(f, hierarchical_points(perf), perf.cache_profile);  // modelled DRAM intensity
 }
 
+// "Measures at 256³, not the 64³ set up for the trace: ..." (issue 21: a step says which size it measures and why).
+std::string size_note(const ProblemSize& set_up, int measured) {
+    return "Measures at " + std::to_string(measured) + "\u00b3, not the " + (set_up.M == set_up.N && set_up.N == set_up.K ? std::to_string(set_up.M) + "\u00b3" : set_up.label()) +
+           " set up for the trace: " +
+           (set_up.M * set_up.N * set_up.K < int64_t(measured) * measured * measured
+                ? "a launch that small is over in a fraction of a millisecond, where launch overhead and timer noise decide the order."
+                : "the view measures its own size, set in its size box before Measure.");
+}
+
+std::string explanation_title(const CpuExplanation& e) {
+    return std::string("Why ") +
+           (e.winner == CpuWinner::tiled   ? "tiled wins on this CPU"
+            : e.winner == CpuWinner::naive ? "naive wins on this CPU"
+                                           : "neither wins on this CPU");
+}
+
+// Lines of `text` at most `width` wide in the current font, broken at spaces only (ImGui's
+// own wrap also breaks after '.', which split "15.5 ms" over two lines).
+std::vector<std::string> wrap_at_spaces(const std::string& text, float width) {
+    std::vector<std::string> lines;
+    std::string line;
+    size_t at = 0;
+    while (at <= text.size()) {
+        size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(at, end - at);
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+        at = end + 1;
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+// What the box shows: the full sentences, or (presenter) the short ones, and the command.
+std::vector<std::string> explanation_texts(const CpuExplanation& e, bool brief) {
+    std::vector<std::string> out = brief ? e.summary : e.sentences;
+    if (!brief)  // the projector's short form leaves the command to the instructor's script
+        out.push_back("The same from the command line: tilescope bench --device pocl --kernel naive,tiled --size 1024 --tile 16 --explain");
+    return out;
+}
+
+// The explanation's lines at `width` (framed), and the height they need.
+std::vector<std::vector<std::string>> explanation_lines(const CpuExplanation& e, float width, bool brief, float& need) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float wrap = std::max(10.f, width - st.WindowPadding.x * 2 - st.ScrollbarSize);
+    ImGui::PushFont(theme().big);
+    need = st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing() + 2;
+    ImGui::PopFont();
+    std::vector<std::vector<std::string>> wrapped;
+    for (const std::string& t : explanation_texts(e, brief)) {
+        wrapped.push_back(wrap_at_spaces(t, wrap));
+        need += float(wrapped.back().size()) * ImGui::GetTextLineHeightWithSpacing();  // one item per line
+    }
+    return wrapped;
+}
+
+float explanation_height_for(const CpuExplanation& e, float width, bool brief) {
+    float need = 0;
+    explanation_lines(e, width, brief, need);
+    return need;
+}
+
+// The CPU explanation in a framed box at most `size` (it scrolls when the text is longer);
+// returns its height.
+float explanation_box(const CpuExplanation& e, ImVec2 at, ImVec2 size, bool brief) {
+    float need = 0;
+    const std::vector<std::vector<std::string>> wrapped = explanation_lines(e, size.x, brief, need);
+    const float h = std::min(size.y, need);
+    const ImVec2 back = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(at);
+    ImGui::BeginChild("cpu_explained", ImVec2(size.x, h), true);
+    ImGui::PushFont(theme().big);
+    ImGui::TextUnformatted(explanation_title(e).c_str());
+    ImGui::PopFont();
+    for (size_t i = 0; i < wrapped.size(); ++i) {
+        const bool command = !brief && i + 1 == wrapped.size();
+        if (command) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme().pal.faint_text));
+        ImGui::BeginGroup();
+        for (const std::string& line : wrapped[i]) ImGui::TextUnformatted(line.c_str());
+        ImGui::EndGroup();
+        if (command) ImGui::PopStyleColor();
+    }
+    ImGui::EndChild();
+    ImGui::SetCursorScreenPos(back);
+    return h;
+}
+
 }  // namespace
 
 void start_performance(AppState& state) {
@@ -166,6 +342,7 @@ void poll_performance(Performance& perf) {
 void draw_performance_view(AppState& state, ImVec2 size) {
     Performance& perf = state.perf;
     poll_performance(perf);
+    perf.drawn.clear();  // refilled by the plots below: what this frame draws, nothing older
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
     if (!perf.ready()) {
@@ -175,6 +352,12 @@ void draw_performance_view(AppState& state, ImVec2 size) {
         } else {
             ImGui::TextWrapped("GFLOP/s of every rung, measured on the selected real device (never the emulator), "
                                "with the roofline's ceilings measured by small OpenCL kernels.");
+            if (state.main.config && !(state.main.config->size.M == perf.size && state.main.config->size.N == perf.size &&
+                                       state.main.config->size.K == perf.size)) {
+                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
+                ImGui::TextWrapped("%s", size_note(state.main.config->size, perf.size).c_str());
+                ImGui::PopStyleColor();
+            }
             ImGui::SetNextItemWidth(fh * 8);
             ImGui::InputInt("size", &perf.size, 64);
             perf.size = std::clamp(perf.size, 16, 4096);
@@ -190,19 +373,47 @@ void draw_performance_view(AppState& state, ImVec2 size) {
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextWrapped("%s: median of 3 verified runs. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
-                perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
-                perf.peak_gflops, perf.bandwidth_gbs);
+    const size_t runs = perf.rungs.empty() ? 0 : perf.rungs.front().times_s.size();
+    ImGui::TextWrapped("%s: median of %zu verified runs, whiskers from the slowest to the fastest; where two overlap they are "
+                       "within noise, not ranked. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
+                       perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
+                       runs, perf.peak_gflops, perf.bandwidth_gbs);
+    // Which size is measured, and why it is not the one set up for the trace.
+    if (state.main.config) {
+        const ProblemSize& set_up = state.main.config->size;
+        if (!(set_up.M == perf.size && set_up.N == perf.size && set_up.K == perf.size)) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
+            ImGui::TextWrapped("%s", size_note(set_up, perf.size).c_str());
+            ImGui::PopStyleColor();
+        }
+    }
     draw_tuning_strip(state, ImGui::GetContentRegionAvail().x);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float gap = fh * 0.6f, w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
+    ImVec2 o = ImGui::GetCursorScreenPos();
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = fh * 0.6f;
+    bool short_window = theme().presenter && avail.y < fh * 30;
+    // On a CPU: why naive or tiled won here (core/teach/cpu_explained), above the plots when
+    // they keep room enough, else beside the bars in place of the other plots.
+    if (perf.cpu_explained && !short_window) {
+        const float want = std::min(avail.y * 0.4f, explanation_height_for(*perf.cpu_explained, avail.x, false));
+        if (avail.y - want - gap < fh * 26) {
+            short_window = true;
+        } else {
+            const float h = explanation_box(*perf.cpu_explained, o, ImVec2(avail.x, want), false);
+            o.y += h + gap;
+            avail.y -= h + gap;
+        }
+    }
+    const float w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
     // A projector's short window cannot hold four plots in presenter type: the rungs and the
-    // roofline get the whole height (the sweeps are one F5 away).
-    if (theme().presenter && avail.y < fh * 30) {
+    // roofline (on a CPU, the explanation) get the whole height (the sweeps are one F5 away).
+    if (short_window) {
         plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + avail.y));
-        plot_roofline(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + avail.y));
+        if (perf.cpu_explained)
+            explanation_box(*perf.cpu_explained, ImVec2(o.x + w + gap, o.y), ImVec2(w, avail.y), theme().presenter);
+        else
+            plot_roofline(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + avail.y));
         return;
     }
     plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + h));

@@ -176,6 +176,13 @@ void App::write_state_report(const std::string& path) const {
         rows.push_back({{"kernel", m.kernel}, {"gflops", m.gflops}, {"tile", m.tile}, {"params", m.launch.params},
                         {"tuning", m.library ? std::string("library") : tuning_source_text(m.tuning_note)}});
     j["rows"] = rows;
+    // every value the view drew last frame with its whisker (issue 21: one figure, one value)
+    nlohmann::json drawn = nlohmann::json::array();
+    for (const DrawnFigure& d : perf.drawn)
+        drawn.push_back({{"plot", d.plot}, {"kernel", d.kernel}, {"size", d.size}, {"tile", d.tile}, {"gflops", d.gflops},
+                         {"low", d.low}, {"high", d.high}, {"label", d.label}, {"noise", d.noise}});
+    j["drawn"] = drawn;
+    if (perf.cpu_explained) j["cpu_explained"] = perf.cpu_explained->sentences;
     const TuningRun& t = s_.tuning;
     auto rect = [](const std::array<float, 4>& r) {
         return r[2] > r[0] ? nlohmann::json::array({r[0], r[1], r[2], r[3]}) : nlohmann::json();

@@ -88,9 +88,22 @@ struct Cursor {
 
 // GFLOP/s measured on a real device, and the roofline's ceilings: the last result of the
 // performance plan (core/tasks/performance.h), the size asked for next, the job in flight.
+// One value the performance view drew in its last frame, with the spread it drew around
+// it (tests and `--control state` read what is on screen from these).
+struct DrawnFigure {
+    std::string plot;    // "rungs", "sizes", "tiles"
+    std::string kernel;
+    int64_t size = 0;    // M = N = K
+    int tile = 0;
+    double gflops = 0, low = 0, high = 0;  // median, whisker ends
+    std::string label;   // the value text beside it ("" for a line point)
+    std::string noise;   // "within noise of ..." where it overlaps another
+};
+
 struct Performance : tasks::PerformanceResult {
     JobHandle job;
     std::string error;
+    std::vector<DrawnFigure> drawn;  // the last frame's
     bool ready() const { return !rungs.empty(); }
 };
 

@@ -185,21 +185,44 @@ void PlotFrame::points(const std::vector<LabelledPoint>& pts) const {
     }
 }
 
-void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::string& value_label) const {
+void PlotFrame::whisker(double xv, double y_lo, double y_hi, ImU32 colour) const {
+    const float x = float(tx(xv)), a = float(ty(y_lo)), b = float(ty(y_hi));
+    const float cap = ImGui::GetFontSize() * 0.3f, w = std::max(1.f, theme().line * 0.8f);
+    dl_->AddLine(ImVec2(x, a), ImVec2(x, b), colour, w);
+    dl_->AddLine(ImVec2(x - cap, a), ImVec2(x + cap, a), colour, w);
+    dl_->AddLine(ImVec2(x - cap, b), ImVec2(x + cap, b), colour, w);
+}
+
+void PlotFrame::bar(double xc, double hw, double y, ImU32 colour, const std::string& value_label, double lo, double hi) const {
     const float x = float(tx(xc));
     const ImVec2 top(x - float(hw), float(ty(y)));
     dl_->AddRectFilled(top, ImVec2(x + float(hw), b_.y), colour);
+    float label_y = top.y;
+    if (lo >= 0 && hi >= lo) {
+        whisker(xc, lo, hi, theme().pal.text);
+        label_y = std::min(label_y, float(ty(hi)));
+    }
     const ImVec2 s = ImGui::CalcTextSize(value_label.c_str());
-    dl_->AddText(ImVec2(x - s.x / 2, top.y - s.y - 1), theme().pal.text, value_label.c_str());
+    dl_->AddText(ImVec2(x - s.x / 2, label_y - s.y - 1), theme().pal.text, value_label.c_str());
 }
 
-void PlotFrame::hbar(double yc, double hh, double x, ImU32 colour, const std::string& name, const std::string& value) const {
+void PlotFrame::hbar(double yc, double hh, double x, ImU32 colour, const std::string& name, const std::string& value, double lo,
+                     double hi) const {
     const float y = float(ty(yc));
     const float x1 = float(tx(x));
     dl_->AddRectFilled(ImVec2(a_.x + 1, y - float(hh)), ImVec2(x1, y + float(hh)), colour);
+    float end = x1;
+    if (lo >= 0 && hi >= lo) {  // the runs' spread, across the bar's end
+        const float a = float(tx(lo)), b = float(tx(hi)), cap = std::max(3.f, float(hh) * 0.8f), w = std::max(1.f, theme().line * 0.8f);
+        const ImU32 c = theme().pal.text;
+        dl_->AddLine(ImVec2(a, y), ImVec2(b, y), c, w);
+        dl_->AddLine(ImVec2(a, y - cap), ImVec2(a, y + cap), c, w);
+        dl_->AddLine(ImVec2(b, y - cap), ImVec2(b, y + cap), c, w);
+        end = std::max(end, b);
+    }
     const ImVec2 ns = ImGui::CalcTextSize(name.c_str()), vs = ImGui::CalcTextSize(value.c_str());
     dl_->AddText(ImVec2(a_.x - ns.x - 6, y - ns.y / 2), theme().pal.text, name.c_str());
-    const float vx = x1 + 4 + vs.x < b_.x ? x1 + 4 : x1 - vs.x - 4;
+    const float vx = end + 4 + vs.x < b_.x ? end + 4 : std::max(a_.x + 2, x1 - vs.x - 4);
     dl_->AddText(ImVec2(vx, y - vs.y / 2), theme().pal.text, value.c_str());
 }
 

@@ -41,10 +41,15 @@ public:
     void points(const std::vector<LabelledPoint>& points) const;
     // Text at a screen position that later labels keep clear of.
     void text(ImVec2 at, ImU32 colour, const std::string& text) const;
-    void bar(double x_center, double half_width_px, double y, ImU32 colour, const std::string& value_label) const;
+    // `lo`..`hi` (when both are given, lo <= hi): a whisker over the bar, the spread of the
+    // runs behind its value; the value label clears it.
+    void bar(double x_center, double half_width_px, double y, ImU32 colour, const std::string& value_label, double lo = -1,
+             double hi = -1) const;
     // A horizontal bar from x=0 at category row `y_center`, named on the left.
     void hbar(double y_center, double half_height_px, double x, ImU32 colour, const std::string& name,
-              const std::string& value_label) const;
+              const std::string& value_label, double lo = -1, double hi = -1) const;
+    // A vertical whisker at x from y_lo to y_hi with caps (a line point's spread).
+    void whisker(double x, double y_lo, double y_hi, ImU32 colour) const;
     void legend(const std::vector<std::pair<std::string, ImU32>>& entries) const;
     ImVec2 plot_min() const { return a_; }
     ImVec2 plot_max() const { return b_; }

@@ -1,0 +1,129 @@
+// One figure, one value (issue 21, item 3) in the live GUI under an Xvfb the test starts
+// itself: after the performance view measures on PoCL, the bar of naive and of tiled and
+// the size line's point at the same size show the same value with the same whisker (one
+// Measurement, not two sets of runs); a bar says "within noise" exactly where its whisker
+// overlaps another's; and on this CPU device the view explains naive against tiled from
+// those runs (item 7). The window reports what it drew through `--control FILE`'s `state`.
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "gui_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope::testing;
+using nlohmann::json;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("tilescope_measure_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+class Gui {
+public:
+    Gui(const fs::path& dir, const std::string& options) : dir_(dir), gui_(TILESCOPE_BIN, dir, options) {}
+    bool alive() { return gui_.alive(); }
+    std::string log() const { return gui_.log(); }
+    void command(const std::string& line) {
+        for (int i = 0; i < 600 && alive() && fs::exists(dir_ / "control"); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        { std::ofstream(dir_ / "control.tmp") << line << "\n"; }
+        fs::rename(dir_ / "control.tmp", dir_ / "control");
+    }
+    json state() {
+        const fs::path out = dir_ / ("state_" + std::to_string(++n_) + ".json");
+        command("state " + out.string());
+        for (int i = 0; i < 600 && alive(); ++i) {
+            if (fs::exists(out)) {
+                std::ifstream in(out);
+                return json::parse(in, nullptr, false);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return json();
+    }
+    // Reports until `done(state)`, at most `limit_s` (a guard against a hang, not a timing claim).
+    json until(const std::function<bool(const json&)>& done, double limit_s) {
+        const auto start = std::chrono::steady_clock::now();
+        json s;
+        while (alive() && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < limit_s) {
+            s = state();
+            if (s.is_object() && done(s)) return s;
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        }
+        return s;
+    }
+
+private:
+    fs::path dir_;
+    LiveGui gui_;
+    int n_ = 0;
+};
+
+const json* drawn(const json& state, const std::string& plot, const std::string& kernel, int64_t size) {
+    for (const json& d : state["drawn"])
+        if (d["plot"] == plot && d["kernel"] == kernel && d["size"] == size) return &d;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(GuiMeasure, BarAndSizeLineAtOneSizeShowOneValueWithItsWhisker) {
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "no Xvfb";
+    const fs::path dir = temp_dir("one_value");
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);  // no settings from earlier sessions
+    setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+    setenv("TILESCOPE_TUNING_DIR", (dir / "tuning").c_str(), 1);  // the rungs' defaults, as the sweep's
+    Gui gui(dir, " --lesson assets/lessons/7_local_memory_on_cpu.json --step 2 --window 1920x1080");
+    gui.command("measure 128");
+    const json s = gui.until([](const json& j) { return !j["measuring"].get<bool>() && !j["rows"].empty() && !j["drawn"].empty(); }, 1200);
+    ASSERT_TRUE(s.is_object() && !s["drawn"].empty()) << gui.log() << s.dump(2);
+    EXPECT_EQ(s["view"], "performance");
+    EXPECT_EQ(s["size"], 128);
+    for (const char* kernel : {"naive", "tiled"}) {
+        const json* bar = drawn(s, "rungs", kernel, 128);
+        const json* point = drawn(s, "sizes", kernel, 128);
+        ASSERT_TRUE(bar && point) << kernel << "\n" << s["drawn"].dump(2);
+        EXPECT_EQ((*bar)["tile"], (*point)["tile"]) << kernel;
+        EXPECT_EQ((*bar)["gflops"], (*point)["gflops"]) << kernel << ": the bar and the line's point are two sets of runs";
+        EXPECT_EQ((*bar)["low"], (*point)["low"]) << kernel;
+        EXPECT_EQ((*bar)["high"], (*point)["high"]) << kernel;
+        EXPECT_GT((*bar)["gflops"].get<double>(), 0.0) << kernel;
+        EXPECT_LE((*bar)["low"].get<double>(), (*bar)["gflops"].get<double>()) << kernel;
+        EXPECT_GE((*bar)["high"].get<double>(), (*bar)["gflops"].get<double>()) << kernel;
+    }
+    // A bar says "within noise" exactly where its whisker overlaps another bar's.
+    std::vector<json> bars;
+    for (const json& d : s["drawn"])
+        if (d["plot"] == "rungs") bars.push_back(d);
+    ASSERT_GE(bars.size(), 5u);
+    for (const json& a : bars) {
+        bool overlaps = false;
+        for (const json& b : bars)
+            if (&a != &b && a["gflops"].get<double>() > 0 && b["gflops"].get<double>() > 0 &&
+                a["low"].get<double>() <= b["high"].get<double>() && b["low"].get<double>() <= a["high"].get<double>())
+                overlaps = true;
+        EXPECT_EQ(!a["noise"].get<std::string>().empty(), overlaps) << a.dump();
+        EXPECT_EQ(a["label"].get<std::string>().find("within noise") != std::string::npos, overlaps) << a.dump();
+    }
+    // On this CPU the view explains naive against tiled from the same runs.
+    ASSERT_TRUE(s.contains("cpu_explained")) << s.dump(2);
+    const std::string first = s["cpu_explained"][0];
+    EXPECT_NE(first.find("Measured on this CPU"), std::string::npos) << first;
+    EXPECT_NE(first.find("at 128\u00b3"), std::string::npos) << first;
+    const bool tied = drawn(s, "sizes", "naive", 128)->at("noise") == "within noise";
+    EXPECT_EQ(first.find("within noise") != std::string::npos, tied) << first;
+}
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);
+    return RUN_ALL_TESTS();
+}
