@@ -366,8 +366,11 @@ int best_result(const std::vector<TuneResult>& results) {
 }
 
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
-                         const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command) {
+                         const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command,
+                         int chosen) {
     if (best_result(new_results) < 0) throw InputError("no verified result to store for kernel '" + kernel + "'");
+    if (chosen >= static_cast<int>(new_results.size()) || (chosen >= 0 && new_results[chosen].status != "ok"))
+        throw InputError("the point chosen to store for kernel '" + kernel + "' did not verify");
     // A damaged file is not silently replaced: it may hold other kernels' results.
     if (!existing.empty())
         if (const std::string why = tuning_text_problem(existing); !why.empty())
@@ -381,7 +384,7 @@ std::string merge_tuning(std::string_view existing, const std::string& device_la
         if (std::none_of(results.begin(), results.end(),
                          [&](const TuneResult& r) { return r.tile == old.tile && r.params == old.params; }))
             results.push_back(old);
-    const int best = best_result(results);
+    const int best = chosen >= 0 ? chosen : best_result(results);
     doc["comment"] = "Tuned parameters for one device, written by `tilescope tune`; bench and the GUI use each "
                      "kernel's tile and params here. 'results' keeps every point of the sweep.";
     doc["device"] = device_label;
@@ -645,9 +648,56 @@ QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& siz
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     run.best = best_result(run.results);
     if (run.best < 0) return run;
-    // Locked read-merge-write: a second `tune` on the same file keeps this run's results.
+    // The start is the first point quick_tune measures (its tile and parameters as run).
+    if (!run.results.empty() && run.results[0].tile == start.tile &&
+        std::all_of(start.params.begin(), start.params.end(), [&](const auto& kv) {
+            const auto it = run.results[0].params.find(kv.first);
+            return it != run.results[0].params.end() && it->second == kv.second;
+        }))
+        run.start = 0;
+    auto text = [](const TuneResult& r) {
+        std::string s = "TS=" + std::to_string(r.tile);
+        for (const auto& [k, v] : r.params) s += " " + k + "=" + std::to_string(v);
+        return s;
+    };
+    auto figure = [](double g) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", g);
+        return std::string(b);
+    };
+    if (run.start >= 0 && run.results[run.start].status == "ok") {
+        TuneResult& s = run.results[run.start];
+        if (run.best == run.start) {
+            run.verdict = "kept the start " + text(s) + " (" + figure(s.gflops) +
+                          " GFLOP/s): no point of this run measured faster";
+        } else {
+            // A candidate measured faster once: measure the start and it again, back to back.
+            TuneResult& b = run.results[run.best];
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const TuneResult s2 = measure(s.tile, s.params);
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const TuneResult b2 = measure(b.tile, b.params);
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const std::string first = figure(b.gflops) + " against " + figure(s.gflops);
+            if (b2.status == "ok" && (s2.status != "ok" || b2.gflops > s2.gflops)) {
+                run.verdict = "stored " + text(b) + ": faster than the start " + text(s) + " twice (" + first + ", then " +
+                              figure(b2.gflops) + " against " + figure(s2.status == "ok" ? s2.gflops : 0) + " GFLOP/s)";
+            } else {
+                run.verdict = "kept the start " + text(s) + ": " + text(b) + " measured faster once (" + first +
+                              " GFLOP/s) but not again (" + figure(b2.status == "ok" ? b2.gflops : 0) + " against " +
+                              figure(s2.gflops) + ")";
+                run.best = run.start;
+            }
+        }
+    } else if (run.start >= 0) {
+        run.verdict = "the start " + text(run.results[run.start]) + " did not verify (" + run.results[run.start].status +
+                      "); stored the best that did";
+    }
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // Locked read-merge-write: a second `tune` on the same file keeps this run's results, but
+    // the point stored is this run's choice, never an earlier run's figure.
     update_file_locked(out_path, [&](const std::string& current) {
-        return merge_tuning(current, device_label, kernel.name, size, run.results, command);
+        return merge_tuning(current, device_label, kernel.name, size, run.results, command, run.best);
     });
     run.saved = true;
     return run;
