@@ -229,3 +229,48 @@ TEST(WarpTileEdges, VerifiesOnPoclAtAnySize) {
             EXPECT_EQ(m.verification.checked_elements, m.size.M * m.size.N) << size;
         }
 }
+
+// Issue 20: a large problem whose large-bucket tiles fall unevenly on the compute units (the
+// last round leaves many idle) takes the same file's small-bucket choice, when that one falls
+// more evenly; otherwise the large bucket's choice stands. The H200's warp_tile points.
+TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
+    const fs::path dir = temp_dir("balance");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    DeviceInfo gpu;
+    gpu.platform = "Some GPU platform";
+    gpu.name = "Test GPU with 132 units";
+    gpu.type = "GPU";
+    gpu.is_gpu = true;
+    gpu.compute_units = 132;
+    const std::map<std::string, int64_t> large_point = {{"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4},
+                                                        {"TM", 4},   {"TN", 4},  {"PAD", 4}};
+    const std::map<std::string, int64_t> small_point = {{"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2},
+                                                        {"TM", 8},  {"TN", 4},  {"PAD", 4}};
+    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {ok(128, large_point, 49000)}, "");
+    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {ok(64, small_point, 33000)}, "");
+    write(dir / (device_slug(gpu) + ".json"), text);
+
+    // 2000: 16x16 = 256 groups of 128, 1.94 per unit (97% even): the large tiles.
+    // 4096: 1024 groups, 7.76 per unit (97%); 8000: 3969, 30.07 (97%).
+    for (const char* size : {"2000", "4096", "8000", "6000"}) {
+        const auto l = lookup_tuning(gpu, "warp_tile", parse_size(size));
+        ASSERT_TRUE(l) << size;
+        EXPECT_EQ(l->choice.tile, 128) << size;
+        EXPECT_EQ(l->choice.bucket, "large") << size;
+        EXPECT_EQ(l->note, "tuned here") << size;
+    }
+    // 3000 and 3072: 24x24 = 576 groups, 4.36 per unit (87%); TS 64 gives 2209 and 2304 (98%, 97%).
+    // 1500: 144 groups, 1.09 per unit (55%); TS 64: 576 (87%).
+    for (const char* size : {"3000", "3072", "1500"}) {
+        const auto l = lookup_tuning(gpu, "warp_tile", parse_size(size));
+        ASSERT_TRUE(l) << size;
+        EXPECT_EQ(l->choice.tile, 64) << size;
+        EXPECT_EQ(l->choice.bucket, "small") << size;
+        EXPECT_EQ(l->choice.params.at("TM"), 8) << size;
+        EXPECT_NE(l->note.find("132 compute units"), std::string::npos) << l->note;
+    }
+    // Without a unit count nothing is judged: the bucket's choice stands.
+    gpu.compute_units = 0;
+    EXPECT_EQ(lookup_tuning(gpu, "warp_tile", parse_size("3000"))->choice.tile, 128);
+}
