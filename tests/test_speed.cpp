@@ -251,9 +251,9 @@ TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
     text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {ok(64, small_point, 33000)}, "");
     write(dir / (device_slug(gpu) + ".json"), text);
 
-    // 2000: 16x16 = 256 groups of 128, 1.94 per unit (97% even): the large tiles.
-    // 4096: 1024 groups, 7.76 per unit (97%); 8000: 3969, 30.07 (97%).
-    for (const char* size : {"2000", "4096", "8000", "6000"}) {
+    // 2000: 16x16 = 256 groups of 128, 1.94 per unit (97% even, 97% full): the large tiles.
+    // 4096: 1024 groups, 7.76 per unit (97%); 8000: 3969, 30.07 (97%); a deep K changes nothing.
+    for (const char* size : {"2000", "4096", "8000", "6000", "2048x2048x32768"}) {
         const auto l = lookup_tuning(gpu, "warp_tile", parse_size(size));
         ASSERT_TRUE(l) << size;
         EXPECT_EQ(l->choice.tile, 128) << size;
@@ -261,8 +261,9 @@ TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
         EXPECT_EQ(l->note, "tuned here") << size;
     }
     // 3000 and 3072: 24x24 = 576 groups, 4.36 per unit (87%); TS 64 gives 2209 and 2304 (98%, 97%).
-    // 1500: 144 groups, 1.09 per unit (55%); TS 64: 576 (87%).
-    for (const char* size : {"3000", "3072", "1500"}) {
+    // 1500: 144 groups, 1.09 per unit (55% even, 55% full); TS 64: 576 (87%).
+    // 256x8192x8192: 2x64 = 128 groups, one per unit at most (97% even, 48% full); TS 64: 512.
+    for (const char* size : {"3000", "3072", "1500", "256x8192x8192", "8192x256x8192"}) {
         const auto l = lookup_tuning(gpu, "warp_tile", parse_size(size));
         ASSERT_TRUE(l) << size;
         EXPECT_EQ(l->choice.tile, 64) << size;

@@ -341,16 +341,18 @@ std::optional<TuningLookup> lookup_in_bucket(const DeviceInfo& device, std::stri
     return found;
 }
 
-// How evenly a choice's work-groups fall on the compute units: groups/CUs over the rounds
-// the busiest unit runs (1: every unit runs as many; 576 groups on 132 units: 4.36/5 = 0.87).
-// 0 when unknown (no such rung, parameters that no longer resolve, no unit count).
+// How well a choice's work-groups fill the compute units: how evenly they fall (groups per
+// unit over the rounds the busiest unit runs: 576 groups on 132 units, 4.36/5 = 0.87) times
+// how full a unit is kept (fewer than two groups per unit leave it waiting on memory with no
+// other group to switch to: 128 groups on 132 units, 0.97 * 0.48). 0 when unknown (no such
+// rung, parameters that no longer resolve, no unit count).
 double group_balance(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size, const TunedChoice& c) {
     const KernelSpec* k = find_rung(kernel);
     if (!k || device.compute_units == 0) return 0;
     try {
         const double per_unit = double(resolve(LaunchConfig{*k, size, c.tile, c.params, "tuned"}).total_groups()) /
                                 device.compute_units;
-        return per_unit / std::ceil(per_unit);
+        return per_unit / std::ceil(per_unit) * std::min(1.0, per_unit / 2);
     } catch (const InputError&) {
         return 0;
     }
@@ -358,9 +360,10 @@ double group_balance(const DeviceInfo& device, std::string_view kernel, const Pr
 
 }  // namespace
 
-// Below this balance the large bucket's tiles leave too many units idle in the last round:
-// measured on the H200 (132 units), warp_tile's large tiles at 3000^3 (576 groups, 0.87) ran
-// at 34 TFLOP/s and the small bucket's at 42; at 1500^3 (144 groups, 0.55) 25 against 31.
+// Below this balance the large bucket's tiles leave too many units idle: measured on the
+// H200 (132 units), warp_tile's large tiles at 3000^3 (576 groups, 0.87) ran at 34 TFLOP/s and
+// the small bucket's at 42; at 1500^3 (144 groups, 0.30) 25 against 31; at 256x8192x8192
+// (128 groups, 0.47) 27 against 40. At 2000^3 (256 groups, 0.94) the large ones won, 44 to 34.
 constexpr double kMinGroupBalance = 0.9;
 
 std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size) {
