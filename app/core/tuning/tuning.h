@@ -67,7 +67,10 @@ struct TuningLookup {
 
 // The best available choice for `kernel` at `size` on `device`: this device's file (this
 // bucket, then another bucket), a similar device's file (same order), the type defaults
-// for this bucket; nullopt when none has the rung.
+// for this bucket; nullopt when none has the rung. A large problem whose large-bucket choice
+// would fill the compute units poorly (its work-groups falling unevenly on them, or fewer than
+// two per unit: a score below 0.9) takes the same file's small-bucket choice when that one
+// scores higher; the note says so.
 std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size);
 
 // Directories read at run time, in precedence order (existing or not).
