@@ -10,10 +10,16 @@
 // as in reg2d_dbuf (the next phase's global loads wait in registers while this phase is
 // computed; one barrier per phase), and the phase loop is written out so that its body has
 // no test at all: phase 0 is loaded before it, the last phase computed after it.
-// The kernel is built for its size: the host defines EDGES as M%TS + N%TS + K%TSK. When it
-// is 0 (TS divides M and N, TSK divides K) every global load and store is a whole aligned
-// float4 with no check; otherwise loads past an edge give zeros and stores outside C are
-// skipped, so any M, N, K work.
+// The kernel is built for its size: the host defines EDGES as M%TS + N%TS + K%TSK and ODD as
+// K%4 + N%4. When EDGES is 0 (TS divides M and N, TSK divides K) every global load and store
+// is a whole aligned float4 with no check. When only ODD is 0 (rows of A, B and C start on
+// float4 boundaries) the work-groups inside C run that same loop: a work-item whose float4 of
+// A or B lies past the bottom or right edge (only in the groups on those edges) has its offset
+// set to -1 once, before the loop, and skips that load in every phase (its registers keep the
+// zeros phase 0 gave them: a skipped load, not a select, which measured 9-13% faster on an
+// H200), so the loop's only test is on that offset; and the K loop starts K%TSK - TSK before 0,
+// so that the one partial phase is phase 0, loaded before the loop with checks. Otherwise (rows not float4-aligned) every load is
+// checked. Loads past an edge give zeros and stores outside C are skipped, so any M, N, K work.
 
 #ifndef TS
 #define TS 128      // C tile per work-group: TS x TS
@@ -42,6 +48,10 @@
 #ifndef EDGES
 #define EDGES 1     // M%TS + N%TS + K%TSK, set by the host: 0 when no tile crosses an edge
 #endif
+#ifndef ODD
+#define ODD 1       // K%4 + N%4, set by the host: 0 when every row of A, B and C is float4-aligned
+#endif
+#define CHECKED (EDGES != 0 && ODD != 0)                // every load checked, every phase
 
 #define WARP 32
 #define NT ((TS / WM) * (TS / WN) * WARP)              // work-items per group
@@ -66,32 +76,42 @@
 #endif
 
 // Four floats of row r from column c: one vector load when aligned and inside, else
-// element by element with zeros past the edge.
+// element by element with zeros outside the matrix (r and c may be negative).
 inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
-    if (r < rows && c + 4 <= cols && (cols & 3) == 0) return *(const __global float4*)(X + r * cols + c);
+    if (r >= 0 && r < rows && c >= 0 && c + 4 <= cols && (cols & 3) == 0) return *(const __global float4*)(X + r * cols + c);
     float4 x = (float4)(0.0f);
-    if (r < rows) {
+    if (r >= 0 && r < rows) {
         const __global float* p = X + r * cols;
-        if (c < cols) x.x = p[c];
-        if (c + 1 < cols) x.y = p[c + 1];
-        if (c + 2 < cols) x.z = p[c + 2];
-        if (c + 3 < cols) x.w = p[c + 3];
+        if (c >= 0 && c < cols) x.x = p[c];
+        if (c + 1 >= 0 && c + 1 < cols) x.y = p[c + 1];
+        if (c + 2 >= 0 && c + 2 < cols) x.z = p[c + 2];
+        if (c + 3 >= 0 && c + 3 < cols) x.w = p[c + 3];
     }
     return x;
 }
 
 // The pieces of one phase, written once and used where the phase loop needs them.
 // LOAD_PHASE(p): issue phase p's global loads into anext/bnext (nothing waits for them yet).
-#if EDGES == 0
-#define LOAD_PHASE(p) { const int k0 = (p) * TSK; \
+// FIRST_PHASE: phase 0's loads (K%TSK - TSK before 0 when TSK does not divide K).
+#if !CHECKED
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kshift; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
-        anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
-        bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
+        if (EDGES == 0 || aoff[l] >= 0) anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
+        if (EDGES == 0 || boff[l] >= 0) bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
+#if EDGES == 0
+#define FIRST_PHASE LOAD_PHASE(0)
+#else
+#define FIRST_PHASE { \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        anext[l] = load4(A, M, K, row0 + arow[l], kshift + acol[l]); \
+        bnext[l] = load4(B, K, N, kshift + brow[l], col0 + bcol[l]); } }
+#endif
 #else
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
         anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
         bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
+#define FIRST_PHASE LOAD_PHASE(0)
 #endif
 // STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
 #define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
@@ -149,8 +169,13 @@ void mm_warp_tile(const int M, const int N, const int K,
     // A phase's tiles, held in registers between their global loads and their stores.
     float4 anext[LOADS], bnext[LOADS];
     const int phases = (K + TSK - 1) / TSK;
+    // Where the K loop starts: K%TSK - TSK before 0 when TSK does not divide K, so that only
+    // phase 0 is partial (the checked paths start at 0 and need no shift).
+    const int kshift = (CHECKED || K % TSK == 0) ? 0 : K % TSK - TSK;
     // Which float4 of each tile a work-item loads: row and column inside the tile, and (for
-    // the loads without checks) its offset in A and B at phase 0.
+    // the loads without checks) its offset in A and B at k = 0; -1 when that float4 lies
+    // outside A or B (below the last row of A, right of the last column of B), which only
+    // happens in the groups on those edges.
     int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS], aoff[LOADS], boff[LOADS];
     #pragma unroll
     for (int l = 0; l < LOADS; ++l) {
@@ -159,15 +184,15 @@ void mm_warp_tile(const int M, const int N, const int K,
         acol[l] = (e % (TSK / 4)) * 4;
         brow[l] = e / (TS / 4);
         bcol[l] = (e % (TS / 4)) * 4;
-        aoff[l] = (row0 + arow[l]) * K + acol[l];
-        boff[l] = brow[l] * N + col0 + bcol[l];
+        aoff[l] = (EDGES == 0 || row0 + arow[l] < M) ? (row0 + arow[l]) * K + acol[l] : -1;
+        boff[l] = (EDGES == 0 || col0 + bcol[l] < N) ? brow[l] * N + col0 + bcol[l] : -1;
     }
 
     // Phase 0's tiles go into set 0. Then, for each later phase p: issue p's global loads,
     // compute phase p-1 from its set, store p's tiles into the other set (everybody finished
     // reading it, phase p-2, before the last barrier), and wait once. The last phase is
     // computed after the loop.
-    LOAD_PHASE(0)
+    FIRST_PHASE
     STORE_PHASE(0)
     for (int p = 1; p < phases; ++p) {
         LOAD_PHASE(p)

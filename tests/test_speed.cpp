@@ -200,3 +200,78 @@ TEST(CpuPanel, VerifiesOnPocl) {
             EXPECT_TRUE(m.verification.verified) << size << ": " << m.verification.summary();
         }
 }
+
+// Issue 20: warp_tile's groups inside C run the loop without checks when the rows are
+// float4-aligned, whatever the tiles divide; the groups on the edges load zeros past them and
+// the K loop starts early so only its first phase is partial. It verifies on PoCL at the sizes
+// the issue names (37x29x45: rows not aligned, every load checked; 1000; a skinny shape; one
+// with interior and edge groups and a K remainder), at the defaults and at the H200's tuned
+// points (large: 128 work-items of 8x16 results, TSK 16; small: TS 64).
+TEST(WarpTileEdges, VerifiesOnPoclAtAnySize) {
+    const KernelSpec* k = find_rung("warp_tile");
+    ASSERT_NE(k, nullptr);
+    Runner r(select_device("pocl"));
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    struct Point {
+        int tile;
+        std::map<std::string, int64_t> params;
+    };
+    const std::vector<Point> points = {
+        {128, {}},
+        {128, {{"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}, {"TM", 4}, {"TN", 4}, {"PAD", 4}}},
+        {64, {{"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}}}};
+    for (const std::string size : {"37x29x45", "1000", "1000x64x2000", "200x136x44", "64x8x36", "130x68x20"})
+        for (const Point& p : points) {
+            const Measurement m = r.measure(LaunchConfig{*k, parse_size(size), p.tile, p.params, "given"}, o);
+            EXPECT_TRUE(m.verification.verified) << size << " TS=" << p.tile << ": " << m.verification.summary();
+            EXPECT_EQ(m.verification.checked_elements, m.size.M * m.size.N) << size;
+        }
+}
+
+// Issue 20: a large problem whose large-bucket tiles fall unevenly on the compute units (the
+// last round leaves many idle) takes the same file's small-bucket choice, when that one falls
+// more evenly; otherwise the large bucket's choice stands. The H200's warp_tile points.
+TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
+    const fs::path dir = temp_dir("balance");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    DeviceInfo gpu;
+    gpu.platform = "Some GPU platform";
+    gpu.name = "Test GPU with 132 units";
+    gpu.type = "GPU";
+    gpu.is_gpu = true;
+    gpu.compute_units = 132;
+    const std::map<std::string, int64_t> large_point = {{"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4},
+                                                        {"TM", 4},   {"TN", 4},  {"PAD", 4}};
+    const std::map<std::string, int64_t> small_point = {{"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2},
+                                                        {"TM", 8},  {"TN", 4},  {"PAD", 4}};
+    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {ok(128, large_point, 49000)}, "");
+    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {ok(64, small_point, 33000)}, "");
+    write(dir / (device_slug(gpu) + ".json"), text);
+
+    // 2000: 16x16 = 256 groups of 128, 1.94 per unit (97% even, 97% full): the large tiles.
+    // 4096: 1024 groups, 7.76 per unit (97%); 8000: 3969, 30.07 (97%); a deep K changes nothing.
+    for (const char* size : {"2000", "4096", "8000", "6000", "2048x2048x32768"}) {
+        const auto l = lookup_tuning(gpu, "warp_tile", parse_size(size));
+        ASSERT_TRUE(l) << size;
+        EXPECT_EQ(l->choice.tile, 128) << size;
+        EXPECT_EQ(l->choice.bucket, "large") << size;
+        EXPECT_EQ(l->note, "tuned here") << size;
+    }
+    // 3000 and 3072: 24x24 = 576 groups, 4.36 per unit (87%); TS 64 gives 2209 and 2304 (98%, 97%).
+    // 1500: 144 groups, 1.09 per unit (55% even, 55% full); TS 64: 576 (87%).
+    // 256x8192x8192: 2x64 = 128 groups, one per unit at most (97% even, 48% full); TS 64: 512.
+    for (const char* size : {"3000", "3072", "1500", "256x8192x8192", "8192x256x8192"}) {
+        const auto l = lookup_tuning(gpu, "warp_tile", parse_size(size));
+        ASSERT_TRUE(l) << size;
+        EXPECT_EQ(l->choice.tile, 64) << size;
+        EXPECT_EQ(l->choice.bucket, "small") << size;
+        EXPECT_EQ(l->choice.params.at("TM"), 8) << size;
+        EXPECT_NE(l->note.find("132 compute units"), std::string::npos) << l->note;
+    }
+    // Without a unit count nothing is judged: the bucket's choice stands.
+    gpu.compute_units = 0;
+    EXPECT_EQ(lookup_tuning(gpu, "warp_tile", parse_size("3000"))->choice.tile, 128);
+}

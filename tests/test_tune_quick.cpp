@@ -187,3 +187,111 @@ TEST(QuickTuneEstimate, LadderRungsAreTunableLibrariesAreNot) {
             EXPECT_FALSE(is_tunable(k)) << k.name;
         }
 }
+
+// Issue 20, item 4: a quick tune never stores a point that measured slower than its start in
+// its own run (measured once: 287 GFLOP/s at the start, 249 after the tune).
+namespace {
+
+// The start point as quick_tune measures it: the rung's default tile, all its defaults.
+bool is_start(const KernelSpec& k, int tile, const std::map<std::string, int64_t>& p) {
+    if (tile != k.default_tile) return false;
+    for (const TunableParam& t : k.params)
+        if (!p.count(t.name) || p.at(t.name) != t.default_value) return false;
+    return true;
+}
+
+}  // namespace
+
+TEST(QuickTuneKeepsTheStart, EveryCandidateSlowerStoresTheStartAndSaysSo) {
+    const fs::path dir = temp_dir("slower");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    // An earlier run's file holds a point at a higher figure than anything measured now:
+    // it must not be picked over this run's start either.
+    std::vector<TuneResult> earlier = {fake_point(16, {{"TSK", 8}, {"VW", 4}, {"WPTM", 4}, {"WPTN", 4}})};
+    earlier[0].tile = 16;
+    earlier[0].params = {{"TSK", 8}, {"VW", 4}, {"WPTM", 4}, {"WPTN", 4}};
+    earlier[0].gflops = 1000;
+    std::ofstream(out) << merge_tuning("", "Fake / device", k.name, ProblemSize{64, 64, 64}, earlier, "earlier");
+    int starts = 0, others = 0;
+    const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+        TuneResult r;
+        r.status = "ok";
+        r.median_s = 0.001;
+        if (is_start(k, tile, p)) {
+            ++starts;
+            r.gflops = 287;
+        } else {
+            ++others;
+            r.gflops = 249 - tile * 0.01;  // every candidate slower than the start
+        }
+        return r;
+    };
+    const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                measure, {}, out.string(), "test");
+    ASSERT_TRUE(run.saved);
+    EXPECT_EQ(run.start, 0) << "the start is measured first";
+    EXPECT_EQ(run.best, run.start);
+    EXPECT_EQ(starts, 1) << "nothing beat the start, so nothing is measured twice";
+    EXPECT_GT(others, 3);
+    EXPECT_NE(run.verdict.find("kept the start"), std::string::npos) << run.verdict;
+    EXPECT_NE(run.verdict.find("287.00"), std::string::npos) << run.verdict;
+    const auto stored = tuned_choice_in(read(out), k.name, "small");
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->tile, k.default_tile);
+    EXPECT_DOUBLE_EQ(stored->gflops, 287);
+    for (const TunableParam& t : k.params) EXPECT_EQ(stored->params.at(t.name), t.default_value) << t.name;
+}
+
+TEST(QuickTuneKeepsTheStart, AFasterCandidateIsStoredWhenItWinsAgain) {
+    const fs::path dir = temp_dir("faster");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    int largest = 0;
+    for (int t : k.tiles) largest = std::max(largest, t);
+    ASSERT_NE(largest, k.default_tile);
+    std::map<int, int> calls;  // tile -> measures
+    const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+        ++calls[tile];
+        TuneResult r = fake_point(tile, p);  // faster the larger the tile, every time
+        return r;
+    };
+    const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                measure, {}, out.string(), "test");
+    ASSERT_TRUE(run.saved);
+    ASSERT_GE(run.best, 0);
+    EXPECT_NE(run.best, run.start);
+    EXPECT_EQ(run.results[size_t(run.best)].tile, largest);
+    EXPECT_NE(run.verdict.find("faster than the start"), std::string::npos) << run.verdict;
+    const auto stored = tuned_choice_in(read(out), k.name, "small");
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->tile, largest);
+}
+
+TEST(QuickTuneKeepsTheStart, ACandidateFasterOnlyOnceByNoiseIsNotStored) {
+    const fs::path dir = temp_dir("noise");
+    const fs::path out = dir / "device.json";
+    const KernelSpec& k = rung();
+    int largest = 0;
+    for (int t : k.tiles) largest = std::max(largest, t);
+    std::map<int, int> calls;
+    const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+        TuneResult r;
+        r.status = "ok";
+        r.median_s = 0.001;
+        const int n = ++calls[tile];
+        if (is_start(k, tile, p)) r.gflops = 287;
+        else if (tile == largest && n == 1) r.gflops = 300;  // a lucky first measurement
+        else r.gflops = 249;
+        return r;
+    };
+    const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                measure, {}, out.string(), "test");
+    ASSERT_TRUE(run.saved);
+    EXPECT_EQ(run.best, run.start);
+    EXPECT_NE(run.verdict.find("not again"), std::string::npos) << run.verdict;
+    const auto stored = tuned_choice_in(read(out), k.name, "small");
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->tile, k.default_tile);
+    EXPECT_DOUBLE_EQ(stored->gflops, 287);
+}

@@ -165,6 +165,7 @@ int cmd_tune(const std::vector<std::string>& args) {
     std::vector<TuneResult> results;
     int best = -1;
     double took = 0;
+    std::string verdict;  // tune --quick: the start kept, or what beat it
     if (quick) {
         // The task the GUI's "Tune this device" runs (core/tasks/quick_tune.h): from the best
         // this device already has (its own, a similar device's, its type's), the locked write.
@@ -190,6 +191,7 @@ int cmd_tune(const std::vector<std::string>& args) {
         results = out.run.results;
         best = out.run.best;
         took = out.run.seconds;
+        verdict = out.run.verdict;
         measured = std::move(out.measured);
     } else {
         const auto started = std::chrono::steady_clock::now();
@@ -221,6 +223,7 @@ int cmd_tune(const std::vector<std::string>& args) {
     const TuneResult& b = results[best];
     std::printf("best: %s TS=%d %s  %.2f GFLOP/s (median of %d; %zu points in %.0f s) -> %s\n", kernel.name.c_str(),
                 b.tile, params_string(b.params).c_str(), b.gflops, reps, results.size(), took, out_path.c_str());
+    if (!verdict.empty()) std::printf("%s\n", verdict.c_str());
     return 0;
 }
 

@@ -34,7 +34,9 @@ struct QuickTuneStart {
 // What a quick tuning run came to; `saved` when a verified best was merged into `path`.
 struct QuickTuneRun {
     std::vector<TuneResult> results;  // in the order measured
-    int best = -1;                    // index into results of the best verified, -1: none
+    int best = -1;                    // index into results of the point stored, -1: none
+    int start = -1;                   // index into results of the start point, -1: not measured
+    std::string verdict;              // one line: the start kept, or what beat it (with the figures)
     bool saved = false;
     std::string path;
     double seconds = 0;

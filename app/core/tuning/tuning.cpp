@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cctype>
 #include <cstdlib>
 #include <ctime>
@@ -20,6 +21,7 @@
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
 #include "core/device/runner.h"
+#include "core/kernel/catalog.h"
 
 namespace tilescope {
 namespace {
@@ -293,8 +295,10 @@ std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view ke
     return found;
 }
 
-std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size) {
-    const std::string bucket = size_bucket(size);
+namespace {
+
+// lookup_tuning for one size bucket.
+std::optional<TuningLookup> lookup_in_bucket(const DeviceInfo& device, std::string_view kernel, const std::string& bucket) {
     const std::string label = device.label();
     const std::string family = device_family(label);
     // Two passes over this device's file, then over similar devices' files: the bucket asked
@@ -337,6 +341,50 @@ std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_
     return found;
 }
 
+// How well a choice's work-groups fill the compute units: how evenly they fall (groups per
+// unit over the rounds the busiest unit runs: 576 groups on 132 units, 4.36/5 = 0.87) times
+// how full a unit is kept (fewer than two groups per unit leave it waiting on memory with no
+// other group to switch to: 128 groups on 132 units, 0.97 * 0.48). 0 when unknown (no such
+// rung, parameters that no longer resolve, no unit count).
+double group_balance(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size, const TunedChoice& c) {
+    const KernelSpec* k = find_rung(kernel);
+    if (!k || device.compute_units == 0) return 0;
+    try {
+        const double per_unit = double(resolve(LaunchConfig{*k, size, c.tile, c.params, "tuned"}).total_groups()) /
+                                device.compute_units;
+        return per_unit / std::ceil(per_unit) * std::min(1.0, per_unit / 2);
+    } catch (const InputError&) {
+        return 0;
+    }
+}
+
+}  // namespace
+
+// Below this balance the large bucket's tiles leave too many units idle: measured on the
+// H200 (132 units), warp_tile's large tiles at 3000^3 (576 groups, 0.87) ran at 34 TFLOP/s and
+// the small bucket's at 42; at 1500^3 (144 groups, 0.30) 25 against 31; at 256x8192x8192
+// (128 groups, 0.47) 27 against 40. At 2000^3 (256 groups, 0.94) the large ones won, 44 to 34.
+constexpr double kMinGroupBalance = 0.9;
+
+std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size) {
+    std::optional<TuningLookup> found = lookup_in_bucket(device, kernel, size_bucket(size));
+    if (!found || found->choice.bucket != "large") return found;
+    // A large problem whose large tiles fall unevenly on the compute units takes the small
+    // bucket's choice of the same file when that one falls more evenly.
+    const double large = group_balance(device, kernel, size, found->choice);
+    if (large <= 0 || large >= kMinGroupBalance) return found;
+    std::optional<TuningLookup> small = lookup_in_bucket(device, kernel, "small");
+    if (!small || small->choice.bucket != "small" || small->match != found->match || small->choice.origin != found->choice.origin)
+        return found;
+    const double even = group_balance(device, kernel, size, small->choice);
+    if (even <= large) return found;
+    char why[160];
+    std::snprintf(why, sizeof why, " (small tiles: the large ones would fill %u compute units %.0f%% evenly, these %.0f%%)",
+                  device.compute_units, 100 * large, 100 * even);
+    small->note += why;
+    return small;
+}
+
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
     if (config.kernel.custom || !config.kernel.library.empty()) return false;
     const auto found = lookup_tuning(device, config.kernel.name, config.size);
@@ -366,8 +414,11 @@ int best_result(const std::vector<TuneResult>& results) {
 }
 
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
-                         const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command) {
+                         const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command,
+                         int chosen) {
     if (best_result(new_results) < 0) throw InputError("no verified result to store for kernel '" + kernel + "'");
+    if (chosen >= static_cast<int>(new_results.size()) || (chosen >= 0 && new_results[chosen].status != "ok"))
+        throw InputError("the point chosen to store for kernel '" + kernel + "' did not verify");
     // A damaged file is not silently replaced: it may hold other kernels' results.
     if (!existing.empty())
         if (const std::string why = tuning_text_problem(existing); !why.empty())
@@ -381,7 +432,7 @@ std::string merge_tuning(std::string_view existing, const std::string& device_la
         if (std::none_of(results.begin(), results.end(),
                          [&](const TuneResult& r) { return r.tile == old.tile && r.params == old.params; }))
             results.push_back(old);
-    const int best = best_result(results);
+    const int best = chosen >= 0 ? chosen : best_result(results);
     doc["comment"] = "Tuned parameters for one device, written by `tilescope tune`; bench and the GUI use each "
                      "kernel's tile and params here. 'results' keeps every point of the sweep.";
     doc["device"] = device_label;
@@ -645,9 +696,56 @@ QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& siz
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     run.best = best_result(run.results);
     if (run.best < 0) return run;
-    // Locked read-merge-write: a second `tune` on the same file keeps this run's results.
+    // The start is the first point quick_tune measures (its tile and parameters as run).
+    if (!run.results.empty() && run.results[0].tile == start.tile &&
+        std::all_of(start.params.begin(), start.params.end(), [&](const auto& kv) {
+            const auto it = run.results[0].params.find(kv.first);
+            return it != run.results[0].params.end() && it->second == kv.second;
+        }))
+        run.start = 0;
+    auto text = [](const TuneResult& r) {
+        std::string s = "TS=" + std::to_string(r.tile);
+        for (const auto& [k, v] : r.params) s += " " + k + "=" + std::to_string(v);
+        return s;
+    };
+    auto figure = [](double g) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", g);
+        return std::string(b);
+    };
+    if (run.start >= 0 && run.results[run.start].status == "ok") {
+        TuneResult& s = run.results[run.start];
+        if (run.best == run.start) {
+            run.verdict = "kept the start " + text(s) + " (" + figure(s.gflops) +
+                          " GFLOP/s): no point of this run measured faster";
+        } else {
+            // A candidate measured faster once: measure the start and it again, back to back.
+            TuneResult& b = run.results[run.best];
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const TuneResult s2 = measure(s.tile, s.params);
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const TuneResult b2 = measure(b.tile, b.params);
+            if (options.cancelled && options.cancelled()) throw Cancelled();
+            const std::string first = figure(b.gflops) + " against " + figure(s.gflops);
+            if (b2.status == "ok" && (s2.status != "ok" || b2.gflops > s2.gflops)) {
+                run.verdict = "stored " + text(b) + ": faster than the start " + text(s) + " twice (" + first + ", then " +
+                              figure(b2.gflops) + " against " + figure(s2.status == "ok" ? s2.gflops : 0) + " GFLOP/s)";
+            } else {
+                run.verdict = "kept the start " + text(s) + ": " + text(b) + " measured faster once (" + first +
+                              " GFLOP/s) but not again (" + figure(b2.status == "ok" ? b2.gflops : 0) + " against " +
+                              figure(s2.gflops) + ")";
+                run.best = run.start;
+            }
+        }
+    } else if (run.start >= 0) {
+        run.verdict = "the start " + text(run.results[run.start]) + " did not verify (" + run.results[run.start].status +
+                      "); stored the best that did";
+    }
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // Locked read-merge-write: a second `tune` on the same file keeps this run's results, but
+    // the point stored is this run's choice, never an earlier run's figure.
     update_file_locked(out_path, [&](const std::string& current) {
-        return merge_tuning(current, device_label, kernel.name, size, run.results, command);
+        return merge_tuning(current, device_label, kernel.name, size, run.results, command, run.best);
     });
     run.saved = true;
     return run;

@@ -67,7 +67,10 @@ struct TuningLookup {
 
 // The best available choice for `kernel` at `size` on `device`: this device's file (this
 // bucket, then another bucket), a similar device's file (same order), the type defaults
-// for this bucket; nullopt when none has the rung.
+// for this bucket; nullopt when none has the rung. A large problem whose large-bucket choice
+// would fill the compute units poorly (its work-groups falling unevenly on them, or fewer than
+// two per unit: a score below 0.9) takes the same file's small-bucket choice when that one
+// scores higher; the note says so.
 std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_view kernel, const ProblemSize& size);
 
 // Directories read at run time, in precedence order (existing or not).
@@ -96,8 +99,12 @@ bool apply_tuning(LaunchConfig& config, const DeviceInfo& device);
 // all of `results` (which must have a verified one), plus the earlier results of that
 // kernel at the same size for points `results` did not rerun. `existing` is the file's
 // current text (empty when new); entries of other kernels are kept.
+// `chosen`, when not -1, is the index in `results` of the point to store as the best (it must
+// have verified): tune --quick keeps its start unless this run's own measurements beat it, so
+// an earlier run's figure never picks the stored point.
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
-                         const ProblemSize& size, const std::vector<TuneResult>& results, const std::string& command);
+                         const ProblemSize& size, const std::vector<TuneResult>& results, const std::string& command,
+                         int chosen = -1);
 
 // Index of the best verified result, or -1.
 int best_result(const std::vector<TuneResult>& results);
@@ -160,6 +167,11 @@ QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kern
 // into `out_path` (merge_tuning, update_file_locked: atomic, never half-written), as
 // `tilescope tune --quick` and the GUI both do. A cancel (Cancelled, thrown) or a run with
 // nothing verified writes nothing.
+// The start is the first point measured, and the stored point never measured slower than it
+// in this run: when a candidate measured faster, the start and that candidate are measured
+// once more, back to back, and the candidate is stored only if it wins again (single medians
+// on a busy CPU vary by a third); otherwise the start is stored. `QuickTuneRun::verdict`
+// says which, with the figures.
 QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
                                 const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
                                 const std::string& out_path, const std::string& command);

@@ -1,0 +1,226 @@
+// Rung 12, warp_tile: a third level of tiling, for the warp. A work-group computes a TS x TS
+// tile of C from TSK-deep tiles of A and B in local memory, as in reg2d; but its work-items
+// are dealt out by sub-group (32 consecutive work-items, a warp on NVIDIA GPUs), and each
+// sub-group owns one WM x WN tile of C. Its 32 work-items read only that tile's WM rows of A
+// and WN columns of B from local memory, so a sub-group's local reads stay within a small,
+// contiguous set of words (broadcasts, few banks), and each work-item keeps
+// WMITER*TM x WNITER*TN results in registers: every local float it loads feeds
+// WNITER*TN (or WMITER*TM) multiply-adds. A's tile is stored transposed (k-major, padded by
+// PAD words) so that both operands are read as float4 vectors. The tiles are double-buffered
+// as in reg2d_dbuf (the next phase's global loads wait in registers while this phase is
+// computed; one barrier per phase), and the phase loop is written out so that its body has
+// no test at all: phase 0 is loaded before it, the last phase computed after it.
+// The kernel is built for its size: the host defines EDGES as M%TS + N%TS + K%TSK and ODD as
+// K%4 + N%4. When EDGES is 0 (TS divides M and N, TSK divides K) every global load and store
+// is a whole aligned float4 with no check. When only ODD is 0 (rows of A, B and C start on
+// float4 boundaries) the work-groups inside C run that same loop: a work-item whose float4 of
+// A or B lies past the bottom or right edge (only in the groups on those edges) has its offset
+// set to -1 once, before the loop, and loads zeros instead, so the loop's only test is on that
+// offset; and the K loop starts K%TSK - TSK before 0, so that the one partial phase is phase 0,
+// loaded before the loop with checks. Otherwise (rows not float4-aligned) every load is
+// checked. Loads past an edge give zeros and stores outside C are skipped, so any M, N, K work.
+
+#ifndef TS
+#define TS 128      // C tile per work-group: TS x TS
+#endif
+#ifndef TSK
+#define TSK 8       // depth of the A and B tiles (two sets of each: 2*(TS+PAD+TS)*TSK floats)
+#endif
+#ifndef WM
+#define WM 32       // C tile per sub-group: WM x WN
+#endif
+#ifndef WN
+#define WN 64
+#endif
+#ifndef WNITER
+#define WNITER 2    // the sub-group's tile is swept in WMITER x WNITER steps
+#endif
+#ifndef TM
+#define TM 4        // results per work-item and step: TM x TN
+#endif
+#ifndef TN
+#define TN 4
+#endif
+#ifndef PAD
+#define PAD 4       // words of padding per row of the transposed A tile
+#endif
+#ifndef EDGES
+#define EDGES 1     // M%TS + N%TS + K%TSK, set by the host: 0 when no tile crosses an edge
+#endif
+#ifndef ODD
+#define ODD 1       // K%4 + N%4, set by the host: 0 when every row of A, B and C is float4-aligned
+#endif
+#define CHECKED (EDGES != 0 && ODD != 0)                // every load checked, every phase
+
+#define WARP 32
+#define NT ((TS / WM) * (TS / WN) * WARP)              // work-items per group
+#define WMITER ((WM * WN) / (WARP * TM * TN * WNITER))
+#define WSUBM (WM / WMITER)
+#define WSUBN (WN / WNITER)
+#define AROW (TS + PAD)
+#define AVECS (TS * TSK / 4)                            // float4s per tile, A's and B's alike
+#define LOADS ((AVECS + NT - 1) / NT)                   // of each tile per work-item
+
+#if TS % WM != 0 || TS % WN != 0 || WN % WNITER != 0
+#error "need WM | TS, WN | TS and WNITER | WN"
+#endif
+#if WMITER < 1 || (WM * WN) % (WARP * TM * TN * WNITER) != 0 || WM % WMITER != 0
+#error "the sub-group tile must split into WMITER x WNITER steps of 32 work-items x TM x TN"
+#endif
+#if WSUBM % TM != 0 || WSUBN % TN != 0 || (WSUBM / TM) * (WSUBN / TN) != WARP
+#error "a step must give each of the 32 work-items one TM x TN block"
+#endif
+#if TM % 4 != 0 || TN % 4 != 0 || TSK % 4 != 0 || TS % 4 != 0 || AROW % 4 != 0
+#error "TM, TN, TSK, TS and TS+PAD must be multiples of 4"
+#endif
+
+// Four floats of row r from column c: one vector load when aligned and inside, else
+// element by element with zeros outside the matrix (r and c may be negative).
+inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
+    if (r >= 0 && r < rows && c >= 0 && c + 4 <= cols && (cols & 3) == 0) return *(const __global float4*)(X + r * cols + c);
+    float4 x = (float4)(0.0f);
+    if (r >= 0 && r < rows) {
+        const __global float* p = X + r * cols;
+        if (c >= 0 && c < cols) x.x = p[c];
+        if (c + 1 >= 0 && c + 1 < cols) x.y = p[c + 1];
+        if (c + 2 >= 0 && c + 2 < cols) x.z = p[c + 2];
+        if (c + 3 >= 0 && c + 3 < cols) x.w = p[c + 3];
+    }
+    return x;
+}
+
+// The pieces of one phase, written once and used where the phase loop needs them.
+// LOAD_PHASE(p): issue phase p's global loads into anext/bnext (nothing waits for them yet).
+// FIRST_PHASE: phase 0's loads (K%TSK - TSK before 0 when TSK does not divide K).
+#if !CHECKED
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kshift; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        anext[l] = (EDGES == 0 || aoff[l] >= 0) ? *(const __global float4*)(A + aoff[l] + k0) : (float4)(0.0f); \
+        bnext[l] = (EDGES == 0 || boff[l] >= 0) ? *(const __global float4*)(B + boff[l] + k0 * N) : (float4)(0.0f); } }
+#if EDGES == 0
+#define FIRST_PHASE LOAD_PHASE(0)
+#else
+#define FIRST_PHASE { \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        anext[l] = load4(A, M, K, row0 + arow[l], kshift + acol[l]); \
+        bnext[l] = load4(B, K, N, kshift + brow[l], col0 + bcol[l]); } }
+#endif
+#else
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
+        bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
+#define FIRST_PHASE LOAD_PHASE(0)
+#endif
+// STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
+#define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x; \
+        at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y; \
+        at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z; \
+        at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; \
+        bt[set][tid + l * NT] = bnext[l]; } \
+    barrier(CLK_LOCAL_MEM_FENCE); }
+// COMPUTE_PHASE(set): for each k of the tiles in one set, read the work-item's fragments of
+// A and B (float4s) and do its WMITER*TM x WNITER*TN multiply-adds.
+#define COMPUTE_PHASE(set) { const __local float4* as = at4[set]; const __local float4* bs = bt[set]; \
+    _Pragma("unroll") for (int k = 0; k < TSK; ++k) { \
+        float a[WMITER * TM], b[WNITER * TN]; \
+        _Pragma("unroll") for (int wm = 0; wm < WMITER; ++wm) \
+        _Pragma("unroll") for (int i = 0; i < TM / 4; ++i) { \
+            const float4 v = as[k * (AROW / 4) + afrag + wm * (WSUBM / 4) + i]; \
+            a[wm * TM + i * 4 + 0] = v.x; a[wm * TM + i * 4 + 1] = v.y; \
+            a[wm * TM + i * 4 + 2] = v.z; a[wm * TM + i * 4 + 3] = v.w; } \
+        _Pragma("unroll") for (int wn = 0; wn < WNITER; ++wn) \
+        _Pragma("unroll") for (int j = 0; j < TN / 4; ++j) { \
+            const float4 v = bs[k * (TS / 4) + bfrag + wn * (WSUBN / 4) + j]; \
+            b[wn * TN + j * 4 + 0] = v.x; b[wn * TN + j * 4 + 1] = v.y; \
+            b[wn * TN + j * 4 + 2] = v.z; b[wn * TN + j * 4 + 3] = v.w; } \
+        _Pragma("unroll") for (int i = 0; i < WMITER * TM; ++i) \
+        _Pragma("unroll") for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]); } }
+
+__kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
+void mm_warp_tile(const int M, const int N, const int K,
+                  const __global float* A,
+                  const __global float* B,
+                  __global float* C)
+{
+    const int tid = get_local_id(0);
+    const int warp = tid / WARP, lane = tid % WARP;
+    const int wrow = warp / (TS / WN), wcol = warp % (TS / WN);   // the sub-group's tile of C
+    const int trow = lane / (WSUBN / TN), tcol = lane % (WSUBN / TN);
+    const int row0 = get_group_id(1) * TS, col0 = get_group_id(0) * TS;
+    // Where the work-item's fragments start in the tiles, in float4s (k adds a constant).
+    const int afrag = (wrow * WM + trow * TM) / 4, bfrag = (wcol * WN + tcol * TN) / 4;
+
+    // Two sets of tiles. Declared as float4 so that the vector reads are aligned (a float
+    // array may be aligned to 4 bytes only, and a misaligned float4 read of local memory
+    // faults on NVIDIA GPUs).
+    __local float4 at4[2][TSK * AROW / 4];    // A's tiles transposed: at[k * AROW + m]
+    __local float4 bt[2][TSK * (TS / 4)];     // B's tiles: bt[k * TS/4 + n/4]
+
+    float acc[WMITER * TM][WNITER * TN];
+    #pragma unroll
+    for (int i = 0; i < WMITER * TM; ++i)
+        #pragma unroll
+        for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = 0.0f;
+
+    // A phase's tiles, held in registers between their global loads and their stores.
+    float4 anext[LOADS], bnext[LOADS];
+    const int phases = (K + TSK - 1) / TSK;
+    // Where the K loop starts: K%TSK - TSK before 0 when TSK does not divide K, so that only
+    // phase 0 is partial (the checked paths start at 0 and need no shift).
+    const int kshift = (CHECKED || K % TSK == 0) ? 0 : K % TSK - TSK;
+    // Which float4 of each tile a work-item loads: row and column inside the tile, and (for
+    // the loads without checks) its offset in A and B at k = 0; -1 when that float4 lies
+    // outside A or B (below the last row of A, right of the last column of B), which only
+    // happens in the groups on those edges.
+    int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS], aoff[LOADS], boff[LOADS];
+    #pragma unroll
+    for (int l = 0; l < LOADS; ++l) {
+        const int e = tid + l * NT;
+        arow[l] = e / (TSK / 4);
+        acol[l] = (e % (TSK / 4)) * 4;
+        brow[l] = e / (TS / 4);
+        bcol[l] = (e % (TS / 4)) * 4;
+        aoff[l] = (EDGES == 0 || row0 + arow[l] < M) ? (row0 + arow[l]) * K + acol[l] : -1;
+        boff[l] = (EDGES == 0 || col0 + bcol[l] < N) ? brow[l] * N + col0 + bcol[l] : -1;
+    }
+
+    // Phase 0's tiles go into set 0. Then, for each later phase p: issue p's global loads,
+    // compute phase p-1 from its set, store p's tiles into the other set (everybody finished
+    // reading it, phase p-2, before the last barrier), and wait once. The last phase is
+    // computed after the loop.
+    FIRST_PHASE
+    STORE_PHASE(0)
+    for (int p = 1; p < phases; ++p) {
+        LOAD_PHASE(p)
+        COMPUTE_PHASE((p - 1) & 1)
+        STORE_PHASE(p & 1)
+    }
+    COMPUTE_PHASE((phases - 1) & 1)
+
+    #pragma unroll
+    for (int wm = 0; wm < WMITER; ++wm)
+        #pragma unroll
+        for (int i = 0; i < TM; ++i) {
+            const int row = row0 + wrow * WM + wm * WSUBM + trow * TM + i;
+            if (EDGES != 0 && row >= M) continue;
+            #pragma unroll
+            for (int wn = 0; wn < WNITER; ++wn)
+                #pragma unroll
+                for (int j = 0; j < TN; j += 4) {
+                    const int col = col0 + wcol * WN + wn * WSUBN + tcol * TN + j;
+                    const float4 v = (float4)(acc[wm * TM + i][wn * TN + j], acc[wm * TM + i][wn * TN + j + 1],
+                                              acc[wm * TM + i][wn * TN + j + 2], acc[wm * TM + i][wn * TN + j + 3]);
+                    if (EDGES == 0 || (col + 4 <= N && (N & 3) == 0)) {
+                        vstore4(v, 0, C + row * N + col);
+                    } else {
+                        if (col < N) C[row * N + col] = v.x;
+                        if (col + 1 < N) C[row * N + col + 1] = v.y;
+                        if (col + 2 < N) C[row * N + col + 2] = v.z;
+                        if (col + 3 < N) C[row * N + col + 3] = v.w;
+                    }
+                }
+        }
+}
