@@ -97,6 +97,12 @@ void walk_lessons(bool paused) {
             std::printf("\n     Q: ");
             wrapped(step.question->text, 0);
             std::printf("     (%s at %s, TS %d)\n", config.kernel.name.c_str(), config.size.label().c_str(), config.tile);
+            if (paused) {  // at a terminal the class guesses first: the answer waits for Enter
+                std::printf("     [Enter: reveal the answer]");
+                std::fflush(stdout);
+                std::string line;
+                std::getline(std::cin, line);
+            }
             std::printf("     A: %s%s (%s)%s\n", number(a.traced).c_str(), a.modelled ? ", modelled" : "", a.explanation.c_str(),
                         a.closed_form ? ("; closed form " + a.formula).c_str() : "");
         }

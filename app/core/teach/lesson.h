@@ -94,4 +94,11 @@ enum class Figure {
 bool figure_answers(Figure figure, std::string_view quantity);
 inline constexpr const char* kHiddenUntilReveal = "hidden until Reveal";
 
+// The figures hidden now: those answering `quantity`, the question waiting for Reveal
+// (empty: none waits, nothing is hidden). Views take one and ask it before drawing a figure.
+struct HiddenFigures {
+    std::string quantity;
+    bool operator()(Figure f) const { return !quantity.empty() && figure_answers(f, quantity); }
+};
+
 }  // namespace tilescope

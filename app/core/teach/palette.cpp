@@ -33,6 +33,9 @@ Colours make_light() {
     c.wrong = rgb(200, 0, 0);           // red, filled
     c.global_bar = rgb(60, 60, 60);     // not A's blue: a use part's bar must not read "A loaded"
     c.local_bar = rgb(12, 38, 72);      // navy: not B's orange
+    c.verdict_exact = rgb(0, 125, 80);  // green text: the guess was right
+    c.verdict_close = rgb(190, 130, 0);  // amber text: near it
+    c.verdict_off = rgb(170, 0, 0);    // red text: off (never green for a wrong guess)
     c.series = {rgb(0, 114, 178), rgb(230, 159, 0), rgb(0, 158, 115), rgb(204, 121, 167), rgb(86, 180, 233), rgb(213, 94, 0)};
     return c;
 }
@@ -107,6 +110,9 @@ const std::vector<Entry>& entries() {
         {"wrong", &Colours::wrong, "a wrong cell of C (filled), against the CPU reference"},
         {"global_bar", &Colours::global_bar, "timeline: a part's global traffic"},
         {"local_bar", &Colours::local_bar, "timeline: a part's local traffic"},
+        {"verdict_exact", &Colours::verdict_exact, "lesson: a guess equal to the answer (with the word exact)"},
+        {"verdict_close", &Colours::verdict_close, "lesson: a guess within 10 % of the answer (with the word close)"},
+        {"verdict_off", &Colours::verdict_off, "lesson: any other guess (with the word off)"},
     };
     return e;
 }
@@ -128,6 +134,7 @@ const std::vector<Pair>& must_differ() {
         all_pairs({"cell_empty", "c_block", "c_stored", "wrong", "race", "local_read", "hover", "outline"});
         all_pairs({"local_empty", "local_filled", "local_held", "local_read"});
         all_pairs({"global_bar", "local_bar", "hover", "local_read", "background"});
+        all_pairs({"verdict_exact", "verdict_close", "verdict_off", "background"});  // the lesson's verdicts, one line each
         out.push_back({"heat_low", "heat_high"});  // the heat scale's ends
         // drop repeats
         std::vector<Pair> unique;

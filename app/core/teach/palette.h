@@ -38,6 +38,7 @@ struct Colours {
     Rgb race;                    // a problem: race / divergence outlines, error text
     Rgb wrong;                   // a wrong cell of C, filled (against the CPU reference)
     Rgb global_bar, local_bar;   // the timeline's bars: global / local traffic of a part
+    Rgb verdict_exact, verdict_close, verdict_off;  // a lesson guess judged: exact / close / off (text)
     std::array<Rgb, 6> series;   // plot series (performance, caches): one per kernel, plots only
 };
 

@@ -54,6 +54,8 @@ PhasePlan phase_plan(const Trace& trace, const GroupId& group);
 std::string part_name(const BarrierInterval& interval);
 
 // "phase 1 of 2, use (ends at the barrier on line 37)": the words every view uses.
-std::string part_title(const PhasePlan& plan, int interval);
+// "phase 1 of 2, load (ends at the barrier on line 33)"; with `count_hidden` (a lesson asks
+// how many phases) the count is left out: "phase 1 of ? (hidden until Reveal), load ...".
+std::string part_title(const PhasePlan& plan, int interval, bool count_hidden = false);
 
 }  // namespace tilescope

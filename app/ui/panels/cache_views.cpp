@@ -195,6 +195,10 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
 
 void CachesSection::draw(AppState& state) {
     ImGui::TextWrapped("Traced global requests through the cache model's L1 and L2 to DRAM (not measured).");
+    if (hidden_until_reveal(state, Figure::CacheFigures)) {
+        ImGui::TextDisabled("L1, L2 and DRAM figures: %s", kHiddenUntilReveal);
+        return;
+    }
     draw_memory_hierarchy(state.main.trace, state.cache_profile, ImVec2(ImGui::GetContentRegionAvail().x, 0));
     ImGui::Checkbox("heatmap: A and B by DRAM fetches (modelled)", &state.heatmap_by_dram);
     if (ImGui::IsItemHovered())

@@ -10,6 +10,7 @@
 #include "core/tasks/measure.h"
 #include "core/kernel/catalog.h"
 #include "core/trace/analysis.h"
+#include "core/trace/phases.h"
 #include "ui/panels/emulation_panel.h"
 #include "ui/state/setup_form.h"
 #include "ui/widgets/theme.h"
@@ -101,7 +102,8 @@ ComparePanel::Shown ComparePanel::match(const AppState& s) const {
     if (!v1.a_loaded.empty())
         if (auto p = phase_loading(t2, s.other.roles, out.group, v1.a_loaded[0].c0)) {
             out.interval = *p;
-            const std::string title = group_phase_view(t2, s.other.roles, out.group, *p).title;
+            const GroupTrace* g2 = t2.find_group(out.group);
+            const std::string title = g2 ? part_title(phase_plan(*g2), *p, hidden_until_reveal(s, Figure::PhaseCount)) : "";
             out.why += ", " + title.substr(0, title.find(" (")) + ": same k=" + std::to_string(v1.a_loaded[0].c0);
         }
     return out;
@@ -212,7 +214,10 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
     }
     const Trace& t = *slot.trace;
     const uint64_t b = t.totals.global_load_bytes;
-    ImGui::Text("global loads %s (traced), %.1f FLOP per global load", b >= (1u << 20) ? (std::to_string(b >> 20) + " MB").c_str()
+    if (hidden_until_reveal(s, Figure::GlobalTraffic) || hidden_until_reveal(s, Figure::FlopPerLoad))
+        ImGui::Text("global loads and FLOP per load: %s", kHiddenUntilReveal);
+    else
+        ImGui::Text("global loads %s (traced), %.1f FLOP per global load", b >= (1u << 20) ? (std::to_string(b >> 20) + " MB").c_str()
                                                                                       : (std::to_string(b >> 10) + " KB").c_str(),
                 compute_to_global_ratio(t));
     // The bank-conflict degree (lesson 6 asks to compare it): the worst local request, traced.

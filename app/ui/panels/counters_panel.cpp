@@ -159,13 +159,29 @@ std::vector<CounterRow> group_counter_rows(const Trace& t, const GroupTrace& g, 
     return rows;
 }
 
+// Rows that would answer a lesson question waiting for Reveal keep their label and say so.
+static std::vector<CounterRow> hidden_rows(std::vector<CounterRow> rows, const HiddenFigures& hide) {
+    for (CounterRow& r : rows) {
+        const bool traffic = r.what == "global loads" || r.what == "global stores";
+        const bool reuse = r.what == "FLOP per load" || r.what == "loads per FLOP";
+        if ((traffic && hide(Figure::GlobalTraffic)) || (reuse && hide(Figure::FlopPerLoad))) {
+            r.traced = kHiddenUntilReveal;
+            r.reference = "-";
+            r.verdict = 0;
+        }
+    }
+    return rows;
+}
+
 void draw_counters_panel(AppState& s, const TraceSlot& slot) {
     if (!slot.trace) {
         ImGui::TextDisabled("No trace yet.");
         return;
     }
     const Trace& t = *slot.trace;
-    ImGui::Text("Whole NDRange (%llu work-groups)", (unsigned long long)t.total_groups());
+    const HiddenFigures hide = hidden_figures(s);
+    if (hide(Figure::WorkGroups)) ImGui::Text("Whole NDRange (work-groups %s)", kHiddenUntilReveal);
+    else ImGui::Text("Whole NDRange (%llu work-groups)", (unsigned long long)t.total_groups());
     if (t.partial) {
         // The totals fill as the work-groups complete; the bar follows the emulator live.
         const float done = slot.job ? slot.job->fraction() : float(t.group_totals.size()) / float(std::max<uint64_t>(1, t.total_groups()));
@@ -174,10 +190,10 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
         ImGui::ProgressBar(done, ImVec2(-1, 0), label);
         ImGui::TextColored(ImColor(theme().pal.race), "Partial totals: the %zu work-groups done so far", t.group_totals.size());
     }
-    draw_rows("ndrange", "closed form", ndrange_counter_rows(t));
+    draw_rows("ndrange", "closed form", hidden_rows(ndrange_counter_rows(t), hide));
     const auto evt = expected_vs_traced(t);
     if (const ExpectedVsTraced* e = find_expected(evt, "global_load_bytes"); e && !e->formula.empty())
-        ImGui::TextWrapped("global loads: %s", e->formula.c_str());
+        if (!hide(Figure::GlobalTraffic)) ImGui::TextWrapped("global loads: %s", e->formula.c_str());
     ImGui::Spacing();
     ImGui::Text("Work-group (%u,%u)", s.cursor.group[0], s.cursor.group[1]);
     const GroupTrace* g = t.find_group(s.cursor.group);
@@ -185,7 +201,7 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
         ImGui::TextDisabled("no detail for this group");
         return;
     }
-    draw_rows("group", "NDRange/groups", group_counter_rows(t, *g, s.cursor.interval));
+    draw_rows("group", "NDRange/groups", hidden_rows(group_counter_rows(t, *g, s.cursor.interval), hide));
 }
 
 }  // namespace tilescope::ui

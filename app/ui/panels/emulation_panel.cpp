@@ -17,6 +17,7 @@ EmulationViewData view_data(const AppState& s, const TraceSlot& slot) {
     d.tracing = slot.busy();
     d.pinned_hover = s.hover_cell;
     d.naming = s.naming;
+    d.hidden = hidden_figures(s);
     if (d.trace) {
         const FrameKey key{slot.version, s.cursor.group, s.cursor.interval, s.cursor.iteration, s.cursor.item, s.naming};
         if (const auto frame = slot.frames.frame(*d.trace, slot.roles, key); frame && frame->has_log) {

@@ -47,12 +47,13 @@ std::string number(double v) {
 
 // A judged guess: its own colour and its own word, never green for a wrong one.
 ImVec4 verdict_colour(GuessVerdict v) {
+    const Palette& pal = theme().pal;
     switch (v) {
-        case GuessVerdict::Exact: return ImColor(0, 120, 70);   // dark bluish green
-        case GuessVerdict::Close: return ImColor(150, 100, 0);  // dark amber
-        case GuessVerdict::Off: return ImColor(190, 30, 30);    // red
+        case GuessVerdict::Exact: return ImColor(pal.verdict_exact);
+        case GuessVerdict::Close: return ImColor(pal.verdict_close);
+        case GuessVerdict::Off: return ImColor(pal.verdict_off);
     }
-    return ImColor(190, 30, 30);
+    return ImColor(pal.verdict_off);
 }
 
 // "Record GIF": the selected group's phases, into the screenshot folder.

@@ -189,7 +189,7 @@ void SetupPanel::draw(AppState& s) {
     }
     const DeviceInfo* dev = s.measuring_device();
     draw_kernel_fields();
-    const SetupCheck check = check_setup(form_of(form_), dev, s.emulator_device());  // checked before anything runs
+    const SetupCheck check = check_setup(form_of(form_), dev, s.emulator_device(), hidden_figures(s));  // checked before anything runs
     // an error is about the set-up that failed: once the form says something else, it goes
     if (!s.main.busy() && !s.main.error.empty() && (!check.config || !s.main.config || config_key(*check.config) != config_key(*s.main.config)))
         s.main.error.clear();
@@ -197,7 +197,7 @@ void SetupPanel::draw(AppState& s) {
     draw_check(check);
     // the slides' shared-memory table, for what is on screen and the device measured on
     if (s.main.trace)
-        if (const std::string line = local_memory_line(*s.main.trace, s.measuring_device()); !line.empty())
+        if (const std::string line = local_memory_line(*s.main.trace, s.measuring_device(), hidden_figures(s)); !line.empty())
             ImGui::TextWrapped("%s", line.c_str());
     draw_jobs(s);
     draw_lesson();

@@ -105,7 +105,9 @@ void SourceView::draw(AppState& s, ImVec2 size) {
 void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
     const Palette& pal = theme().pal;
     const Trace* t = &trace;
-    if (!t->wrong_cells.empty())
+    if (!t->wrong_cells.empty() && hidden_until_reveal(s, Figure::WrongCells))
+        ImGui::TextColored(ImColor(pal.faint_text), "How many cells of P are wrong, and where: %s.", kHiddenUntilReveal);
+    else if (!t->wrong_cells.empty())
         ImGui::TextColored(ImColor(pal.wrong), "%zu cells of P are wrong (filled in red in the emulation view).", t->wrong_cells.size());
     ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes %s", cursor_part_text(s).c_str());
     if (t->diagnostics.empty()) {

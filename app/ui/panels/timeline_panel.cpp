@@ -30,7 +30,7 @@ bool resolve_wanted_phase(AppState& s) {
 std::string cursor_part_text(const AppState& s) {
     const GroupTrace* g = s.main.trace ? s.main.trace->find_group(s.cursor.group) : nullptr;
     if (!g) return "";
-    const std::string title = part_title(phase_plan(*g), s.cursor.interval);
+    const std::string title = part_title(phase_plan(*g), s.cursor.interval, hidden_until_reveal(s, Figure::PhaseCount));
     std::string text = title.substr(0, title.find(" ("));
     if (s.cursor.iteration)
         text += ", iteration " + std::to_string(*s.cursor.iteration) + " of " +
@@ -140,7 +140,10 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
     }
     ImGui::SameLine();
     if (g && plan.phases > 0) {
-        ImGui::Text("group (%u,%u): %d phase%s, %d parts", c.group[0], c.group[1], plan.phases, plan.phases == 1 ? "" : "s", n);
+        if (hidden_until_reveal(s, Figure::PhaseCount))
+            ImGui::Text("group (%u,%u): phases %s, %d parts", c.group[0], c.group[1], kHiddenUntilReveal, n);
+        else
+            ImGui::Text("group (%u,%u): %d phase%s, %d parts", c.group[0], c.group[1], plan.phases, plan.phases == 1 ? "" : "s", n);
     } else if (g) {
         ImGui::Text("group (%u,%u): no phases (no barrier)", c.group[0], c.group[1]);
     } else {
@@ -216,7 +219,7 @@ void draw_timeline_panel(AppState& s, float height) {
         }
         if (ImGui::IsItemHovered() && ImGui::GetMousePos().x >= x0 && ImGui::GetMousePos().x < x1) {
             ImGui::BeginTooltip();
-            ImGui::Text("%s", part_title(plan, i).c_str());
+            ImGui::Text("%s", part_title(plan, i, hidden_until_reveal(s, Figure::PhaseCount)).c_str());
             ImGui::Text("global %llu B loaded, %llu B stored; local %llu B loaded, %llu B stored (traced)",
                         (unsigned long long)in.global.load_bytes, (unsigned long long)in.global.store_bytes,
                         (unsigned long long)in.local.load_bytes, (unsigned long long)in.local.store_bytes);

@@ -125,10 +125,12 @@ std::string config_label(const LaunchConfig& c) {
     return s;
 }
 
-bool hidden_until_reveal(const AppState& s, Figure figure) {
+HiddenFigures hidden_figures(const AppState& s) {
     const std::string* q = s.lesson.pending_quantity();
-    return q && figure_answers(figure, *q);
+    return HiddenFigures{q ? *q : std::string()};
 }
+
+bool hidden_until_reveal(const AppState& s, Figure figure) { return hidden_figures(s)(figure); }
 
 std::string config_key(const LaunchConfig& c) { return config_label(c); }
 

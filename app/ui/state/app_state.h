@@ -162,6 +162,7 @@ struct AppState {
 // Whether `figure` must be hidden now: a lesson step's question it would answer waits for
 // Reveal. The view draws kHiddenUntilReveal in its place.
 bool hidden_until_reveal(const AppState& s, Figure figure);
+HiddenFigures hidden_figures(const AppState& s);  // the same, to hand to a view
 
 std::string config_key(const LaunchConfig& c);  // "tiled 256 TS=16"
 std::string config_label(const LaunchConfig& c);

@@ -110,14 +110,17 @@ std::optional<std::string> phases_line(const LaunchConfig& c, const ResolvedLaun
 
 }  // namespace
 
-SetupCheck check_setup(const SetupForm& form, const DeviceInfo* dev, const DeviceInfo* emulator) {
+SetupCheck check_setup(const SetupForm& form, const DeviceInfo* dev, const DeviceInfo* emulator, const HiddenFigures& hide) {
     SetupCheck out;
     try {
         LaunchConfig config = form_config(form);
         const ResolvedLaunch r = resolve(config);
         out.implied.push_back("NDRange " + r.global_text() + ", work-group " + r.local_text());
-        out.implied.push_back(std::to_string(r.total_groups()) + " work-groups of " + std::to_string(r.group_size()) + " work-items");
-        if (auto phases = phases_line(config, r)) out.implied.push_back(*phases);
+        out.implied.push_back(hide(Figure::WorkGroups)
+                                  ? std::string("work-groups: ") + kHiddenUntilReveal + " (" + std::to_string(r.group_size()) + " work-items each)"
+                                  : std::to_string(r.total_groups()) + " work-groups of " + std::to_string(r.group_size()) + " work-items");
+        if (auto phases = phases_line(config, r))
+            out.implied.push_back(hide(Figure::PhaseCount) ? std::string("phases per work-group: ") + kHiddenUntilReveal : *phases);
         if (r.local_arg_bytes) out.implied.push_back(std::to_string(r.local_arg_bytes) + " B of local arguments per group");
         out.problem = limit_problem(config, r, emulator, "the emulator (Oclgrind)");
         out.device_problem = limit_problem(config, r, dev, dev ? dev->label() : "");
@@ -129,7 +132,8 @@ SetupCheck check_setup(const SetupForm& form, const DeviceInfo* dev, const Devic
     return out;
 }
 
-std::string local_memory_line(const Trace& t, const DeviceInfo* dev) {
+std::string local_memory_line(const Trace& t, const DeviceInfo* dev, const HiddenFigures& hide) {
+    if (!t.local_buffers.empty() && hide(Figure::LocalBytes)) return std::string("local memory per work-group: ") + kHiddenUntilReveal;
     uint64_t bytes = 0;
     std::string arrays;
     for (const LocalBuffer& l : t.local_buffers) {

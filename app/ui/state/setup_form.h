@@ -8,6 +8,7 @@
 
 #include "core/kernel/launch_config.h"
 #include "core/device/device_info.h"
+#include "core/teach/lesson.h"
 #include "core/trace/trace.h"
 
 namespace tilescope::ui {
@@ -32,14 +33,16 @@ struct SetupCheck {
 // Never throws: every failure becomes one sentence naming the field as the form labels
 // it ("Tile size", not "--tile") and what is accepted. `emulator` and `device` (either
 // may be null) supply the limits for tracing and for measuring.
-SetupCheck check_setup(const SetupForm& form, const DeviceInfo* device, const DeviceInfo* emulator = nullptr);
+// `hide`: the lines that would answer a lesson question waiting for Reveal say so instead.
+SetupCheck check_setup(const SetupForm& form, const DeviceInfo* device, const DeviceInfo* emulator = nullptr,
+                       const HiddenFigures& hide = {});
 
 // The slides' shared-memory table for the trace on screen and the device chosen: the
 // local memory each work-group declares (traced) and how many work-groups' worth fit in
 // one compute unit's local memory as the device reports it, e.g. "local memory per
 // work-group: 2,048 B (atile 1,024 B + btile 1,024 B, traced); NVIDIA H200: 48 KB per
 // compute unit, room for 24 work-groups". Empty when the kernel uses no local memory.
-std::string local_memory_line(const Trace& trace, const DeviceInfo* device);
+std::string local_memory_line(const Trace& trace, const DeviceInfo* device, const HiddenFigures& hide = {});
 
 // Rungs then exercises, as the kernel menu lists them.
 const std::vector<KernelSpec>& kernel_menu();

@@ -126,7 +126,7 @@ std::string reuse_sentence(const ReuseLine& r, const char* role) {
 
 // The part on show in words (its phase, what it does, what it loads), for the free
 // corner above A.
-std::string phase_sentence(const GroupPhaseView& v, int dims) {
+std::string phase_sentence(const GroupPhaseView& v, int dims, const HiddenFigures& hide) {
     auto rect_lines = [](const char* m, const std::vector<Rect>& rs) {
         std::string out;
         for (const Rect& r : rs) {
@@ -138,7 +138,10 @@ std::string phase_sentence(const GroupPhaseView& v, int dims) {
         return out;
     };
     std::string text = "Work-group " + group_text(v.group, dims) +
-                       (v.phases > 0 ? ", phase " + std::to_string(v.phase) + " of " + std::to_string(v.phases) + ": " + v.part
+                       (v.phases > 0 ? ", phase " + std::to_string(v.phase) +
+                                           (hide(Figure::PhaseCount) ? std::string(" (how many: ") + kHiddenUntilReveal + ")"
+                                                                     : " of " + std::to_string(v.phases)) +
+                                           ": " + v.part
                                      : std::string(": no phases (no barrier)")) +
                        "\n";
     const std::string loads = rect_lines("M", v.a_loaded) + rect_lines("N", v.b_loaded);
@@ -346,7 +349,7 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
         }
         if (side_w >= f.fh * 8) {
             side = legend_of(f);
-            if (!f.heatmap && f.v.has_detail) side.insert(side.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims), {}, {}});
+            if (!f.heatmap && f.v.has_detail) side.insert(side.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims, f.d.hidden), {}, {}});
             for (LegendEntry& e : side) {  // one key per row at most: the short texts where a long one overflows
                 if (e.kind == LegendEntry::Kind::Key && f.fh * 2 + ImGui::CalcTextSize(e.text.c_str()).x > side_w) side_short = true;
                 if (e.kind == LegendEntry::Kind::Line) e.text = wrap_at_spaces(e.text, side_w);
@@ -356,6 +359,10 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
             float h = lay_out_legend(side, side_w, nullptr, {}, side_short);
             if (h > room && !side.empty() && side.front().kind == LegendEntry::Kind::Line) {
                 side.erase(side.begin());  // the phase sentence: the presenter bar says where we are too
+                h = lay_out_legend(side, side_w, nullptr, {}, side_short);
+            }
+            while (h > room && side.size() > 1) {  // the last lines go first (the heatmap keeps its scale)
+                side.pop_back();
                 h = lay_out_legend(side, side_w, nullptr, {}, side_short);
             }
             if (h > room) side.clear();
@@ -394,6 +401,12 @@ Legend EmulationView::legend_of(const Frame& f) {
         std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
         std::vector<uint32_t> marks = {ra.min_loads, ra.max_loads, rb.min_loads, rb.max_loads};
         marks.erase(std::remove(marks.begin(), marks.end(), 0u), marks.end());
+        if (f.d.hidden(Figure::LoadsPerElement)) {  // the colours stay; the numbers wait for Reveal
+            const std::string hidden = std::string("loads per element of M and N: ") + kHiddenUntilReveal;
+            return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; white: never loaded",
+                     "loads per element", {}},
+                    {K::Line, 0, hidden, hidden}};
+        }
         return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
                  "loads per element", marks},
                 {K::Line, 0, reuse_sentence(ra, "M (A)"), a_short},
@@ -403,7 +416,7 @@ Legend EmulationView::legend_of(const Frame& f) {
                 {K::Key, pal.b_loaded, "B tile loaded now", "B now"},              {K::Key, pal.c_block, "group's block of C", "C block"},
                 {K::Key, pal.c_stored, "C stored now", "C now"}};
     if (f.races) l.push_back({K::Key, pal.race, "work-items in a race / divergence", "race"});
-    if (!f.t.wrong_cells.empty()) l.push_back({K::Key, pal.wrong, "wrong cell of P (filled; against the CPU reference)", "wrong"});
+    if (!f.t.wrong_cells.empty() && !f.d.hidden(Figure::WrongCells)) l.push_back({K::Key, pal.wrong, "wrong cell of P (filled; against the CPU reference)", "wrong"});
     if (f.show_locals) {
         l.push_back({K::Key, pal.local_filled, "local: stored now", "local now"});
         l.push_back({K::Key, pal.local_held, "local: held from an earlier part", "local held"});
@@ -467,7 +480,7 @@ void EmulationView::paint_cells(const Frame& f) {
 // Every cell of P whose value differs from the CPU reference: filled red (palette "wrong"),
 // a one-pixel margin left for the grid where cells are large.
 void EmulationView::paint_wrong_cells(const Frame& f) {
-    if (f.t.wrong_cells.empty() || f.C->rows <= 0 || f.C->cols <= 0) return;
+    if (f.t.wrong_cells.empty() || f.C->rows <= 0 || f.C->cols <= 0 || f.d.hidden(Figure::WrongCells)) return;
     const float cw = (f.pc.p1.x - f.pc.p0.x) / float(f.C->cols), ch = (f.pc.p1.y - f.pc.p0.y) / float(f.C->rows);
     const float inset = std::min(cw, ch) > 6.f ? 1.f : 0.f;
     for (const auto& cell : f.t.wrong_cells) {
@@ -494,7 +507,7 @@ void EmulationView::paint_annotations(const Frame& f) {
     name(f.pc, "P (C)", "P", pal.c_stored);
     ImGui::PopFont();
     if (!f.heatmap && v.has_detail && !f.compact) {  // in the free corner above A, only where it fits
-        const std::string text = phase_sentence(v, f.t.dims);
+        const std::string text = phase_sentence(v, f.t.dims, f.d.hidden);
         const float wrap = f.pb.p0.x - f.pa.p0.x - f.gap, room = f.pa.p0.y - f.lh - (f.origin.y + f.lh);
         const ImVec2 need = ImGui::CalcTextSize(text.c_str());  // unwrapped: a range broken over two lines misleads
         if (need.x <= wrap && need.y <= room) dl->AddText(ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - room), pal.text, text.c_str());
@@ -654,8 +667,12 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
                         (unsigned long long)info->global_loads, (unsigned long long)info->local_loads, (unsigned long long)info->operands);
         else
             ImGui::TextDisabled("its reads: no detail for this group in the trace (click to trace it)");
-        ImGui::Text("row %lld of M: each element fetched from global %.1f times (mean, traced)", (long long)row, info->a_row_mean_loads);
-        ImGui::Text("column %lld of N: each element fetched from global %.1f times (mean, traced)", (long long)col, info->b_col_mean_loads);
+        if (f.d.hidden(Figure::LoadsPerElement)) {
+            ImGui::Text("how often each element of M and N is fetched: %s", kHiddenUntilReveal);
+        } else {
+            ImGui::Text("row %lld of M: each element fetched from global %.1f times (mean, traced)", (long long)row, info->a_row_mean_loads);
+            ImGui::Text("column %lld of N: each element fetched from global %.1f times (mean, traced)", (long long)col, info->b_col_mean_loads);
+        }
         if (f.d.request && info->has_detail && o.group == f.d.request->group)
             if (const auto sum = cell_sum(f.t, *f.d.roles, *f.d.request, row, col))
                 ImGui::Text("%s so far (traced): %s", sum->label.c_str(), sum->text.c_str());

@@ -17,6 +17,7 @@
 
 #include <imgui.h>
 
+#include "core/teach/lesson.h"
 #include "core/trace/frame.h"
 #include "core/trace/trace.h"
 #include "core/trace/view_model.h"
@@ -60,6 +61,7 @@ struct EmulationViewData {
     const ::tilescope::Frame* frame = nullptr;
     std::optional<FrameRequest> request;  // what `frame` was built for (a hovered cell's sum so far)
     Naming naming = Naming::Slides;        // names drawn on cells: M0,1 or A0,1
+    HiddenFigures hidden;                  // figures a lesson question waiting for Reveal keeps back
 };
 
 // Where a matrix landed on screen (for hit-testing, tests and the --layout file).

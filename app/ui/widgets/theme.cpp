@@ -25,6 +25,7 @@ Palette palette_of(const palette::Colours& c) {
     p.local_read = col(c.local_read);
     p.outline = col(c.outline), p.hover = col(c.hover), p.race = col(c.race), p.wrong = col(c.wrong);
     p.global_bar = col(c.global_bar), p.local_bar = col(c.local_bar);
+    p.verdict_exact = col(c.verdict_exact), p.verdict_close = col(c.verdict_close), p.verdict_off = col(c.verdict_off);
     for (size_t i = 0; i < 6; ++i) p.series[i] = col(c.series[i]);
     return p;
 }

@@ -17,6 +17,7 @@ struct Palette {
     ImU32 local_empty, local_filled, local_held, local_read;
     ImU32 outline, hover, race, wrong;
     ImU32 global_bar, local_bar;
+    ImU32 verdict_exact, verdict_close, verdict_off;
     ImU32 series[6];            // plot lines and bars
 };
 

@@ -1,0 +1,190 @@
+// Issue 21, "Reveal means reveal": for every question of every lesson, the GUI is opened at
+// the step twice, at 1280x720 in presenter mode and at 1920x1080 with the panels, once
+// before Reveal and once after (--reveal), and what it drew is read back as text (--text,
+// the glyphs of the frame's draw lists). Before Reveal no figure that answers the question
+// is on screen (the answer's patterns: "of 2" for phases, "20 work-groups", "1008 cells",
+// "loaded 32..32 times", ...) and "Answer:" is absent; after it, "Answer: X" is there and
+// every figure that was hidden is back.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/teach/lesson.h"
+#include "gui_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+
+namespace {
+
+fs::path scratch() {
+    static const fs::path dir = [] {
+        const fs::path d = fs::temp_directory_path() / ("tilescope-reveal-" + std::to_string(getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct Question {
+    std::string file;
+    int step = 0;  // 1-based, as --step takes it
+    std::string quantity;
+};
+
+std::vector<Question> every_question() {
+    std::vector<Question> out;
+    for (const auto& entry : fs::directory_iterator(TILESCOPE_LESSONS)) {
+        if (entry.path().extension() != ".json") continue;
+        const Lesson l = load_lesson(entry.path().string());
+        for (size_t i = 0; i < l.steps.size(); ++i)
+            if (l.steps[i].question) out.push_back({entry.path().string(), int(i + 1), l.steps[i].question->quantity});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.file != b.file ? a.file < b.file : a.step < b.step; });
+    return out;
+}
+
+// What the GUI drew at the step, as text; empty with the reason in `err` when it failed.
+std::string screen_text(const Question& q, const std::string& mode, bool reveal, std::string& err) {
+    const std::string tag = fs::path(q.file).stem().string() + "-" + std::to_string(q.step) + "-" + std::to_string(reveal);
+    const fs::path text = scratch() / (tag + ".txt"), stderr_file = scratch() / (tag + ".err");
+    fs::remove(text);
+    const std::string cmd = std::string(TILESCOPE_BIN) + " gui --lesson " + q.file + " --step " + std::to_string(q.step) + " " + mode +
+                            (reveal ? " --reveal" : "") + " --frames 8 --text " + text.string() + " >/dev/null 2>" + stderr_file.string();
+    const int raw = std::system(cmd.c_str());
+    if (!WIFEXITED(raw) || WEXITSTATUS(raw) != 0) {
+        err = cmd + "\n" + slurp(stderr_file);
+        return "";
+    }
+    return slurp(text);
+}
+
+std::string regex_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (std::string(".^$|()[]{}*+?\\").find(c) != std::string::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// 2048 -> "2,048", as the GUI groups thousands.
+std::string grouped(const std::string& digits) {
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// The ways a figure that answers `quantity` with value `v` ("32", "87.50") shows on screen.
+std::vector<std::regex> answer_patterns(const std::string& quantity, const std::string& v) {
+    const bool integral = v.find('.') == std::string::npos;
+    const double x = std::stod(v);
+    // the number as the views print it: 16, 16.0, 16.00; 87.50, 87.5; 2048, 2,048
+    std::string num = integral ? "(" + regex_escape(v) + "(\\.0+)?|" + regex_escape(grouped(v)) + ")"
+                               : "(" + regex_escape(v) + "|" + regex_escape(v.substr(0, v.size() - 1)) + ")";
+    const std::string b = "(^|[^0-9.,])", e = "(?![0-9])";
+    std::vector<std::string> p;
+    if (quantity == "phases") p = {"of " + num + e + "(?!x)", b + num + " phases?\\b"};
+    else if (quantity == "work_groups" || quantity == "local_copies")
+        p = {b + num + " work-groups", "\\(" + num + " work-groups"};
+    else if (quantity == "a_loads_per_element")
+        p = {num + "\\.\\." + num + e, "loaded (N = )?" + num + " times", b + num + " times each", "global " + num + "(\\.0)? times"};
+    else if (quantity == "compute_to_global_ratio") p = {b + num + " FLOP per", "FLOP per (global )?load[^\n0-9]*" + num + e};
+    else if (quantity == "traffic_factor" || quantity == "dram_traffic_factor") {
+        p = {b + num + " ?(x|\u00d7) (fewer|less|more)", b + num + e + " times (fewer|less|more)"};
+        if (quantity == "traffic_factor") p.push_back(b + num + " FLOP per");  // naive's is 1: the ratio of loads
+    }
+    else if (quantity == "idle_work_items") p = {b + num + " (idle|work-items (that )?store no)"};
+    else if (quantity == "wrong_cells") p = {b + num + " (cells|wrong)"};
+    else if (quantity == "local_bytes_per_group") p = {b + num + " (B|bytes)\\b"};
+    else if (quantity == "l1_hit_percent") p = {b + num + " ?%", b + std::to_string(int(x + 0.5)) + " ?%"};
+    std::vector<std::regex> out;
+    for (const std::string& s : p) out.emplace_back(s);
+    return out;
+}
+
+std::string first_match(const std::string& text, const std::vector<std::regex>& patterns) {
+    for (const std::regex& r : patterns) {
+        std::smatch m;
+        if (std::regex_search(text, m, r)) {
+            const size_t from = text.rfind('\n', size_t(m.position(0))) + 1, to = text.find('\n', size_t(m.position(0)));
+            return text.substr(from, to - from);
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+class Reveal : public ::testing::TestWithParam<Question> {};
+
+TEST_P(Reveal, HidesEveryFigureThatAnswersTheQuestionUntilReveal) {
+    const Question& q = GetParam();
+    for (const std::string mode : {"--presenter --window 1280x720", "--window 1920x1080"}) {
+        SCOPED_TRACE(mode);
+        std::string err;
+        const std::string before = screen_text(q, mode, false, err);
+        ASSERT_FALSE(before.empty()) << err;
+        const std::string after = screen_text(q, mode, true, err);
+        ASSERT_FALSE(after.empty()) << err;
+
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(after, m, std::regex("Answer: ([0-9][0-9.,]*)"))) << "no answer after Reveal:\n" << after;
+        const std::string value = m[1];
+        EXPECT_EQ(before.find("Answer:"), std::string::npos) << "the answer before Reveal";
+        const auto patterns = answer_patterns(q.quantity, value);
+        ASSERT_FALSE(patterns.empty()) << "no patterns for " << q.quantity;
+        EXPECT_EQ(first_match(before, patterns), "") << "answers '" << q.quantity << "' (" << value << ") before Reveal";
+        // what was hidden is back once revealed
+        EXPECT_EQ(after.find(kHiddenUntilReveal), std::string::npos) << "still hidden after Reveal";
+        if (before.find(kHiddenUntilReveal) != std::string::npos)
+            EXPECT_NE(first_match(after, patterns), "") << "a figure was hidden, but after Reveal none answers " << q.quantity
+                                                         << " = " << value << ":\n" << after;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, Reveal, ::testing::ValuesIn(every_question()), [](const auto& info) {
+    std::string name = fs::path(info.param.file).stem().string() + "_step" + std::to_string(info.param.step);
+    for (char& ch : name)
+        if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+});
+
+// The verdict on a guess: its own word for each, exact only when equal as shown.
+TEST(GuessVerdict, ExactCloseOffAreDistinct) {
+    EXPECT_EQ(judge_guess(32, 32), GuessVerdict::Exact);
+    EXPECT_EQ(judge_guess(87.5, 87.50), GuessVerdict::Exact);
+    EXPECT_EQ(judge_guess(31, 32), GuessVerdict::Close);
+    EXPECT_EQ(judge_guess(90, 87.5), GuessVerdict::Close);
+    EXPECT_EQ(judge_guess(16, 32), GuessVerdict::Off);
+    EXPECT_EQ(judge_guess(0, 2), GuessVerdict::Off);
+    EXPECT_STRNE(verdict_word(GuessVerdict::Exact), verdict_word(GuessVerdict::Close));
+    EXPECT_STRNE(verdict_word(GuessVerdict::Close), verdict_word(GuessVerdict::Off));
+    EXPECT_STRNE(verdict_word(GuessVerdict::Exact), verdict_word(GuessVerdict::Off));
+}
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ::testing::AddGlobalTestEnvironment(new tilescope::testing::XvfbEnvironment);
+    const int status = RUN_ALL_TESTS();
+    std::fflush(nullptr);
+    std::_Exit(status);
+}
