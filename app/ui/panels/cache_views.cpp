@@ -145,52 +145,70 @@ void draw_hierarchical_points(const PlotFrame& f, const std::vector<Hierarchical
 }
 
 void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const std::string& caption) {
-    ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = theme().pal;
+    // its own scrolling region: at a projector the notes below the table scroll into view
+    ImGui::BeginChild("ladder_chart", size, false);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fh = ImGui::GetFontSize();
     ImGui::TextWrapped("%s", caption.c_str());
-    if (steps.empty()) return;
+    if (steps.empty()) {
+        ImGui::EndChild();
+        return;
+    }
     // Rows: the figures of the first step, in its order (every step has the same set).
     std::vector<std::pair<std::string, FigureKind>> rows;
-    for (const LadderChange& c : steps.front().changes) rows.push_back({c.what, c.kind});
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const float label_w = fh * 11, col_w = std::max(fh * 6, (size.x - label_w) / float(steps.size()));
+    float label_w = 0, name_w = 0;
+    for (const LadderChange& c : steps.front().changes) {
+        rows.push_back({c.what, c.kind});
+        label_w = std::max(label_w, ImGui::CalcTextSize((c.what + " (" + to_string(c.kind) + ")").c_str()).x + fh * 0.6f);
+    }
+    for (const LadderStep& st : steps)
+        name_w = std::max({name_w, ImGui::CalcTextSize(st.to.c_str()).x, ImGui::CalcTextSize((st.from + " ->").c_str()).x});
+    // The columns in bands as wide as the view: each column as wide as its longest rung name,
+    // so no name is cut; a narrow window gets two or more bands, one under the other.
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float col_min = std::max(fh * 5, name_w + fh * 0.6f);
+    const size_t per_band = std::max<size_t>(1, size_t((avail - label_w) / col_min));
     const float row_h = fh * 1.9f, top = fh * 2.6f;
-    for (size_t s = 0; s < steps.size(); ++s) {
-        const float x = o.x + label_w + float(s) * col_w;
-        const std::string head = steps[s].from + " ->", head2 = steps[s].to;
-        dl->PushClipRect(ImVec2(x, o.y), ImVec2(x + col_w - fh * 0.2f, o.y + top), true);  // long names stop at the column
-        dl->AddText(ImVec2(x + fh * 0.3f, o.y), pal.faint_text, head.c_str());
-        dl->AddText(ImVec2(x + fh * 0.3f, o.y + fh * 1.1f), pal.text, head2.c_str());
-        dl->PopClipRect();
-        dl->AddLine(ImVec2(x, o.y), ImVec2(x, o.y + top + row_h * float(rows.size())), pal.grid_line);
-    }
-    for (size_t r = 0; r < rows.size(); ++r) {
-        const float y = o.y + top + float(r) * row_h;
-        const std::string label = rows[r].first + " (" + to_string(rows[r].second) + ")";
-        dl->AddText(ImVec2(o.x, y + fh * 0.4f), pal.text, label.c_str());
-        for (size_t s = 0; s < steps.size(); ++s) {
-            const auto it = std::find_if(steps[s].changes.begin(), steps[s].changes.end(),
-                                         [&](const LadderChange& c) { return c.what == rows[r].first; });
-            if (it == steps[s].changes.end()) continue;
-            const double ratio = it->ratio();
-            const float mid = o.x + label_w + (float(s) + 0.5f) * col_w, half = col_w * 0.45f;
-            const float len = float(std::clamp(std::log10(std::max(ratio, 1e-9)) / 3.0, -1.0, 1.0)) * half;
-            const ImU32 colour = ratio < 1 / 1.1 ? pal.c_stored : ratio > 1.1 ? pal.race : pal.faint_text;
-            dl->AddRectFilled(ImVec2(std::min(mid, mid + len), y + fh * 0.2f),
-                              ImVec2(std::max(mid, mid + len) + 1, y + row_h - fh * 0.2f), colour);
-            char buf[48];
-            if (it->before <= 0 && it->after > 0) std::snprintf(buf, sizeof buf, "new");
-            else if (ratio >= 1) std::snprintf(buf, sizeof buf, "%.3gx", ratio);
-            else std::snprintf(buf, sizeof buf, "1/%.3g", 1 / ratio);
-            dl->AddText(ImVec2(mid - ImGui::CalcTextSize(buf).x * 0.5f, y + fh * 0.4f), pal.text, buf);
+    for (size_t b0 = 0; b0 < steps.size(); b0 += per_band) {
+        const size_t b1 = std::min(steps.size(), b0 + per_band);
+        const float col_w = std::max(col_min, (avail - label_w) / float(per_band));
+        const ImVec2 o = ImGui::GetCursorScreenPos();
+        for (size_t s = b0; s < b1; ++s) {
+            const float x = o.x + label_w + float(s - b0) * col_w;
+            const std::string head = steps[s].from + " ->", head2 = steps[s].to;
+            dl->AddText(ImVec2(x + fh * 0.3f, o.y), pal.faint_text, head.c_str());
+            dl->AddText(ImVec2(x + fh * 0.3f, o.y + fh * 1.1f), pal.text, head2.c_str());
+            dl->AddLine(ImVec2(x, o.y), ImVec2(x, o.y + top + row_h * float(rows.size())), pal.grid_line);
         }
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const float y = o.y + top + float(r) * row_h;
+            const std::string label = rows[r].first + " (" + to_string(rows[r].second) + ")";
+            dl->AddText(ImVec2(o.x, y + fh * 0.4f), pal.text, label.c_str());
+            for (size_t s = b0; s < b1; ++s) {
+                const auto it = std::find_if(steps[s].changes.begin(), steps[s].changes.end(),
+                                             [&](const LadderChange& c) { return c.what == rows[r].first; });
+                if (it == steps[s].changes.end()) continue;
+                const double ratio = it->ratio();
+                const float mid = o.x + label_w + (float(s - b0) + 0.5f) * col_w, half = col_w * 0.45f;
+                const float len = float(std::clamp(std::log10(std::max(ratio, 1e-9)) / 3.0, -1.0, 1.0)) * half;
+                const ImU32 colour = ratio < 1 / 1.1 ? pal.c_stored : ratio > 1.1 ? pal.race : pal.faint_text;
+                dl->AddRectFilled(ImVec2(std::min(mid, mid + len), y + fh * 0.2f),
+                                  ImVec2(std::max(mid, mid + len) + 1, y + row_h - fh * 0.2f), colour);
+                char buf[48];
+                if (it->before <= 0 && it->after > 0) std::snprintf(buf, sizeof buf, "new");
+                else if (ratio >= 1) std::snprintf(buf, sizeof buf, "%.3gx", ratio);
+                else std::snprintf(buf, sizeof buf, "1/%.3g", 1 / ratio);
+                dl->AddText(ImVec2(mid - ImGui::CalcTextSize(buf).x * 0.5f, y + fh * 0.4f), pal.text, buf);
+            }
+        }
+        ImGui::Dummy(ImVec2(avail, top + row_h * float(rows.size()) + fh * 0.4f));
     }
-    ImGui::Dummy(ImVec2(size.x, top + row_h * float(rows.size()) + fh * 0.4f));
     for (const LadderStep& s : steps) {
         ImGui::Bullet();
         ImGui::TextWrapped("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
     }
+    ImGui::EndChild();
 }
 
 void CachesSection::draw(AppState& state) {
@@ -254,7 +272,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
             if (m.kernel == r.kernel && m.median_s > 0) r.measured_s = m.median_s;
     const std::string caption = "Each column: a rung against the rung before. Traffic traced at 64^3 on the emulator, "
                                 "L1/L2/DRAM modelled (profile " + perf.cache_profile + "), time measured at " +
-                                std::to_string(perf.size) + "^3 on " + perf.device + ". Green: less; red: more.";
+                                std::to_string(perf.size) + "^3 on " + perf.device + ". Green: less; purple: more.";
     draw_ladder_chart(explain_ladder(rungs), size, caption);
 }
 

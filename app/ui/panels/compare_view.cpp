@@ -177,7 +177,7 @@ void ComparePanel::draw_form(AppState& s) {
     changed |= ImGui::InputInt("##tile2", &tile_, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the tile size TS; press Enter to trace");
     for (int ts : {4, 8, 16, 32}) {
-        ImGui::SameLine();
+        same_line_if_fits(ImGui::GetFontSize() * 1.6f);
         if (ImGui::SmallButton(std::to_string(ts).c_str())) {
             tile_ = ts;
             changed = true;
@@ -200,7 +200,8 @@ void ComparePanel::draw_form(AppState& s) {
     start_compare_measurements(s);
 }
 
-void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why) const {
+void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why,
+                           bool projector) const {
     ImGui::PushFont(theme().big);
     ImGui::TextUnformatted(slot.trace ? trace_label(*slot.trace).c_str() : slot.config ? config_label(*slot.config).c_str() : "");
     ImGui::PopFont();
@@ -214,17 +215,23 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
     }
     const Trace& t = *slot.trace;
     const uint64_t b = t.totals.global_load_bytes;
+    const std::string loaded = b >= (1u << 20) ? std::to_string(b >> 20) + " MB" : std::to_string(b >> 10) + " KB";
     if (hidden_until_reveal(s, Figure::GlobalTraffic) || hidden_until_reveal(s, Figure::FlopPerLoad))
         ImGui::Text("global loads and FLOP per load: %s", kHiddenUntilReveal);
+    else if (projector)
+        ImGui::Text("traced: %s, %.1f FLOP/load", loaded.c_str(), compute_to_global_ratio(t));
     else
-        ImGui::Text("global loads %s (traced), %.1f FLOP per global load", b >= (1u << 20) ? (std::to_string(b >> 20) + " MB").c_str()
-                                                                                      : (std::to_string(b >> 10) + " KB").c_str(),
-                compute_to_global_ratio(t));
+        ImGui::Text("global loads %s (traced), %.1f FLOP per global load", loaded.c_str(), compute_to_global_ratio(t));
     // The bank-conflict degree (lesson 6 asks to compare it): the worst local request, traced.
+    // At the projector only where there is one (degree above 1) or a lesson may ask.
     const BankConflictCounts& bank = t.bank_conflicts;
-    if (t.partial) ImGui::TextDisabled("bank conflicts: at the end of the launch");
-    else if (bank.requests == 0) ImGui::TextUnformatted("bank conflicts: no local-memory requests");
-    else ImGui::Text("bank-conflict degree %u at most, mean %.2f (traced)", bank.max_degree, bank.mean_degree());
+    if (t.partial) {
+        if (!projector) ImGui::TextDisabled("bank conflicts: at the end of the launch");
+    } else if (bank.requests == 0) {
+        if (!projector) ImGui::TextUnformatted("bank conflicts: no local-memory requests");
+    } else if (!projector || bank.max_degree > 1) {
+        ImGui::Text("bank-conflict degree %u at most, mean %.2f (traced)", bank.max_degree, bank.mean_degree());
+    }
     const LaunchConfig* c = slot.config ? &*slot.config : nullptr;
     auto it = c ? s.compare_gflops.find(config_key(*c)) : s.compare_gflops.end();
     if (it != s.compare_gflops.end() && c && trace_label(t) == config_label(*c)) {
@@ -242,53 +249,62 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
                           : cmp.ranking == Ranking::second_faster ? std::string("; ") + f + " slower"
                                                                   : "";
             }
-        if (mine.valid())
-            ImGui::Text("%.2f GFLOP/s at %s (runs %.2f-%.2f, measured)%s", mine.median,
-                        (c->size.M == c->size.N && c->size.N == c->size.K ? c->size.label() + "\u00b3" : c->size.label()).c_str(),
-                        mine.low, mine.high, verdict.c_str());
+        const std::string at = c->size.M == c->size.N && c->size.N == c->size.K ? c->size.label() + "\u00b3" : c->size.label();
+        if (mine.valid() && projector)
+            ImGui::Text("%.2f GFLOP/s (%.2f-%.2f, measured at %s)%s", mine.median, mine.low, mine.high, at.c_str(), verdict.c_str());
+        else if (mine.valid())
+            ImGui::Text("%.2f GFLOP/s at %s (runs %.2f-%.2f, measured)%s", mine.median, at.c_str(), mine.low, mine.high, verdict.c_str());
         else
             ImGui::Text("%.2f GFLOP/s (measured)", it->second.gflops);
     } else
         ImGui::TextDisabled(s.compare_job && !s.compare_job->done ? "measuring GFLOP/s..." : "GFLOP/s not measured");
-    ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", why.empty() ? ("group " + group_text(group) + ", part " + std::to_string(interval)).c_str() : why.c_str());
+    if (!projector)
+        ImGui::TextColored(ImColor(theme().pal.faint_text), "%s",
+                           why.empty() ? ("group " + group_text(group) + ", part " + std::to_string(interval)).c_str() : why.c_str());
 }
 
-void ComparePanel::draw(AppState& s, ImVec2 size) {
+void ComparePanel::draw(AppState& s, ImVec2 size, bool projector) {
     if (s.compare_job && s.compare_job->done) {
         if (auto* m = s.compare_job->result<std::map<std::string, Measurement>>())
             for (const auto& [k, v] : *m) s.compare_gflops[k] = v;
         s.compare_job.reset();
     }
     follow_main(s);
-    draw_form(s);
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    if (!projector) draw_form(s);
+    size.y -= ImGui::GetCursorScreenPos().y - start.y;
     const float gap = ImGui::GetStyle().ItemSpacing.x, half = (size.x - gap) / 2;
-    const float head = ImGui::GetFontSize() * 6.2f + ImGui::GetFrameHeightWithSpacing();  // 5 lines: name, loads, banks, GFLOP/s, group
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const Shown right = match(s);
     if (s.other.trace && !s.other.trace->find_group(right.group)) retrace_for(s, right.group);
-    ImGui::PushClipRect(o, ImVec2(o.x + half - 4, o.y + head), true);
+    // the two summaries side by side, wrapped in their halves; the matrices start below the taller
+    const float local_x = ImGui::GetCursorPosX();
+    ImGui::PushTextWrapPos(local_x + half - 8);
     ImGui::BeginGroup();
-    summary(s, s.main, s.cursor.group, s.cursor.interval, "");
+    summary(s, s.main, s.cursor.group, s.cursor.interval, "", projector);
     ImGui::EndGroup();
-    ImGui::PopClipRect();
+    ImGui::PopTextWrapPos();
+    const float left_h = ImGui::GetItemRectSize().y;
     ImGui::SetCursorScreenPos(ImVec2(o.x + half + 8, o.y));
-    ImGui::PushClipRect(ImVec2(o.x + half + 8, o.y), ImVec2(o.x + size.x, o.y + head), true);
+    ImGui::PushTextWrapPos(local_x + size.x);
     ImGui::BeginGroup();
-    summary(s, s.other, right.group, right.interval, right.why);
+    summary(s, s.other, right.group, right.interval, right.why, projector);
     ImGui::EndGroup();
-    ImGui::PopClipRect();
-    const float top = o.y + ImGui::GetFontSize() * 6.2f;
-    const float view_h = std::max(10.f, size.y - (top - o.y) - ImGui::GetFrameHeightWithSpacing());
+    ImGui::PopTextWrapPos();
+    const float right_h = ImGui::GetItemRectSize().y;
+    const float top = o.y + std::max(left_h, right_h) + ImGui::GetStyle().ItemSpacing.y;
+    const float view_h = std::max(10.f, size.y - (top - o.y) - (projector ? 0.f : ImGui::GetFrameHeightWithSpacing()));
     const EmulationViewFlags input = s.scripted ? EmulationViewFlags_NoInput : 0;
+    const EmulationViewFlags narrow = projector ? EmulationViewFlags_CornerLocals : 0;
     EmulationViewData d1 = view_data(s, s.main);
-    const EmulationViewResult r1 = left_.draw(d1, ImVec2(o.x, top), ImVec2(half, view_h), EmulationViewFlags_Compact | input);
+    const EmulationViewResult r1 = left_.draw(d1, ImVec2(o.x, top), ImVec2(half, view_h), EmulationViewFlags_Compact | input | narrow);
     if (r1.clicked_group) select_group(s, s.main, *r1.clicked_group);
     ImGui::GetWindowDrawList()->AddLine(ImVec2(o.x + half + 3, o.y), ImVec2(o.x + half + 3, o.y + size.y), theme().pal.outline, 2.f);
     EmulationViewData d2 = view_data(s, s.other);
     d2.group = right.group;
     d2.interval = right.interval;
     d2.pinned_hover.reset();
-    right_.draw(d2, ImVec2(o.x + half + 8, top), ImVec2(half - 8, view_h), EmulationViewFlags_Compact | EmulationViewFlags_NoInput);
+    right_.draw(d2, ImVec2(o.x + half + 8, top), ImVec2(half - 8, view_h), EmulationViewFlags_Compact | EmulationViewFlags_NoInput | narrow);
 }
 
 std::vector<MatrixPlacement> ComparePanel::placements() const {

@@ -19,7 +19,9 @@ GroupId group_covering(const LaunchConfig& config, int64_t row, int64_t col);
 
 class ComparePanel {
 public:
-    void draw(AppState& s, ImVec2 size);
+    // `projector`: presenter mode with the panels away. The form row goes (H brings the
+    // panels and it back), the summaries shrink to three short lines, the matrices take the rest.
+    void draw(AppState& s, ImVec2 size, bool projector = false);
     // Both views' matrices, left then right (for --layout).
     std::vector<MatrixPlacement> placements() const;
     // The second configuration's group for the first's `group` (before either is traced).
@@ -35,7 +37,8 @@ private:
     void draw_form(AppState& s);
     void follow_main(AppState& s);
     void retrace_for(AppState& s, const GroupId& group);
-    void summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why) const;
+    void summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why,
+                 bool projector) const;
 
     EmulationView left_, right_;
     int kernel_ = -1;             // index into kernel_menu()

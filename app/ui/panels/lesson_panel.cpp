@@ -75,11 +75,11 @@ void record_gif(AppState& s) {
 void draw_step_nav(AppState& s) {
     const LessonOnShow& l = s.lesson;
     ImGui::TextColored(ImColor(theme().pal.faint_text), "step %d of %zu", l.step + 1, l.lesson->steps.size());
-    ImGui::SameLine();
+    same_line_if_fits(button_width("< PgUp"));
     ImGui::BeginDisabled(l.step == 0);
     if (ImGui::SmallButton("< PgUp")) open_lesson_step(s, l.step - 1);
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_fits(button_width("PgDn >"));
     ImGui::BeginDisabled(l.step + 1 >= int(l.lesson->steps.size()));
     if (ImGui::SmallButton("PgDn >")) open_lesson_step(s, l.step + 1);
     ImGui::EndDisabled();
@@ -92,8 +92,8 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
     ImGui::Spacing();
     ImGui::TextColored(ImColor(pal.a_loaded), "Question");
     ImGui::TextWrapped("%s", step.question->text.c_str());
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::InputText("your guess", &l.guess, ImGuiInputTextFlags_CharsDecimal);
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x));
+    ImGui::InputTextWithHint("##guess", "your guess", &l.guess, ImGuiInputTextFlags_CharsDecimal);
     if (!l.revealed) {
         if (!strip) ImGui::SameLine();  // the strip is narrow: Reveal goes under the guess
         if (ImGui::Button("Reveal (R)")) reveal_answer(s);
@@ -108,8 +108,9 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
     ImGui::PushFont(theme().big);
     ImGui::Text("Answer: %s", number(a->traced).c_str());
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextColored(ImColor(pal.faint_text), "(%s)", a->modelled ? "modelled" : "traced");
+    const char* kind = a->modelled ? "(modelled)" : "(traced)";
+    same_line_if_fits(ImGui::CalcTextSize(kind).x);
+    ImGui::TextColored(ImColor(pal.faint_text), "%s", kind);
     if (a->closed_form) ImGui::TextWrapped("Closed form: %s", a->formula.c_str());
     else if (!strip) ImGui::TextDisabled("No closed form for this kernel.");
     if (!strip) ImGui::TextWrapped("(%s)", a->explanation.c_str());
@@ -219,7 +220,9 @@ void LessonPanel::draw_step(AppState& s) {
     if (step.question) draw_question(s, step, false);
 }
 
-float lesson_strip_width(float window_w) { return std::clamp(window_w * 0.3f, 300.f, 560.f); }
+float lesson_strip_width(float window_w, bool narrow) {
+    return narrow ? std::clamp(window_w * 0.24f, 280.f, 460.f) : std::clamp(window_w * 0.3f, 300.f, 560.f);
+}
 
 float draw_lesson_strip(AppState& s, ImVec2 pos, ImVec2 size) {
     const LessonStep* step = s.lesson.current();

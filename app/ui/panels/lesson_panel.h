@@ -37,7 +37,9 @@ void reveal_answer(AppState& state);
 // Returns the height it used.
 float draw_lesson_strip(AppState& state, ImVec2 pos, ImVec2 size);
 // The width the strip takes beside the matrices in a window `window_w` wide.
-float lesson_strip_width(float window_w);
+// The strip's width: 30 % of the window beside the matrices; 24 % beside a view with two
+// configurations or plots (compare, performance), which need the width more.
+float lesson_strip_width(float window_w, bool narrow = false);
 
 // A lesson step's state applied to the app: configurations traced, cursor, view, presenter.
 void apply_step_options(AppState& state, const GuiOptions& options);

@@ -43,6 +43,15 @@ std::string noise_note(const std::vector<std::vector<size_t>>& neighbours, size_
 // slowest to the fastest run across each bar's end.
 void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     const Palette& pal = theme().pal;
+    // Thirteen rungs in a projector's short window: the type shrinks (to 60 % at most) until
+    // a row holds its name and label without touching the next.
+    const float rows_h = (p1.y - p0.y) - ImGui::GetFontSize() * 4.f;  // title, axis, tick labels
+    const float per_row = rows_h / float(std::max<size_t>(1, perf.rungs.size()));
+    const float scale = std::clamp(per_row / (ImGui::GetFontSize() * 1.2f), 0.6f, 1.f);
+    ImGui::SetWindowFontScale(scale);
+    struct Unscale {
+        ~Unscale() { ImGui::SetWindowFontScale(1.f); }
+    } unscale;
     const float fh = ImGui::GetFontSize();
     double xmax = 1;
     float name_w = 0;
@@ -71,7 +80,7 @@ void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
         if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = with_src + "  within noise";
         if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = value + "  within noise";
         labels.push_back(label);
-        const double room = 1.0 - std::min(0.7, (ImGui::CalcTextSize(labels.back().c_str()).x + 10) / inner);
+        const double room = 1.0 - std::min(0.85, (ImGui::CalcTextSize(labels.back().c_str()).x + 10) / inner);
         xrange = std::max(xrange, std::max(m.gflops, spreads[i].high) / room);
     }
     PlotFrame f(dl, p0, p1, "every rung, " + std::to_string(perf.size) + "\u00b3",
@@ -220,8 +229,12 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
 }
 
 // "Measures at 256³, not the 64³ set up for the trace: ..." (issue 21: a step says which size it measures and why).
-std::string size_note(const ProblemSize& set_up, int measured) {
-    return "Measures at " + std::to_string(measured) + "\u00b3, not the " + (set_up.M == set_up.N && set_up.N == set_up.K ? std::to_string(set_up.M) + "\u00b3" : set_up.label()) +
+std::string size_note(const ProblemSize& set_up, int measured, bool brief) {
+    const std::string set = set_up.M == set_up.N && set_up.N == set_up.K ? std::to_string(set_up.M) + "\u00b3" : set_up.label();
+    if (brief)
+        return "Measured at " + std::to_string(measured) + "\u00b3, not " + set + ": " +
+               (set_up.M * set_up.N * set_up.K < int64_t(measured) * measured * measured ? "too short a launch to time." : "the view's own size.");
+    return "Measures at " + std::to_string(measured) + "\u00b3, not the " + set +
            " set up for the trace: " +
            (set_up.M * set_up.N * set_up.K < int64_t(measured) * measured * measured
                 ? "a launch that small is over in a fraction of a millisecond, where launch overhead and timer noise decide the order."
@@ -271,7 +284,8 @@ std::vector<std::vector<std::string>> explanation_lines(const CpuExplanation& e,
     const ImGuiStyle& st = ImGui::GetStyle();
     const float wrap = std::max(10.f, width - st.WindowPadding.x * 2 - st.ScrollbarSize);
     ImGui::PushFont(theme().big);
-    need = st.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing() + 2;
+    need = st.WindowPadding.y * 2 + 2 +
+           float(wrap_at_spaces(explanation_title(e), wrap).size()) * ImGui::GetTextLineHeightWithSpacing();
     ImGui::PopFont();
     std::vector<std::vector<std::string>> wrapped;
     for (const std::string& t : explanation_texts(e, brief)) {
@@ -297,7 +311,8 @@ float explanation_box(const CpuExplanation& e, ImVec2 at, ImVec2 size, bool brie
     ImGui::SetCursorScreenPos(at);
     ImGui::BeginChild("cpu_explained", ImVec2(size.x, h), true);
     ImGui::PushFont(theme().big);
-    ImGui::TextUnformatted(explanation_title(e).c_str());
+    const float wrap = std::max(10.f, size.x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize);
+    for (const std::string& line : wrap_at_spaces(explanation_title(e), wrap)) ImGui::TextUnformatted(line.c_str());
     ImGui::PopFont();
     for (size_t i = 0; i < wrapped.size(); ++i) {
         const bool command = !brief && i + 1 == wrapped.size();
@@ -339,7 +354,7 @@ void poll_performance(Performance& perf) {
     perf.job.reset();
 }
 
-void draw_performance_view(AppState& state, ImVec2 size) {
+void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
     Performance& perf = state.perf;
     poll_performance(perf);
     perf.drawn.clear();  // refilled by the plots below: what this frame draws, nothing older
@@ -355,7 +370,7 @@ void draw_performance_view(AppState& state, ImVec2 size) {
             if (state.main.config && !(state.main.config->size.M == perf.size && state.main.config->size.N == perf.size &&
                                        state.main.config->size.K == perf.size)) {
                 ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
-                ImGui::TextWrapped("%s", size_note(state.main.config->size, perf.size).c_str());
+                ImGui::TextWrapped("%s", size_note(state.main.config->size, perf.size, false).c_str());
                 ImGui::PopStyleColor();
             }
             ImGui::SetNextItemWidth(fh * 8);
@@ -374,20 +389,23 @@ void draw_performance_view(AppState& state, ImVec2 size) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     const size_t runs = perf.rungs.empty() ? 0 : perf.rungs.front().times_s.size();
-    ImGui::TextWrapped("%s: median of %zu verified runs, whiskers from the slowest to the fastest; where two overlap they are "
-                       "within noise, not ranked. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
-                       perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40).c_str(),
-                       runs, perf.peak_gflops, perf.bandwidth_gbs);
+    const std::string device = perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40);
+    if (projector)
+        ImGui::TextWrapped("%s: median of %zu verified runs; whiskers: slowest to fastest", device.c_str(), runs);
+    else
+        ImGui::TextWrapped("%s: median of %zu verified runs, whiskers from the slowest to the fastest; where two overlap they are "
+                           "within noise, not ranked. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
+                           device.c_str(), runs, perf.peak_gflops, perf.bandwidth_gbs);
     // Which size is measured, and why it is not the one set up for the trace.
     if (state.main.config) {
         const ProblemSize& set_up = state.main.config->size;
         if (!(set_up.M == perf.size && set_up.N == perf.size && set_up.K == perf.size)) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
-            ImGui::TextWrapped("%s", size_note(set_up, perf.size).c_str());
+            ImGui::TextWrapped("%s", size_note(set_up, perf.size, projector).c_str());
             ImGui::PopStyleColor();
         }
     }
-    draw_tuning_strip(state, ImGui::GetContentRegionAvail().x);
+    if (!projector || state.tuning.running()) draw_tuning_strip(state, ImGui::GetContentRegionAvail().x);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 o = ImGui::GetCursorScreenPos();
     ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -408,12 +426,13 @@ void draw_performance_view(AppState& state, ImVec2 size) {
     const float w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
     // A projector's short window cannot hold four plots in presenter type: the rungs and the
     // roofline (on a CPU, the explanation) get the whole height (the sweeps are one F5 away).
-    if (short_window) {
-        plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + avail.y));
+    if (short_window) {  // the bars a little wider: thirteen labels right of their whiskers
+        const float wl = (avail.x - gap) * 0.56f, wr = avail.x - gap - wl;
+        plot_rungs(dl, perf, o, ImVec2(o.x + wl, o.y + avail.y));
         if (perf.cpu_explained)
-            explanation_box(*perf.cpu_explained, ImVec2(o.x + w + gap, o.y), ImVec2(w, avail.y), theme().presenter);
+            explanation_box(*perf.cpu_explained, ImVec2(o.x + wl + gap, o.y), ImVec2(wr, avail.y), theme().presenter);
         else
-            plot_roofline(dl, perf, ImVec2(o.x + w + gap, o.y), ImVec2(o.x + 2 * w + gap, o.y + avail.y));
+            plot_roofline(dl, perf, ImVec2(o.x + wl + gap, o.y), ImVec2(o.x + wl + gap + wr, o.y + avail.y));
         return;
     }
     plot_rungs(dl, perf, o, ImVec2(o.x + w, o.y + h));

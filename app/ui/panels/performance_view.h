@@ -7,7 +7,8 @@
 
 namespace tilescope::ui {
 
-void draw_performance_view(AppState& state, ImVec2 size);
+// `projector`: presenter mode with the panels away: the short texts, no tuning strip.
+void draw_performance_view(AppState& state, ImVec2 size, bool projector = false);
 // Starts the measurements the performance view shows (on the worker).
 // The plan is core's (core/tasks/performance.h performance_plan): the one
 // `tilescope bench --plan performance` runs.

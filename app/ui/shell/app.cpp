@@ -336,7 +336,7 @@ void App::draw_window() {
     // Presenter mode with a lesson: the step (number, title, question, answer) in a column
     // on the right, the emulation view's legend below it; the script stays in the side
     // panel (H) and on the lesson's page (export --lesson), off the projected picture.
-    const float strip_w = shows_lesson_strip() ? lesson_strip_width(vp->Size.x) : 0.f;
+    const float strip_w = shows_lesson_strip() ? lesson_strip_width(vp->Size.x, !fill) : 0.f;
     if (strip_w > 0) {
         const ImVec2 at(vp->Pos.x + vp->Size.x - strip_w, vp->Pos.y);
         strip_used_h_ = draw_lesson_strip(s_, at, ImVec2(strip_w, vp->Size.y));
@@ -360,7 +360,11 @@ void App::draw_window() {
         return;
     }
     draw_header();
-    const float status_h = ImGui::GetFrameHeightWithSpacing();
+    // at the projector, compare's summaries and the plots' own titles say what is on show:
+    // the status line's room goes to them
+    const bool status = !(s_.presenter && panels_hidden_ &&
+                          (s_.view == View::Compare || s_.view == View::Performance || s_.view == View::Ladder));
+    const float status_h = status ? ImGui::GetFrameHeightWithSpacing() : 0.f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float body_h = avail.y - status_h;
     if (!panels_hidden_) {
@@ -373,30 +377,39 @@ void App::draw_window() {
         ImGui::SameLine(0, 0);
     }
     draw_view(ImVec2(ImGui::GetContentRegionAvail().x, body_h), false);
-    draw_status_line();
+    if (status) draw_status_line();
     ImGui::End();
 }
 
-namespace {
-// Keeps the next item on this line when `width` more pixels fit, else starts a new line,
-// so the header wraps instead of running off a narrow window.
-void same_line_if_fits(float width) {
-    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
-    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-}
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2; }
-}  // namespace
-
 void App::draw_header() {
-    ImGui::PushFont(theme().big);
-    ImGui::TextUnformatted("tilescope");
-    ImGui::PopFont();
+    // At the projector with the panels away, one row: the views; the rest has its key
+    // (F5 presenter, F12 PNG, F1 help, H panels), said at the row's end where it fits.
+    const bool compact = s_.presenter && panels_hidden_;
+    if (!compact) {
+        ImGui::PushFont(theme().big);
+        ImGui::TextUnformatted("tilescope");
+        ImGui::PopFont();
+    }
+    bool first = true;
     for (View v : kViews) {
-        same_line_if_fits(button_width(view_title(v)));
+        if (!first || !compact) same_line_if_fits(button_width(view_title(v)));
+        first = false;
         const bool on = s_.view == v;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(view_title(v))) s_.view = v;  // compare's panel picks its second configuration
         if (on) ImGui::PopStyleColor();
+    }
+    if (compact) {
+        // the keys where they fit on the row (F1 lists them all)
+        for (const char* keys : {"F1 keys · F5 leave · H panel", "F1 keys"}) {
+            const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(keys).x;
+            if (right > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) continue;
+            ImGui::SameLine();
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", keys);
+            break;
+        }
+        return;
     }
     const char* presenter = s_.presenter ? "Presenter: on (F5)" : "Presenter (F5)";
     same_line_if_fits(button_width(presenter));
@@ -429,7 +442,11 @@ void App::draw_side_panel(float width, float height) {
 }
 
 void App::draw_view(ImVec2 size, bool fill) {
-    const float timeline_h = fill || s_.view == View::Performance || s_.view == View::Ladder ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
+    // the timeline is a desk's tool: at the projector with the panels away, compare keeps
+    // the room for its matrices (the keys still step)
+    const bool no_timeline = fill || s_.view == View::Performance || s_.view == View::Ladder ||
+                             (s_.view == View::Compare && s_.presenter && panels_hidden_);
+    const float timeline_h = no_timeline ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
     ImGui::BeginGroup();
     const ImVec2 view_size(size.x, size.y - timeline_h);
     if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -441,8 +458,8 @@ void App::draw_view(ImVec2 size, bool fill) {
         case View::Emulation:
         case View::Heatmap: draw_emulation(origin, inner); break;
         case View::Source: source_.draw(s_, inner); break;
-        case View::Performance: draw_performance_view(s_, inner); break;
-        case View::Compare: compare_.draw(s_, inner); break;
+        case View::Performance: draw_performance_view(s_, inner, s_.presenter && panels_hidden_); break;
+        case View::Compare: compare_.draw(s_, inner, s_.presenter && panels_hidden_); break;
         case View::Ladder: draw_ladder_view(s_, inner); break;
     }
     ImGui::EndChild();

@@ -289,6 +289,8 @@ struct EmulationView::Frame {
     bool short_legend = false;
     float content_right = 0;  // right edge of the matrices and local arrays, before zoom and pan
     float right_limit = 0;    // what is right of it belongs to the side legend
+    bool corner_locals = false;  // the local arrays in the free corner above A, left of B
+    float locals_bottom = 0;     // where the local arrays' room ends, before zoom and pan
 };
 
 EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
@@ -314,6 +316,8 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     f.gap = std::max(12.f, f.fh);
     f.races = has_race_marks(t);
     f.show_locals = !f.heatmap && !f.v.locals.empty();
+    f.corner_locals = f.show_locals && (flags & EmulationViewFlags_CornerLocals);
+    if (f.corner_locals) f.gap = std::max(12.f, f.fh * 0.5f);  // two views side by side: the matrices want every pixel
     f.local_w = f.show_locals ? std::min(size.x * (f.compact ? 0.16f : 0.22f), 300.f * (theme().presenter ? 1.4f : 1.f)) : 0.f;
     if (!f.compact) {  // a sixth of the view at most: short texts, else none (the matrices come first)
         f.legend = legend_of(f);
@@ -429,8 +433,9 @@ Legend EmulationView::legend_of(const Frame& f) {
 void EmulationView::lay_out_matrices(Frame& f) {
     const float K = float(f.A->cols), M = float(f.C->rows), N = float(f.C->cols), Kb = float(f.B->rows);
     const float gap = f.gap, lh = f.lh;
-    const float gaps_x = f.show_locals ? gap * 5 : gap * 3;  // left, A|C, right; locals: two before them, one after
-    float s = std::min((f.size.x - f.local_w - gaps_x) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h - 2) / (Kb + M));  // 2: the outline
+    const bool column = f.show_locals && !f.corner_locals;     // the local arrays right of B and C
+    const float gaps_x = column ? gap * 5 : gap * 3;  // left, A|C, right; locals: two before them, one after
+    float s = std::min((f.size.x - (column ? f.local_w : 0.f) - gaps_x) / (K + N), (f.size.y - lh * 2 - gap - f.legend_h - 2) / (Kb + M));  // 2: the outline
     s = std::max(s, 0.25f);
     const float left = f.origin.x + gap, top = f.origin.y + lh;
     const float ctop = top + Kb * s + gap + lh;
@@ -441,7 +446,13 @@ void EmulationView::lay_out_matrices(Frame& f) {
     f.pa = place(*f.A, "A", ImVec2(left, ctop), ImVec2(left + K * s, ctop + M * s));
     f.pc = place(*f.C, "C", ImVec2(left + K * s + gap, ctop), ImVec2(left + K * s + gap + N * s, ctop + M * s));
     f.locals_at = ImVec2(left + K * s + gap + N * s + gap * 2, top);
-    f.content_right = f.show_locals ? f.locals_at.x + f.local_w : left + K * s + gap + N * s;
+    f.content_right = column ? f.locals_at.x + f.local_w : left + K * s + gap + N * s;
+    f.locals_bottom = f.origin.y + f.size.y - f.legend_h;
+    if (f.corner_locals) {  // above A, left of B: as wide as A, as tall as B
+        f.locals_at = ImVec2(left, f.origin.y);
+        f.local_w = std::max(10.f, K * s - gap);
+        f.locals_bottom = top + Kb * s;
+    }
 }
 
 // Cell colours, recomputed only when what they show changes.
@@ -571,14 +582,15 @@ void EmulationView::paint_cell_names(const Frame& f) {
 void EmulationView::paint_locals(const Frame& f) {
     const Palette& pal = theme().pal;
     const GroupPhaseView& v = f.v;
-    const float lx = f.locals_at.x, top = f.locals_at.y, bottom = f.origin.y + f.size.y - f.legend_h;
+    const float lx = f.locals_at.x, top = f.locals_at.y, bottom = f.locals_bottom;
     float ly = top;  // the column right of B and C is free
     // Their own child window, so their own draw list: while work-items fill them only this
     // small region is repainted (gfx/damage_renderer), not the matrices.
     ImGui::PushID(this);
     const ImVec2 at = f.xf.apply(f.origin, ImVec2(lx - 2, ly - 2));
     ImGui::SetCursorScreenPos(at);
-    ImGui::BeginChild("##locals", ImVec2(std::max(10.f, (f.origin.x + f.size.x - lx) * f.xf.scale), std::max(10.f, (bottom - ly + 2) * f.xf.scale)),
+    const float room_w = f.corner_locals ? f.local_w + f.gap : f.origin.x + f.size.x - lx;
+    ImGui::BeginChild("##locals", ImVec2(std::max(10.f, room_w * f.xf.scale), std::max(10.f, (bottom - ly + 2) * f.xf.scale)),
                       false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoBackground |
                           ImGuiWindowFlags_NoScrollWithMouse);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -592,9 +604,10 @@ void EmulationView::paint_locals(const Frame& f) {
         const MatrixPlacement pl{la.name, "local", p0, ImVec2(p0.x + cs * la.cols, p0.y + cs * la.rows), la.rows, la.cols};
         char buf[160];
         std::snprintf(buf, sizeof buf, "local %s (%dx%d): %llu stored now", la.name.c_str(), la.rows, la.cols, (unsigned long long)la.stored);
-        if (f.compact || ImGui::CalcTextSize(buf).x > f.size.x + f.origin.x - pl.p0.x)  // the name alone where the sentence does not fit
+        const float text_room = f.corner_locals ? f.local_w : f.size.x + f.origin.x - pl.p0.x;
+        if (f.compact || ImGui::CalcTextSize(buf).x > text_room)  // the name alone where the sentence does not fit
             std::snprintf(buf, sizeof buf, "%s %dx%d", la.name.c_str(), la.rows, la.cols);
-        if (ImGui::CalcTextSize(buf).x > f.size.x + f.origin.x - pl.p0.x) std::snprintf(buf, sizeof buf, "%s", la.name.c_str());
+        if (ImGui::CalcTextSize(buf).x > text_room) std::snprintf(buf, sizeof buf, "%s", la.name.c_str());
         dl->AddText(ImVec2(pl.p0.x, pl.p0.y - f.lh), pal.text, buf);
         Grid& g = *locals_[i];
         std::vector<uint32_t> rgba(la.writer.size(), pal.local_empty);

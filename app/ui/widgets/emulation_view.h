@@ -42,6 +42,7 @@ enum EmulationViewFlags_ : int {
     EmulationViewFlags_Compact = 1 << 1,  // no legend, no phase text, short labels (compare)
     EmulationViewFlags_NoInput = 1 << 2,  // no hover, no click (a pinned hover still shows)
     EmulationViewFlags_SideLegend = 1 << 3,  // with Compact: the legend in the free column right of the matrices, where one is
+    EmulationViewFlags_CornerLocals = 1 << 4,  // the local arrays in the corner above A (compare at a projector)
 };
 using EmulationViewFlags = int;
 

@@ -222,7 +222,10 @@ void PlotFrame::hbar(double yc, double hh, double x, ImU32 colour, const std::st
     }
     const ImVec2 ns = ImGui::CalcTextSize(name.c_str()), vs = ImGui::CalcTextSize(value.c_str());
     dl_->AddText(ImVec2(a_.x - ns.x - 6, y - ns.y / 2), theme().pal.text, name.c_str());
-    const float vx = end + 4 + vs.x < b_.x ? end + 4 : std::max(a_.x + 2, x1 - vs.x - 4);
+    // right of the whisker; inside the bar only where the bar holds it whole, else right of
+    // the whisker still (past the frame, never over the bar)
+    const bool inside = end + 4 + vs.x >= b_.x && x1 - a_.x > vs.x + 8;
+    const float vx = inside ? x1 - vs.x - 4 : end + 4;
     dl_->AddText(ImVec2(vx, y - vs.y / 2), theme().pal.text, value.c_str());
 }
 

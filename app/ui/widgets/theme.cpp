@@ -88,4 +88,11 @@ void pop_fonts() { ImGui::PopFont(); }
 
 ImU32 heat(float t) { return col(palette::heat(t)); }
 
+void same_line_if_fits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2; }
+
 }  // namespace tilescope::ui

@@ -45,4 +45,9 @@ void pop_fonts();
 // reversed, readable by colour-blind students; palette::heat).
 ImU32 heat(float t);
 
+// Keeps the next item on this line when `width` more pixels fit, else starts a new line,
+// so a row of buttons wraps instead of running off a narrow window.
+void same_line_if_fits(float width);
+float button_width(const char* label);  // a button's width for `label` at the current font
+
 }  // namespace tilescope::ui
