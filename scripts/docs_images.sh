@@ -32,6 +32,16 @@ shot lesson3-compare      --lesson "$lessons/3_tile_sizes.json" --step 1
 shot lesson4-partial      --lesson "$lessons/4_partial_tiles.json" --step 1
 shot lesson5-missing      --lesson "$lessons/5_what_goes_wrong.json" --step 1
 shot lesson6-coalescing   --lesson "$lessons/6_coalescing_banks.json" --step 1
+# At a projector (1280x720, presenter mode): the lesson strip, before and after Reveal, and compare.
+projector() {  # NAME, then gui options
+  local name="$1"; shift
+  echo "docs_images: $name.png"
+  "$bin" gui "$@" --presenter --window 1280x720 --frames 8 --screenshot "$out/$name.png"
+}
+projector presenter-question  --lesson "$lessons/2_tiling_4x4.json" --step 3
+projector presenter-revealed  --lesson "$lessons/2_tiling_4x4.json" --step 3 --reveal
+projector presenter-compare   --lesson "$lessons/3_tile_sizes.json" --step 1
+projector presenter-cpu       --lesson "$lessons/7_local_memory_on_cpu.json" --step 2
 # Lesson 9, the slides frame by frame: every step at a projector's 1280x720.
 for step in $(seq 1 11); do
   echo "docs_images: slides-step$step.png"

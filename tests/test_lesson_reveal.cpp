@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/teach/lesson.h"
 #include "gui_test_support.h"
 
@@ -107,10 +109,10 @@ std::vector<std::regex> answer_patterns(const std::string& quantity, const std::
         p = {b + num + " work-groups", "\\(" + num + " work-groups"};
     else if (quantity == "a_loads_per_element")
         p = {num + "\\.\\." + num + e, "loaded (N = )?" + num + " times", b + num + " times each", "global " + num + "(\\.0)? times"};
-    else if (quantity == "compute_to_global_ratio") p = {b + num + " FLOP per", "FLOP per (global )?load[^\n0-9]*" + num + e};
+    else if (quantity == "compute_to_global_ratio") p = {b + num + " FLOP( per|/)", "FLOP per (global )?load[^\n0-9]*" + num + e};
     else if (quantity == "traffic_factor" || quantity == "dram_traffic_factor") {
         p = {b + num + " ?(x|\u00d7) (fewer|less|more)", b + num + e + " times (fewer|less|more)"};
-        if (quantity == "traffic_factor") p.push_back(b + num + " FLOP per");  // naive's is 1: the ratio of loads
+        if (quantity == "traffic_factor") p.push_back(b + num + " FLOP( per|/)");  // naive's is 1: the ratio of loads
     }
     else if (quantity == "idle_work_items") p = {b + num + " (idle|work-items (that )?store no)"};
     else if (quantity == "wrong_cells") p = {b + num + " (cells|wrong)"};
@@ -167,6 +169,67 @@ INSTANTIATE_TEST_SUITE_P(Lessons, Reveal, ::testing::ValuesIn(every_question()),
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
     return name;
 });
+
+// Presenter mode at 1280x720 carries the lesson (issue 21 item 1), measured in what is drawn:
+// the step's number, title and question in the strip with nothing cut, the instructor's script
+// off the picture, C at least 300 px at 32x32, and compare's six matrices at least 200 px at
+// 64x64 with both summaries whole.
+namespace {
+nlohmann::json layout_of(const std::string& args, std::string& text, std::string& err) {
+    static int n = 0;
+    const fs::path layout = scratch() / ("layout" + std::to_string(++n) + ".json"), txt = scratch() / ("layout" + std::to_string(n) + ".txt");
+    const std::string cmd = std::string(TILESCOPE_BIN) + " gui " + args + " --presenter --window 1280x720 --frames 8 --layout " +
+                            layout.string() + " --text " + txt.string() + " >/dev/null 2>" + (scratch() / "layout.err").string();
+    const int raw = std::system(cmd.c_str());
+    if (!WIFEXITED(raw) || WEXITSTATUS(raw) != 0) {
+        err = cmd + "\n" + slurp(scratch() / "layout.err");
+        return {};
+    }
+    text = slurp(txt);
+    std::ifstream in(layout);
+    return nlohmann::json::parse(in);
+}
+std::string one_line(std::string t) {  // the dump's line breaks (wrapping) as spaces
+    std::replace(t.begin(), t.end(), '\n', ' ');
+    return t;
+}
+}  // namespace
+
+TEST(Presenter, LessonStripAndMatricesFit720p) {
+    const std::string lessons = TILESCOPE_LESSONS;
+    {
+        const Lesson l = load_lesson(lessons + "/1_naive.json");
+        std::string text, err;
+        const nlohmann::json j = layout_of("--lesson " + lessons + "/1_naive.json --step 2", text, err);
+        ASSERT_FALSE(j.empty()) << err;
+        for (const auto& m : j["matrices"])
+            if (m["name"] == "C") EXPECT_GE(m["x1"].get<double>() - m["x0"].get<double>(), 300.0) << "C at 32x32";
+        const std::string flat = one_line(text);
+        EXPECT_NE(flat.find("step 2 of " + std::to_string(l.steps.size())), std::string::npos) << text;
+        EXPECT_NE(flat.find(l.steps[1].title), std::string::npos) << text;
+        EXPECT_NE(flat.find(l.steps[1].question->text), std::string::npos) << "the question, whole:\n" << text;
+        EXPECT_NE(flat.find("Reveal (R)"), std::string::npos);
+        EXPECT_NE(flat.find("PgDn >"), std::string::npos);
+        EXPECT_EQ(flat.find(l.steps[1].script.substr(0, 40)), std::string::npos) << "the script on the projected picture";
+    }
+    {
+        std::string text, err;
+        const nlohmann::json j = layout_of("--lesson " + lessons + "/3_tile_sizes.json --step 1", text, err);
+        ASSERT_FALSE(j.empty()) << err;
+        EXPECT_EQ(j["view"], "compare");
+        int big = 0;
+        for (const auto& m : j["matrices"]) {
+            if (m["role"] == "local") continue;
+            EXPECT_EQ(m["rows"], 64);
+            EXPECT_GE(m["x1"].get<double>() - m["x0"].get<double>(), 200.0) << m.dump();
+            EXPECT_LE(m["x1"].get<double>(), 1280.0 - 280.0) << "under the lesson strip: " << m.dump();
+            ++big;
+        }
+        EXPECT_EQ(big, 6);
+        const std::regex whole("traced: [0-9]+ KB, [0-9.]+ FLOP/load");
+        EXPECT_EQ(std::distance(std::sregex_iterator(text.begin(), text.end(), whole), std::sregex_iterator()), 2) << text;
+    }
+}
 
 // The verdict on a guess: its own word for each, exact only when equal as shown.
 TEST(GuessVerdict, ExactCloseOffAreDistinct) {

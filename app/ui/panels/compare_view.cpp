@@ -104,7 +104,7 @@ ComparePanel::Shown ComparePanel::match(const AppState& s) const {
             out.interval = *p;
             const GroupTrace* g2 = t2.find_group(out.group);
             const std::string title = g2 ? part_title(phase_plan(*g2), *p, hidden_until_reveal(s, Figure::PhaseCount)) : "";
-            out.why += ", " + title.substr(0, title.find(" (")) + ": same k=" + std::to_string(v1.a_loaded[0].c0);
+            out.why += ", " + title.substr(0, title.rfind(" (")) + ": same k=" + std::to_string(v1.a_loaded[0].c0);
         }
     return out;
 }

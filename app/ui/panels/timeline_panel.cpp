@@ -31,7 +31,7 @@ std::string cursor_part_text(const AppState& s) {
     const GroupTrace* g = s.main.trace ? s.main.trace->find_group(s.cursor.group) : nullptr;
     if (!g) return "";
     const std::string title = part_title(phase_plan(*g), s.cursor.interval, hidden_until_reveal(s, Figure::PhaseCount));
-    std::string text = title.substr(0, title.find(" ("));
+    std::string text = title.substr(0, title.rfind(" ("));
     if (s.cursor.iteration)
         text += ", iteration " + std::to_string(*s.cursor.iteration) + " of " +
                 std::to_string(part_iterations(s, s.cursor.interval));
