@@ -15,6 +15,9 @@ target_link_libraries(tilescope_fuzz PRIVATE tilescope_core)
 if(TARGET tilescope_ui)
   target_link_libraries(tilescope_fuzz PRIVATE tilescope_ui)
   target_compile_definitions(tilescope_fuzz PRIVATE TILESCOPE_FUZZ_SCENES=1)
+else()
+  # The GUI's control file reader needs only the core: fuzzed in the sanitizer build too.
+  target_sources(tilescope_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/app/ui/shell/control_file.cpp)
 endif()
 add_test(NAME fuzz_parsers_short
   COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --runs 20000 --seed 1

@@ -1,5 +1,6 @@
 // A deterministic fuzzer for every parser of user input: expressions, --arg specs, the
-// --check spec, sizes, --param, --groups, tuning files and GUI scene files. Inputs are mutations of a seed
+// --check spec, sizes, --param, --groups, tuning files, lesson files, saved traces, the GUI's
+// control file and GUI scene files. Inputs are mutations of a seed
 // corpus (tests/hardening/corpus/<target>.txt, one seed per line) plus generated bombs
 // (deep nesting, long runs, extreme numbers, control bytes), drawn from a fixed seed so a
 // failure is reproduced by rerunning the same command.
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <random>
 #include <string>
@@ -41,6 +43,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
+
+#include "ui/shell/control_file.h"  // compiled in even without the GUI (it needs only the core)
 #ifdef TILESCOPE_FUZZ_SCENES
 #include "ui/shell/gui_options.h"
 #endif
@@ -293,6 +298,45 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
         const MatrixRoles roles = matrix_roles(f.trace, f.launch.kernel.check);
         for (const GroupTrace& g : f.trace.detail)
             for (int i = 0; i < interval_count(f.trace, g.group); ++i) (void)group_phase_view(f.trace, roles, g.group, i);
+    };
+    t["control"] = [](const std::string& in, Rng& rng) {
+        // `gui --control FILE` (issue 23): someone else's command file, as the running GUI takes
+        // it. What it says on stderr must be one short printable line per complaint, and the
+        // file must be gone afterwards (taken once, never read twice).
+        static const std::string path = (std::filesystem::temp_directory_path() /
+                                         ("tilescope-fuzz-control-" + std::to_string(getpid()))).string();
+        std::string text = in;
+        if (rng() % 64 == 0) text.append(ui::kMaxControlFileBytes + 1 - std::min<size_t>(text.size(), ui::kMaxControlFileBytes), 'x');
+        std::filesystem::remove(path);
+        std::ofstream(path, std::ios::binary) << text;
+        std::ostringstream said;
+        std::streambuf* const old = std::cerr.rdbuf(said.rdbuf());
+        std::vector<ui::ControlCommand> commands;
+        try {
+            commands = ui::ControlFile(path).take();
+        } catch (...) {
+            std::cerr.rdbuf(old);
+            throw;
+        }
+        std::cerr.rdbuf(old);
+        std::error_code ec;
+        if (std::filesystem::exists(path, ec) || std::filesystem::exists(path + ".taken", ec))
+            throw std::logic_error("the control file or its .taken copy was left behind");
+        for (const ui::ControlCommand& c : commands)
+            if (c.argument.find('\n') != std::string::npos) throw std::logic_error("a command's argument spans lines");
+        const std::string out = said.str();
+        if (out.empty()) return;  // every line a command
+        std::istringstream lines(out);
+        std::string first;
+        for (std::string line; std::getline(lines, line);) {
+            if (first.empty()) first = line;
+            if (line.size() > 2000 || line.empty()) throw std::logic_error("stderr line of " + std::to_string(line.size()) + " characters");
+            for (const char ch : line)
+                if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+                    throw std::logic_error("a raw control byte on stderr: " + shown(line, 200));
+        }
+        if (out.back() != '\n') throw std::logic_error("stderr does not end its line");
+        throw InputError(first);  // counted as refused: it said why
     };
 #ifdef TILESCOPE_FUZZ_SCENES
     t["scene"] = [](const std::string& in, Rng&) {
