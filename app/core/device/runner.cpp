@@ -10,6 +10,7 @@
 #include "core/device/cl.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
+#include "core/device/contained_trial.h"
 
 namespace tilescope {
 namespace {
@@ -318,6 +319,8 @@ void Runner::validate(const LaunchConfig& config) {
         throw InputError("kernel '" + config.kernel.name + "' cannot be set up on " + device_.label() + ": " + e.what() +
                          " " + cl_error_name(e.err()));
     }
+    // Built here; run first where a crash inside the driver cannot take this process down.
+    run_contained_trial(config, device_);
 }
 
 Measurement Runner::measure(const LaunchConfig& config, const RunOptions& options) {
@@ -325,6 +328,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
+    run_contained_trial(config, device_);  // once per point and process; validate() may have tried it
     std::map<std::string, HostMatrix> host = make_matrices(launch);
 
     Measurement m;
