@@ -526,3 +526,12 @@ TEST(TuningFile, ATunedPointThatCrashesPoclFallsBackNamingItsFile) {
     EXPECT_NE(p.out().find("ok (err"), std::string::npos) << p.out();  // the defaults, measured and verified
     fs::remove_all(dir);
 }
+
+// A saved trace holds names of at most 256 characters: a longer --entry is refused when
+// typed, so `trace --save` never writes a file its own reader refuses.
+TEST(HostileCli, AnEntryNameLongerThanATraceHoldsIsOneLine) {
+    for (const std::string command : {"trace", "bench"})
+        expect_refused({command, "--size", "16", "--source", kData + "/endless.cl", "--entry", std::string(300, 'e'),
+                        "--global", "1", "--local", "1", "--arg", "C=matrix:1x2:out", "--arg", "n=int:1"},
+                       "at most 256", command + " --entry of 300 characters");
+}
