@@ -49,3 +49,15 @@ target_compile_definitions(hardening_cli_tests PRIVATE
   TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data")
 add_dependencies(hardening_cli_tests tilescope)
 gtest_discover_tests(hardening_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+
+# Issue 23 in the GUI (Xvfb of its own): a huge shape with huge texts in every view, a
+# lesson at and past its limits, the GUI's watchdog (worker and live window).
+if(TARGET tilescope_ui AND TARGET tilescope_trace)
+  add_executable(gui_files_tests hardening/test_gui_files.cpp)
+  target_link_libraries(gui_files_tests PRIVATE tilescope_ui GTest::gtest stb)
+  target_include_directories(gui_files_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(gui_files_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+                             TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data")
+  add_dependencies(gui_files_tests tilescope tilescope_trace)
+  gtest_discover_tests(gui_files_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
+endif()
