@@ -36,7 +36,8 @@ bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device)
 void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device);
 
 // The child's side: `tilescope __trial DEVICE_LABEL KERNEL M N K TILE [NAME=V]...`.
-// Builds and runs the point once; 0 when it ran, 2 with one line when refused.
+// Builds and runs the point once; 0 when it ran, 2 with one line when refused. A crash of
+// the driver's compiler is caught as well as one of the kernel: the child builds first.
 int trial_main(const std::vector<std::string>& args);
 
 }  // namespace tilescope

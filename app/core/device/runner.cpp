@@ -313,14 +313,15 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
 void Runner::validate(const LaunchConfig& config) {
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
+    // Built and run first where a crash inside the driver (its compiler or the kernel it
+    // compiled) cannot take this process down; the build here then comes from its cache.
+    run_contained_trial(config, device_);
     try {
         impl_->prepare(config, launch, device_, nullptr);
     } catch (const cl::Error& e) {
         throw InputError("kernel '" + config.kernel.name + "' cannot be set up on " + device_.label() + ": " + e.what() +
                          " " + cl_error_name(e.err()));
     }
-    // Built here; run first where a crash inside the driver cannot take this process down.
-    run_contained_trial(config, device_);
 }
 
 Measurement Runner::measure(const LaunchConfig& config, const RunOptions& options) {
