@@ -238,7 +238,7 @@ int cmd_bench(const std::vector<std::string>& args) {
             } catch (const InputError& e) {
                 std::fprintf(stderr, "bench: tuned TS=%d for %s from '%s' cannot be used (%s); using the defaults\n",
                              configs[i].tile, configs[i].kernel.name.c_str(), shown(configs[i].tuning_origin).c_str(),
-                             shown(e.what(), 240).c_str());
+                             shown(e.what(), 480).c_str());
                 configs[i] = defaults[i];
             }
         }

@@ -1,10 +1,12 @@
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/cli.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
+#include "core/device/contained_trial.h"
 
 namespace tilescope::cli {
 namespace {
@@ -51,6 +53,13 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             std::cout << kUsage;
             return 0;
         }
+        if (cmd == "__trial") {  // a point tried in a child process (core/device/contained_trial.h)
+            watchdog::enable("tilescope __trial");
+            return trial_main(args);
+        }
+        // Tuned and typed points on a CPU driver are tried in a child (this program) first.
+        std::error_code ec;
+        if (const auto self = std::filesystem::read_symlink("/proc/self/exe", ec); !ec) set_trial_program(self.string());
         if (!cmd.empty() && cmd != "gui") {
             // From the start, so Ctrl-C during device set-up or a build is ours to handle
             // (LLVM's own handlers, installed by the drivers' compilers, pass it on to it).

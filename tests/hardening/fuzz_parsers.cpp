@@ -1,5 +1,6 @@
 // A deterministic fuzzer for every parser of user input: expressions, --arg specs, the
-// --check spec, sizes, --param, --groups, tuning files and GUI scene files. Inputs are mutations of a seed
+// --check spec, sizes, --param, --groups, tuning files, lesson files, saved traces, the GUI's
+// control file and GUI scene files. Inputs are mutations of a seed
 // corpus (tests/hardening/corpus/<target>.txt, one seed per line) plus generated bombs
 // (deep nesting, long runs, extreme numbers, control bytes), drawn from a fixed seed so a
 // failure is reproduced by rerunning the same command.
@@ -12,7 +13,10 @@
 //
 // With the GUI built, `gui --scene FILE` is fuzzed too (target "scene").
 //
-//   tilescope_fuzz --corpus DIR [--target NAME|all] [--runs N] [--seed S] [--min-refused R]
+//   tilescope_fuzz --corpus DIR [--target NAME[,NAME..]|all] [--runs N] [--runs-of NAME=N] [--seed S]
+//                  [--min-refused R]
+// --runs-of gives one target its own count (repeatable): cheap targets can run many
+// more inputs than a saved trace, which is traced and rendered.
 // prints one line per target: inputs, accepted, refused, failures, slowest input.
 #include <chrono>
 #include <cstdint>
@@ -20,8 +24,10 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +47,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
+
+#include "ui/shell/control_file.h"  // compiled in even without the GUI (it needs only the core)
 #ifdef TILESCOPE_FUZZ_SCENES
 #include "ui/shell/gui_options.h"
 #endif
@@ -294,6 +303,45 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
         for (const GroupTrace& g : f.trace.detail)
             for (int i = 0; i < interval_count(f.trace, g.group); ++i) (void)group_phase_view(f.trace, roles, g.group, i);
     };
+    t["control"] = [](const std::string& in, Rng& rng) {
+        // `gui --control FILE` (issue 23): someone else's command file, as the running GUI takes
+        // it. What it says on stderr must be one short printable line per complaint, and the
+        // file must be gone afterwards (taken once, never read twice).
+        static const std::string path = (std::filesystem::temp_directory_path() /
+                                         ("tilescope-fuzz-control-" + std::to_string(getpid()))).string();
+        std::string text = in;
+        if (rng() % 64 == 0) text.append(ui::kMaxControlFileBytes + 1 - std::min<size_t>(text.size(), ui::kMaxControlFileBytes), 'x');
+        std::filesystem::remove(path);
+        std::ofstream(path, std::ios::binary) << text;
+        std::ostringstream said;
+        std::streambuf* const old = std::cerr.rdbuf(said.rdbuf());
+        std::vector<ui::ControlCommand> commands;
+        try {
+            commands = ui::ControlFile(path).take();
+        } catch (...) {
+            std::cerr.rdbuf(old);
+            throw;
+        }
+        std::cerr.rdbuf(old);
+        std::error_code ec;
+        if (std::filesystem::exists(path, ec) || std::filesystem::exists(path + ".taken", ec))
+            throw std::logic_error("the control file or its .taken copy was left behind");
+        for (const ui::ControlCommand& c : commands)
+            if (c.argument.find('\n') != std::string::npos) throw std::logic_error("a command's argument spans lines");
+        const std::string out = said.str();
+        if (out.empty()) return;  // every line a command
+        std::istringstream lines(out);
+        std::string first;
+        for (std::string line; std::getline(lines, line);) {
+            if (first.empty()) first = line;
+            if (line.size() > 2000 || line.empty()) throw std::logic_error("stderr line of " + std::to_string(line.size()) + " characters");
+            for (const char ch : line)
+                if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+                    throw std::logic_error("a raw control byte on stderr: " + shown(line, 200));
+        }
+        if (out.back() != '\n') throw std::logic_error("stderr does not end its line");
+        throw InputError(first);  // counted as refused: it said why
+    };
 #ifdef TILESCOPE_FUZZ_SCENES
     t["scene"] = [](const std::string& in, Rng&) {
         // `gui --scene FILE`: the file becomes options, checked before any window opens.
@@ -318,8 +366,8 @@ std::vector<std::string> read_seeds(const std::string& path) {
 }
 
 int usage(const char* why) {
-    std::fprintf(stderr, "tilescope_fuzz: %s; usage: tilescope_fuzz --corpus DIR [--target NAME|all] [--runs N] "
-                         "[--seed S] [--min-refused R]\n", why);
+    std::fprintf(stderr, "tilescope_fuzz: %s; usage: tilescope_fuzz --corpus DIR [--target NAME[,NAME..]|all] [--runs N] "
+                         "[--runs-of NAME=N] [--seed S] [--min-refused R]\n", why);
     return 2;
 }
 
@@ -328,6 +376,7 @@ int usage(const char* why) {
 int main(int argc, char** argv) {
     std::string corpus, only = "all";
     uint64_t runs = 20000, seed = 1, min_refused = 0;
+    std::map<std::string, uint64_t> runs_of;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string opt = argv[i], val = argv[i + 1];
         char* end = nullptr;
@@ -336,25 +385,44 @@ int main(int argc, char** argv) {
         else if (opt == "--runs") runs = std::strtoull(val.c_str(), &end, 10);
         else if (opt == "--seed") seed = std::strtoull(val.c_str(), &end, 10);
         else if (opt == "--min-refused") min_refused = std::strtoull(val.c_str(), &end, 10);
+        else if (opt == "--runs-of") {
+            const size_t eq = val.find('=');
+            if (eq == std::string::npos || eq == 0) return usage("--runs-of takes NAME=N");
+            runs_of[val.substr(0, eq)] = std::strtoull(val.c_str() + eq + 1, &end, 10);
+        }
         else return usage(("unknown option " + opt).c_str());
         if (end && *end) return usage(("bad number for " + opt).c_str());
     }
     if (argc % 2 == 0) return usage("options come in pairs");
     if (corpus.empty()) return usage("--corpus DIR is required");
     const auto all = targets();
-    if (only != "all" && !all.count(only)) return usage(("unknown target " + only).c_str());
+    std::set<std::string> chosen;
+    for (size_t at = 0; only != "all";) {
+        const size_t comma = only.find(',', at);
+        const std::string name = only.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (!all.count(name)) return usage(("unknown target " + name).c_str());
+        chosen.insert(name);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    for (const auto& [name, n] : runs_of)
+        if (!all.count(name)) return usage(("unknown target in --runs-of: " + name).c_str());
 
     bool ok = true;
     uint64_t total = 0, crashes = 0;
     for (const auto& [name, parse] : all) {
-        if (only != "all" && only != name) continue;
+        if (only != "all" && !chosen.count(name)) continue;
+        const uint64_t target_runs = runs_of.count(name) ? runs_of.at(name) : runs;
         const std::vector<std::string> seeds = read_seeds(corpus + "/" + name + ".txt");
         Rng rng(seed ^ std::hash<std::string>{}(name));
         Counts c;
+        // The trace every .tstrace is made from, traced once before the clock runs: starting
+        // the emulator is not the first input's time (it once passed 2 s on a loaded machine).
+        if (name == "tstrace") (void)base_trace();
         const auto t0 = std::chrono::steady_clock::now();
         auto call = [&](const std::string& in) { parse(in, rng); };
         for (const std::string& s : seeds) run_one(name, s, call, c);  // the corpus itself first
-        while (c.inputs < runs) run_one(name, mutate(rng, pick(rng, seeds), seeds), call, c);
+        while (c.inputs < target_runs) run_one(name, mutate(rng, pick(rng, seeds), seeds), call, c);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%-8s inputs=%llu accepted=%llu refused=%llu failures=%llu seconds=%.1f slowest_s=%.4f\n",
                     name.c_str(), (unsigned long long)c.inputs, (unsigned long long)c.accepted,
@@ -365,7 +433,7 @@ int main(int argc, char** argv) {
         if (c.failures) ok = false;
         // Tuning files are read leniently (a bad file is ignored, never an error), so only
         // the command-line parsers must refuse.
-        if (name != "tuning" && name != "tstrace" && c.refused < min_refused) {
+        if (name != "tuning" && name != "tstrace" && c.refused < std::min(min_refused, target_runs / 2)) {
             std::fprintf(stderr, "FAIL %s: only %llu inputs refused, fewer than --min-refused %llu\n", name.c_str(),
                          (unsigned long long)c.refused, (unsigned long long)min_refused);
             ok = false;

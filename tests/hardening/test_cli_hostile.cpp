@@ -455,3 +455,83 @@ TEST(TuningFile, ATunedPointBeyondTheLimitsFallsBackNamingItsFile) {
     }
     fs::remove_all(dir);
 }
+
+// Issue 23, item 7: the build time limit (120 s; TILESCOPE_BUILD_TIMEOUT_S so this runs in
+// seconds). slow_build.cl takes seconds to build anywhere (2^16 statements); at 0.5 s the
+// watchdog ends the run with one line, on PoCL and on the emulator, and writes nothing.
+TEST(HostileCli, ABuildPastTheTimeLimitEndsWithOneLineAndNoFile) {
+    for (const std::string command : {"bench", "trace"}) {
+        const fs::path dir = scratch_dir("build-limit");
+        const fs::path json = dir / "out.json";
+        std::vector<std::string> args = {command, "--size", "16", "--source", kData + "/slow_build.cl", "--entry", "slow_build",
+                                         "--global", "1", "--local", "1", "--arg", "C=matrix:1x2:out", "--arg", "n=int:1",
+                                         "--json", json.string()};
+        if (command == "bench") args.insert(args.end(), {"--device", "pocl", "--reps", "1", "--warmup", "0"});
+        else args.push_back("--no-checks");
+        // A PoCL cache of its own: a cached build would take no time at all.
+        Proc p(args, dir, {"TILESCOPE_BUILD_TIMEOUT_S=0.5", "POCL_CACHE_DIR=" + (dir / "pocl-cache").string()});
+        const auto t0 = Clock::now();
+        const int status = p.wait(60);
+        const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+        ASSERT_NE(status, -1) << command << ": still running after 60 s";
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << command << ": status " << status << ": " << p.err();
+        EXPECT_EQ(lines(p.err()), 1) << command << ": " << p.err();
+        EXPECT_NE(p.err().find("building kernel 'slow_build'"), std::string::npos) << command << ": " << p.err();
+        EXPECT_NE(p.err().find("took more than 0.5 s"), std::string::npos) << command << ": " << p.err();
+        EXPECT_LT(took, 20.0) << command;  // the limit plus start-up, never the whole build
+        EXPECT_FALSE(fs::exists(json)) << command;
+        fs::remove_all(dir);
+    }
+}
+
+// Issue 23, item 3: a point that passes every limit check but crashes inside the kernel
+// PoCL compiled (its work-group's private values overflow the driver thread's 8 MiB stack)
+// is tried in a child process first: typed, it is one line and exit 2, not a signal.
+const std::vector<std::string> kCrashingPoint = {"--tile", "1024", "--param", "PAD=0", "--param", "TSK=32", "--param", "VW=16",
+                                                 "--param", "WPTM=16", "--param", "WPTN=32"};
+
+TEST(HostileCli, TypedOptionsThatCrashPoclExitTwoWithOneLine) {
+    const fs::path dir = scratch_dir("crashing-point");
+    std::vector<std::string> args = {"bench", "--device", "pocl", "--kernel", "reg2d_tpad", "--size", "64", "--reps", "1",
+                                     "--warmup", "0", "--json", (dir / "out.json").string()};
+    args.insert(args.end(), kCrashingPoint.begin(), kCrashingPoint.end());
+    Proc p(args, dir);
+    const int status = p.wait(300);  // the first time, PoCL compiles the crashing kernel (15 s here)
+    ASSERT_NE(status, -1) << "still running after 300 s";
+    EXPECT_FALSE(WIFSIGNALED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status << ": " << p.err();
+    EXPECT_EQ(lines(p.err()), 1) << p.err();
+    EXPECT_NE(p.err().find("TS=1024"), std::string::npos) << p.err();
+    EXPECT_NE(p.err().find("crashed"), std::string::npos) << p.err();
+    EXPECT_NE(p.err().find("SIGSEGV"), std::string::npos) << p.err();
+    EXPECT_FALSE(fs::exists(dir / "out.json"));
+    fs::remove_all(dir);
+}
+
+TEST(TuningFile, ATunedPointThatCrashesPoclFallsBackNamingItsFile) {
+    const fs::path dir = scratch_dir("tuned-crash");
+    std::ofstream(dir / "defaults-cpu.json")
+        << R"({"kernels": {"reg2d_tpad": {"sizes": {"small": {"tile": 1024,
+              "params": {"PAD": 0, "TSK": 32, "VW": 16, "WPTM": 16, "WPTN": 32}}}}}})";
+    Proc p({"bench", "--kernel", "reg2d_tpad", "--size", "64", "--reps", "1", "--warmup", "0", "--device", "pocl"}, dir,
+           {"TILESCOPE_TUNING_DIR=" + dir.string()});
+    const int status = p.wait(300);
+    ASSERT_NE(status, -1) << "still running after 300 s";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << ": " << p.err();
+    EXPECT_EQ(lines(p.err()), 1) << p.err();
+    EXPECT_NE(p.err().find("defaults-cpu.json"), std::string::npos) << p.err();
+    EXPECT_NE(p.err().find("crashed"), std::string::npos) << p.err();
+    EXPECT_NE(p.err().find("using the defaults"), std::string::npos) << p.err();
+    EXPECT_NE(p.out().find("reg2d_tpad"), std::string::npos) << p.out();
+    EXPECT_NE(p.out().find("ok (err"), std::string::npos) << p.out();  // the defaults, measured and verified
+    fs::remove_all(dir);
+}
+
+// A saved trace holds names of at most 256 characters: a longer --entry is refused when
+// typed, so `trace --save` never writes a file its own reader refuses.
+TEST(HostileCli, AnEntryNameLongerThanATraceHoldsIsOneLine) {
+    for (const std::string command : {"trace", "bench"})
+        expect_refused({command, "--size", "16", "--source", kData + "/endless.cl", "--entry", std::string(300, 'e'),
+                        "--global", "1", "--local", "1", "--arg", "C=matrix:1x2:out", "--arg", "n=int:1"},
+                       "at most 256", command + " --entry of 300 characters");
+}

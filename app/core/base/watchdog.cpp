@@ -22,6 +22,13 @@ struct ActiveDeadline {
     std::string what, advice;
     double seconds = 0;
     Clock::time_point end;
+    std::thread::id thread;  // the one blocked in the call
+
+    std::string expired_text() const {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g", seconds);
+        return what + " took more than " + limit + " s; " + advice;
+    }
 };
 
 struct State {
@@ -31,6 +38,7 @@ struct State {
     std::map<unsigned long, ActiveDeadline> deadlines;
     unsigned long next_id = 1;
     bool enabled = false;
+    bool reporting = false;  // the GUI: deadlines are reported, never acted on
     int stderr_fd = STDERR_FILENO;  // a copy taken at enable(): builds silence fd 2 for a while
 };
 
@@ -70,9 +78,7 @@ void watch() {
             std::lock_guard<std::mutex> lock(state().mutex);
             for (const auto& [id, d] : state().deadlines)
                 if (now >= d.end) {
-                    char limit[32];
-                    std::snprintf(limit, sizeof limit, "%g", d.seconds);
-                    expired = d.what + " took more than " + limit + " s; " + d.advice + "; nothing was written";
+                    expired = d.expired_text() + "; nothing was written";
                     break;
                 }
         }
@@ -92,6 +98,19 @@ void enable(const std::string& program) {
     std::thread(watch).detach();
 }
 
+void enable_reporting() {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    state().reporting = true;
+}
+
+std::optional<std::string> expired_on(std::thread::id thread) {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    const auto now = Clock::now();
+    for (const auto& [id, d] : state().deadlines)
+        if (d.thread == thread && now >= d.end) return d.expired_text();
+    return std::nullopt;
+}
+
 void request_cancel() { g_cancel.store(true); }
 bool cancel_requested() { return g_cancel.load(); }
 
@@ -109,10 +128,10 @@ Deadline::Deadline(std::string what, double seconds, std::string advice) {
     if (seconds <= 0) return;
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (!s.enabled) return;
+    if (!s.enabled && !s.reporting) return;
     id_ = s.next_id++;
     const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    s.deadlines[id_] = ActiveDeadline{std::move(what), std::move(advice), seconds, end};
+    s.deadlines[id_] = ActiveDeadline{std::move(what), std::move(advice), seconds, end, std::this_thread::get_id()};
 }
 
 Deadline::~Deadline() {

@@ -9,8 +9,13 @@
 //    no output file exists then.
 //  - A Deadline around a blocking call (a build) ends the process with status 2 and one
 //    line naming the limit when the call outlives it.
-// Without enable() (the GUI, tests) both are inert: cancel_requested() still answers.
+// Without enable() (tests) both are inert: cancel_requested() still answers.
+// The GUI calls enable_reporting() instead: a Deadline that expires does not end the
+// process; the GUI's worker asks expired_on() for its thread and leaves the call behind
+// with the same line as its job's error (ui/state/worker.h), so the window stays live.
+#include <optional>
 #include <string>
+#include <thread>
 
 namespace tilescope::watchdog {
 
@@ -18,6 +23,11 @@ inline constexpr double kCancelGraceSeconds = 1.0;
 
 // Starts the watchdog thread; `program` prefixes its messages ("tilescope bench").
 void enable(const std::string& program);
+
+// Deadlines are kept and reported by expired_on(), never acted on (the GUI).
+void enable_reporting();
+// "<what> took more than <limit> s; <advice>" for an expired Deadline made on `thread`.
+std::optional<std::string> expired_on(std::thread::id thread);
 
 // Async-signal-safe: may be called from a SIGINT handler.
 void request_cancel();

@@ -10,6 +10,7 @@
 #include "core/device/cl.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
+#include "core/device/contained_trial.h"
 
 namespace tilescope {
 namespace {
@@ -312,6 +313,9 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
 void Runner::validate(const LaunchConfig& config) {
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
+    // Built and run first where a crash inside the driver (its compiler or the kernel it
+    // compiled) cannot take this process down; the build here then comes from its cache.
+    run_contained_trial(config, device_);
     try {
         impl_->prepare(config, launch, device_, nullptr);
     } catch (const cl::Error& e) {
@@ -325,6 +329,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
+    run_contained_trial(config, device_);  // once per point and process; validate() may have tried it
     std::map<std::string, HostMatrix> host = make_matrices(launch);
 
     Measurement m;

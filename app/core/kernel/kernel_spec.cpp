@@ -220,6 +220,13 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     spec.custom = true;
     spec.entry = o.entry;
     if (spec.entry.empty()) throw InputError("--source needs --entry NAME (the kernel function)");
+    // What a saved trace accepts back (core/io/trace_file_check.cpp): a trace saved here opens.
+    if (spec.entry.size() > kMaxKernelNameChars)
+        throw InputError("--entry '" + shown(spec.entry) + "': " + std::to_string(spec.entry.size()) +
+                         " characters; accepted: a kernel function name of at most " + std::to_string(kMaxKernelNameChars));
+    if (spec.name.size() > kMaxKernelNameChars)
+        throw InputError("--source '" + shown(o.source_path) + "': a file name of " + std::to_string(spec.name.size()) +
+                         " characters; accepted: at most " + std::to_string(kMaxKernelNameChars));
     if (o.global.empty()) throw InputError("--source needs --global E[,E[,E]]");
     if (o.local.empty()) throw InputError("--source needs --local E[,E[,E]]");
     for (const auto& g : o.global)

@@ -94,8 +94,9 @@ struct KernelSpec {
     std::vector<std::string> param_names() const;
 };
 
-// Reads a kernel from a file and command-line pieces (the --source family of options).
-// Validates everything that does not need sizes; throws InputError.
+// The longest kernel or entry name a custom kernel may have (a saved trace holds no longer).
+inline constexpr size_t kMaxKernelNameChars = 256;
+
 // The largest kernel source accepted: far beyond any hand-written kernel, small enough
 // that no build of it can exhaust the machine.
 inline constexpr uint64_t kMaxSourceBytes = 1u << 20;
@@ -105,6 +106,8 @@ struct CustomKernelOptions {
     std::vector<std::string> global, local, defines, args;
     std::string check;
 };
+// Reads a kernel from a file and command-line pieces (the --source family of options).
+// Validates everything that does not need sizes; throws InputError.
 KernelSpec load_custom_kernel(const CustomKernelOptions& options);
 
 // The text OpenCL builds: `spec.source`, after the prelude and a "#line 1" when there

@@ -230,6 +230,7 @@ void App::handle_keys() {
 }
 
 void App::frame(double now) {
+    worker_.abandon_overdue();  // the GUI's watchdog: a build past its limit is left behind, said as the job's error
     poll_jobs();
     obey_control_file();
     handle_keys();

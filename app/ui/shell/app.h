@@ -43,6 +43,8 @@ public:
     // Cancels the background work and waits up to `seconds`; false when a job is stuck in an
     // OpenCL call that cannot be interrupted (see Worker::cancel_and_wait).
     bool finish_work(double seconds) { return worker_.cancel_and_wait(seconds); }
+    // Calls left behind past their deadline (Worker::abandon_overdue), still running.
+    int abandoned_work() const { return worker_.abandoned(); }
     std::optional<std::array<float, 4>> legend_box() const;  // the side legend's rectangle, where one is drawn
     void save_settings_on_exit();
 

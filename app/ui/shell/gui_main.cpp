@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/base/errors.h"
+#include "core/base/watchdog.h"
 #include "core/tasks/trace.h"
 #include "core/teach/phase_gif.h"
 #include "gfx/backend.h"
@@ -59,6 +60,9 @@ int gui_main(const std::vector<std::string>& args) {
         return 0;
     }
     if (o.record) return record_phases(o);
+    // Builds are bounded here too (120 s, TILESCOPE_BUILD_TIMEOUT_S): past it the worker
+    // leaves the build behind with the watchdog's line as the job's error.
+    watchdog::enable_reporting();
     preload_emulator_libraries();
     std::string why;
     if (!gfx::Backend::display_available(why)) {
@@ -87,7 +91,7 @@ int gui_main(const std::vector<std::string>& args) {
     const int status = script ? script->status() : 0;
     if (script) script->print_frame_stats();
     app->save_settings_on_exit();
-    if (!app->finish_work(2.0)) {
+    if (!app->finish_work(2.0) || app->abandoned_work() > 0) {
         // A kernel still running on a device (or a build still going): OpenCL cannot
         // interrupt it, and waiting would leave a window that no longer answers. The
         // settings are saved and every output is written whole or not at all: leave now.

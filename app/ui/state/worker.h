@@ -70,6 +70,10 @@ inline constexpr const char* kStuckCancelText =
     "Still running: a kernel or a build on a device cannot be interrupted (OpenCL has no way to). "
     "It stops when it ends, or when tilescope closes.";
 
+// The one thread may be replaced: a job blocked in a call past its deadline (a build past
+// the build time limit, core/base/watchdog.h) is ended with the watchdog's line as its
+// error and left behind on its thread, and a fresh thread takes the queue. OpenCL gives no
+// way to stop such a call; the GUI stays live and says what happened instead of waiting.
 class Worker {
 public:
     // Returns the job's result (stored in the status) or throws; InputError and
@@ -79,22 +83,35 @@ public:
     Worker();
     ~Worker();  // cancels what is queued and running, then joins
     JobHandle submit(std::string label, Job job);
-    bool busy() const { return busy_.load(); }
+    bool busy() const { return shared_->busy.load(); }
     void cancel_all();
     // Cancels everything and waits up to `seconds` for the thread to be idle. False when a
     // job is still running then: stuck in an OpenCL call that cannot be interrupted (a
     // kernel that never ends on a real device), which the destructor would wait for forever.
     bool cancel_and_wait(double seconds);
+    // Called by the UI thread every frame: ends a running job whose thread is past a
+    // watchdog Deadline (watchdog::expired_on) and starts a fresh thread. True when it did.
+    bool abandon_overdue();
+    // Threads left behind so far (each still inside a call that cannot be interrupted).
+    int abandoned() const { return abandoned_.load(); }
 
 private:
-    void loop();
-    void cancel_locked();  // every queued job and the running one; mutex_ held
-    std::mutex mutex_;
-    std::condition_variable wake_, idle_;
-    std::deque<std::pair<JobHandle, Job>> queue_;
-    JobHandle running_;
-    std::atomic<bool> busy_{false};
-    bool stop_ = false;
+    // Shared with the threads, so a thread left behind can return long after the Worker
+    // is gone and find what it needs to see that its job was taken from it.
+    struct Shared {
+        std::mutex mutex;
+        std::condition_variable wake, idle;
+        std::deque<std::pair<JobHandle, Job>> queue;
+        JobHandle running;
+        std::thread::id running_thread;
+        std::atomic<bool> busy{false};
+        bool stop = false;
+        unsigned generation = 0;  // of the thread that serves the queue; the others were left behind
+    };
+    static void loop(std::shared_ptr<Shared> shared, unsigned generation);
+    static void cancel_locked(Shared& s);  // every queued job and the running one; mutex held
+    std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
+    std::atomic<int> abandoned_{0};
     std::thread thread_;
 };
 
