@@ -99,7 +99,11 @@ void SourceView::draw(AppState& s, ImVec2 size) {
     ImGui::PopFont();
     ImGui::EndChild();
     if (toggled) toggle_barrier(s, toggled);
-    if (t) draw_diagnostics(s, *t);
+    if (t) {  // its own scrolling region: a long race report scrolls instead of running off the view
+        ImGui::BeginChild("diagnostics", ImVec2(size.x, std::max(ImGui::GetFontSize() * 2, ImGui::GetContentRegionAvail().y)), false);
+        draw_diagnostics(s, *t);
+        ImGui::EndChild();
+    }
 }
 
 void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {

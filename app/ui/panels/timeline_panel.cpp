@@ -124,31 +124,42 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
     ImGui::SameLine();
     if (ImGui::Button("Part >>")) step_part(s, +1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next part, whole (Down arrow; Up goes back)");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f parts/s", ImGuiSliderFlags_Logarithmic);
+    // what follows shares the rest of the row: the group's line, the part slider, the speed
+    // slider; a narrow row (a projector) drops the speed slider, then the group's line
+    char group_line[160];
+    if (g && plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount))
+        std::snprintf(group_line, sizeof group_line, "group (%u,%u): phases %s, %d parts", c.group[0], c.group[1], kHiddenUntilReveal, n);
+    else if (g && plan.phases > 0)
+        std::snprintf(group_line, sizeof group_line, "group (%u,%u): %d phase%s, %d parts", c.group[0], c.group[1], plan.phases,
+                      plan.phases == 1 ? "" : "s", n);
+    else if (g)
+        std::snprintf(group_line, sizeof group_line, "group (%u,%u): no phases (no barrier)", c.group[0], c.group[1]);
+    else
+        std::snprintf(group_line, sizeof group_line, "no group detail");
+    const float fh = ImGui::GetFontSize(), sp = ImGui::GetStyle().ItemSpacing.x;
+    const float avail = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x - sp;  // right of Part >>
+    const float text_w = ImGui::CalcTextSize(group_line).x + sp, speed_w = fh * 7 + sp, part_min = fh * 8;
+    const bool show_text = avail >= part_min + text_w, show_speed = avail >= part_min + text_w + speed_w;
+    if (show_speed) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(fh * 7);
+        ImGui::SliderFloat("##speed", &c.speed, 0.1f, 8.f, "%.1f parts/s", ImGuiSliderFlags_Logarithmic);
+    }
     ImGui::SameLine();
     int interval = c.interval;
     const PhasePart* part = plan.part_at(c.interval);
     std::string slider = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + ": " + part->name : "part %d";
     if (c.iteration) slider += " (iteration " + std::to_string(*c.iteration) + ")";
-    ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 14.5f));
+    ImGui::SetNextItemWidth(std::max(fh * 3, ImGui::GetContentRegionAvail().x - (show_text ? text_w : 0.f)));
     if (n > 0 && ImGui::SliderInt("##part", &interval, 0, n - 1, slider.c_str())) {
         c.interval = interval;
         c.iteration.reset();
         c.progress = 1.0;
     }
+    if (!show_text) return;
     ImGui::SameLine();
-    if (g && plan.phases > 0) {
-        if (hidden_until_reveal(s, Figure::PhaseCount))
-            ImGui::Text("group (%u,%u): phases %s, %d parts", c.group[0], c.group[1], kHiddenUntilReveal, n);
-        else
-            ImGui::Text("group (%u,%u): %d phase%s, %d parts", c.group[0], c.group[1], plan.phases, plan.phases == 1 ? "" : "s", n);
-    } else if (g) {
-        ImGui::Text("group (%u,%u): no phases (no barrier)", c.group[0], c.group[1]);
-    } else {
-        ImGui::TextDisabled("no group detail");
-    }
+    if (g) ImGui::TextUnformatted(group_line);
+    else ImGui::TextDisabled("%s", group_line);
 }
 
 }  // namespace

@@ -361,10 +361,9 @@ void App::draw_window() {
         return;
     }
     draw_header();
-    // at the projector, compare's summaries and the plots' own titles say what is on show:
-    // the status line's room goes to them
-    const bool status = !(s_.presenter && panels_hidden_ &&
-                          (s_.view == View::Compare || s_.view == View::Performance || s_.view == View::Ladder));
+    // at the projector the views' own titles say what is on show: the status line's room
+    // goes to them, unless it has news (a message, a trace on its way)
+    const bool status = !(s_.presenter && panels_hidden_) || !s_.message.empty() || s_.main.busy();
     const float status_h = status ? ImGui::GetFrameHeightWithSpacing() : 0.f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float body_h = avail.y - status_h;
