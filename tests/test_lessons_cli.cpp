@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/instructor_sheet.h"
 #include "core/kernel/catalog.h"
 #include "core/teach/exercise_notes.h"
 #include "core/teach/lesson.h"
@@ -669,4 +670,35 @@ TEST(Tour, RunsToTheEndWithoutATerminalAndAnswersEveryLessonQuestion) {
     size_t answers = 0;
     for (size_t at = r.out.find("     A: "); at != std::string::npos; at = r.out.find("     A: ", at + 1)) ++answers;
     EXPECT_EQ(answers, questions);
+}
+
+// The instructor's sheet (issue 21 item 1): every step's title, script and question on one
+// printable page with the answer the GUI reveals, computed from the trace, not the lesson file.
+TEST(InstructorSheet, EveryStepsScriptQuestionAndTracedAnswer) {
+    const std::string lessons = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/";
+    const fs::path sheet = scratch() / "sheet4.html", page = scratch() / "page4.html";
+    const Result r = run("export --lesson " + lessons + "4_partial_tiles.json --html " + page.string() + " --sheet " + sheet.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = slurp(sheet);
+    EXPECT_TRUE(fs::exists(page));
+    const Lesson lesson = load_lesson(lessons + "4_partial_tiles.json");
+    auto escaped = [](const std::string& t) { return tilescope::html_escaped(t); };
+    EXPECT_NE(html.find(escaped(lesson.title)), std::string::npos);
+    for (const LessonStep& s : lesson.steps) {
+        EXPECT_NE(html.find(escaped(s.title)), std::string::npos) << s.title;
+        EXPECT_NE(html.find(escaped(s.script)), std::string::npos) << s.title;
+        if (!s.question) continue;
+        EXPECT_NE(html.find(escaped(s.question->text)), std::string::npos) << s.title;
+    }
+    // 37x29x45 at TS 8: 5x4 = 20 work-groups, 6 phases (K = 45), and idle work-items
+    // 40x32 - 37x29 = 207: the closed forms, written here, against the sheet's traced answers
+    for (const char* answer : {"Answer: 20</b>", "Answer: 6</b>", "Answer: 207</b>"}) EXPECT_NE(html.find(answer), std::string::npos) << answer;
+    EXPECT_EQ(html.find("<script"), std::string::npos) << "a sheet to print: no script";
+    // only with a lesson, one line, exit 2, nothing written
+    const fs::path stray = scratch() / "stray.html";
+    const Result bad = run("export --sheet " + stray.string());
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--sheet"), std::string::npos) << bad.err;
+    EXPECT_FALSE(fs::exists(stray));
+    EXPECT_EQ(tilescope::html_escaped("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
 }
