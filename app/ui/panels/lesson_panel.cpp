@@ -207,7 +207,7 @@ void LessonPanel::draw_step(AppState& s) {
     const LessonStep& step = *s.lesson.current();
     ImGui::TextWrapped("%s", s.lesson.lesson->title.c_str());
     draw_step_nav(s);
-    ImGui::SameLine();
+    same_line_if_fits(button_width("all lessons"));
     if (ImGui::SmallButton("all lessons")) {
         s.lesson.lesson.reset();
         return;
