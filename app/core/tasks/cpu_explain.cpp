@@ -5,6 +5,7 @@
 #include "core/emulator/trace_runner.h"
 #include "core/kernel/catalog.h"
 #include "core/tasks/caches.h"
+#include "core/tasks/trace.h"
 
 namespace tilescope::tasks {
 
@@ -39,12 +40,7 @@ CpuExplanation explain_cpu_measurements(const Measurement& naive, const Measurem
         if (!k) continue;
         LaunchConfig c{*k, ProblemSize{size, size, size}, m->tile};
         progress.say("tracing " + m->kernel + " at " + std::to_string(size) + " on the emulator for the explanation");
-        TraceOptions to;
-        to.cache_requests = true;
-        to.checks = false;
-        to.verify = false;
-        to.detail_budget_bytes = 1 << 20;
-        to.cancelled = progress.cancelled;
+        const TraceOptions to = figures_trace_options(progress);
         try {
             const Trace t = run_trace(c, to);
             const CacheModelOutcome modelled = model_caches(t, profile);

@@ -11,6 +11,7 @@
 #include "core/emulator/trace_runner.h"
 #include "core/kernel/catalog.h"
 #include "core/tasks/caches.h"
+#include "core/tasks/trace.h"
 #include "core/tasks/cpu_explain.h"
 #include "core/tuning/tuning.h"
 
@@ -173,12 +174,7 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
     for (const LaunchConfig& c : plan.intensity) {
         progress.throw_if_cancelled();
         progress.say("tracing " + c.kernel.name + " at " + c.size.label() + " for its arithmetic intensity");
-        TraceOptions to;
-        to.cache_requests = true;  // the hierarchical roofline and the ladder chart model them
-        to.checks = false;
-        to.verify = false;
-        to.detail_budget_bytes = 1 << 20;
-        to.cancelled = progress.cancelled;
+        const TraceOptions to = figures_trace_options(progress);  // the roofline and the ladder model the caches
         try {
             const Trace t = run_trace(c, to);
             const double bytes = double(t.totals.global_load_bytes + t.totals.global_store_bytes);

@@ -8,6 +8,16 @@
 
 namespace tilescope::tasks {
 
+TraceOptions figures_trace_options(const TaskProgress& progress) {
+    TraceOptions to;
+    to.cache_requests = true;
+    to.checks = false;
+    to.verify = false;
+    to.detail_budget_bytes = 1 << 20;
+    to.cancelled = progress.cancelled;
+    return to;
+}
+
 TraceSnapshot run_trace_job(const TraceJob& job, const TaskProgress& progress) {
     TraceOptions o;
     o.groups = job.groups;

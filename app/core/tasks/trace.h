@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/emulator/trace_runner.h"
 #include "core/kernel/launch_config.h"
 #include "core/tasks/task.h"
 #include "core/trace/trace.h"
@@ -28,6 +29,10 @@ struct TraceJob {
 // Estimates (a message with the cost), refuses beyond the bounds, traces. Progress units:
 // work-groups. Throws InputError or Cancelled. Run on the thread that drives OpenCL.
 TraceSnapshot run_trace_job(const TraceJob& job, const TaskProgress& progress);
+
+// A trace taken only for its figures (intensity, cache model, ladder): the requests kept for
+// the cache model, no checks, no verification, a small detail budget, cancelled with the task.
+TraceOptions figures_trace_options(const TaskProgress& progress);
 
 // The emulator's libraries (Oclgrind's ICD, the trace plugin) that exist, to load with
 // every symbol bound before a GL driver brings its own LLVM into the process.
