@@ -170,16 +170,36 @@ INSTANTIATE_TEST_SUITE_P(Lessons, Reveal, ::testing::ValuesIn(every_question()),
     return name;
 });
 
-// Presenter mode at 1280x720 carries the lesson (issue 21 item 1), measured in what is drawn:
+// Presenter mode at 1280x720 carries the lesson (issue 21 item 1), measured in what is drawn
+// (the layout the frame wrote, checked against its screenshot) and in its text:
 // the step's number, title and question in the strip with nothing cut, the instructor's script
 // off the picture, C at least 300 px at 32x32, and compare's six matrices at least 200 px at
 // 64x64 with both summaries whole.
 namespace {
+// The matrices where --layout says they were drawn are in the screenshot: at 1280x720, and
+// along each one's diagonal its cells, not the presenter's white background.
+void expect_drawn(const nlohmann::json& j, const fs::path& png) {
+    const tilescope::testing::Image img = tilescope::testing::load_png(png.string());
+    ASSERT_EQ(img.w, 1280);
+    ASSERT_EQ(img.h, 720);
+    for (const auto& m : j["matrices"]) {
+        const double x0 = m["x0"], y0 = m["y0"], x1 = m["x1"], y1 = m["y1"];
+        int inside = 0, total = 0;
+        for (double t = 0.05; t < 0.95; t += 0.01, ++total) {
+            const auto px = img.at(float(x0 + (x1 - x0) * t), float(y0 + (y1 - y0) * t));
+            inside += px != std::array<int, 3>{255, 255, 255};
+        }
+        EXPECT_GT(inside, total * 9 / 10) << "matrix " << m["name"] << " not in the screenshot where the layout puts it";
+    }
+}
+
 nlohmann::json layout_of(const std::string& args, std::string& text, std::string& err) {
     static int n = 0;
     const fs::path layout = scratch() / ("layout" + std::to_string(++n) + ".json"), txt = scratch() / ("layout" + std::to_string(n) + ".txt");
+    const fs::path png = scratch() / ("layout" + std::to_string(n) + ".png");
     const std::string cmd = std::string(TILESCOPE_BIN) + " gui " + args + " --presenter --window 1280x720 --frames 8 --layout " +
-                            layout.string() + " --text " + txt.string() + " >/dev/null 2>" + (scratch() / "layout.err").string();
+                            layout.string() + " --text " + txt.string() + " --screenshot " + png.string() + " >/dev/null 2>" +
+                            (scratch() / "layout.err").string();
     const int raw = std::system(cmd.c_str());
     if (!WIFEXITED(raw) || WEXITSTATUS(raw) != 0) {
         err = cmd + "\n" + slurp(scratch() / "layout.err");
@@ -187,7 +207,9 @@ nlohmann::json layout_of(const std::string& args, std::string& text, std::string
     }
     text = slurp(txt);
     std::ifstream in(layout);
-    return nlohmann::json::parse(in);
+    nlohmann::json j = nlohmann::json::parse(in);
+    expect_drawn(j, png);
+    return j;
 }
 std::string one_line(std::string t) {  // the dump's line breaks (wrapping) as spaces
     std::replace(t.begin(), t.end(), '\n', ' ');
