@@ -118,7 +118,8 @@ bool ScriptedRun::data_arrived(App& app) {
     if (o_.iteration && s.main.trace && !s.cursor.wanted) {
         const int its = part_iterations(s, s.cursor.interval);
         if (*o_.iteration >= its) {
-            std::cerr << "tilescope gui: --iteration " << *o_.iteration << ": " << cursor_part_text(s) << " of " << group << " has "
+            const std::string part = cursor_part_text(s).substr(0, cursor_part_text(s).find(", iteration"));  // the part, not the refused iteration
+            std::cerr << "tilescope gui: --iteration " << *o_.iteration << ": " << part << " of " << group << " has "
                       << (its ? "iterations 0.." + std::to_string(its - 1) : std::string("no iterations (it reads no local memory)"))
                       << "; accepted: " << (its ? "0.." + std::to_string(its - 1) : std::string("none")) << "\n";
             status_ = 2;
