@@ -78,7 +78,7 @@ bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device)
     return !defaults;
 }
 
-void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
+void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device, const std::function<bool()>& cancelled) {
     if (!needs_contained_trial(config, device)) return;
     const ResolvedLaunch launch = resolve(config);  // throws first for what cannot even be resolved
     std::string program;
@@ -140,7 +140,7 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
         const pid_t got = waitpid(pid, &status, WNOHANG);
         if (got == pid) break;
         if (got < 0) return;
-        if (watchdog::cancel_requested()) {
+        if (watchdog::cancel_requested() || (cancelled && cancelled())) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             throw Cancelled();
