@@ -9,6 +9,7 @@
 
 extern char** environ;
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -71,11 +72,14 @@ bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device)
     if (!device.is_cpu || device.is_emulator || k.custom || !k.library.empty()) return false;
     const KernelSpec* known = find_kernel(k.name);
     if (!known || known->source != k.source || known->prelude != k.prelude) return false;  // edited: not what the child builds
-    bool defaults = config.tile == k.default_tile;
+    // The rung's own candidates (ladder.json "tiles" and each parameter's "values": what
+    // `tune` sweeps and the tests run) are known to run; anything else is tried.
+    bool listed = config.tile == k.default_tile || std::find(k.tiles.begin(), k.tiles.end(), config.tile) != k.tiles.end();
     for (const TunableParam& p : k.params)
-        if (const auto it = config.params.find(p.name); it != config.params.end() && it->second != p.default_value)
-            defaults = false;
-    return !defaults;
+        if (const auto it = config.params.find(p.name); it != config.params.end() && it->second != p.default_value &&
+                                                         std::find(p.values.begin(), p.values.end(), it->second) == p.values.end())
+            listed = false;
+    return !listed;
 }
 
 void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device, const std::function<bool()>& cancelled) {

@@ -13,8 +13,10 @@
 // the point with one line.
 //
 // Tried: a catalog rung (never a custom kernel or a library call) on a CPU device that
-// is not the emulator, at anything but the rung's defaults (a tile or parameters typed on
-// the command line, tuned, or swept by `tune`). Each point is tried once per process.
+// is not the emulator, at a tile or a parameter value outside the rung's own candidates
+// (ladder.json "tiles" and "values", what `tune` sweeps by default): typed on the command
+// line, tuned elsewhere (a GPU's tuning reaches a CPU as a "similar device"), or explored
+// by `tune --quick`. Each point is tried once per process.
 #include <functional>
 #include <string>
 #include <vector>
