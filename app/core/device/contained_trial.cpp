@@ -7,6 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char** environ;
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -69,14 +72,17 @@ bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device)
     if (!device.is_cpu || device.is_emulator || k.custom || !k.library.empty()) return false;
     const KernelSpec* known = find_kernel(k.name);
     if (!known || known->source != k.source || known->prelude != k.prelude) return false;  // edited: not what the child builds
-    bool defaults = config.tile == k.default_tile;
+    // The rung's own candidates (ladder.json "tiles" and each parameter's "values": what
+    // `tune` sweeps and the tests run) are known to run; anything else is tried.
+    bool listed = config.tile == k.default_tile || std::find(k.tiles.begin(), k.tiles.end(), config.tile) != k.tiles.end();
     for (const TunableParam& p : k.params)
-        if (const auto it = config.params.find(p.name); it != config.params.end() && it->second != p.default_value)
-            defaults = false;
-    return !defaults;
+        if (const auto it = config.params.find(p.name); it != config.params.end() && it->second != p.default_value &&
+                                                         std::find(p.values.begin(), p.values.end(), it->second) == p.values.end())
+            listed = false;
+    return !listed;
 }
 
-void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
+void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device, const std::function<bool()>& cancelled) {
     if (!needs_contained_trial(config, device)) return;
     const ResolvedLaunch launch = resolve(config);  // throws first for what cannot even be resolved
     std::string program;
@@ -100,6 +106,19 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
     argv.push_back(program.data());
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    // Built with AddressSanitizer (CI's second step), the child would catch the driver's
+    // SIGSEGV itself, report and exit 1: it is told to let the signal end it, as it would
+    // anywhere else. Ignored by a build without the sanitizer.
+    std::vector<std::string> env;
+    std::string asan = "ASAN_OPTIONS=";
+    for (char** e = environ; *e; ++e) {
+        if (std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) asan = std::string(*e) + ":";
+        else env.emplace_back(*e);
+    }
+    env.push_back(asan + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0");
+    std::vector<char*> envp;
+    for (std::string& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) return;  // no child to try it in: run it as before
@@ -114,7 +133,7 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
             dup2(null, 1);
             dup2(null, 2);
         }
-        execv(argv[0], argv.data());
+        execve(argv[0], argv.data(), envp.data());
         _exit(127);
     }
     // Two builds (the driver's program and its work-group function) and one small launch.
@@ -125,7 +144,7 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
         const pid_t got = waitpid(pid, &status, WNOHANG);
         if (got == pid) break;
         if (got < 0) return;
-        if (watchdog::cancel_requested()) {
+        if (watchdog::cancel_requested() || (cancelled && cancelled())) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             throw Cancelled();
@@ -139,7 +158,12 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     std::string refusal;
-    if (status == -1) {
+    if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 2 &&
+        WEXITSTATUS(status) != 127) {
+        // Neither ran nor refused (an internal error, a sanitizer's report): not run here either.
+        refusal = point_text(config) + " on " + device.name + ": its trial in a child process ended with status " +
+                  std::to_string(WEXITSTATUS(status)) + "; accepted: a point that builds and runs (try the defaults)";
+    } else if (status == -1) {
         refusal = point_text(config) + " on " + device.label() + ": a trial run in a child process did not end within " +
                   std::to_string(int(limit_s)) + " s; accepted: a point that builds and runs one work-group in time";
     } else if (WIFSIGNALED(status)) {

@@ -13,9 +13,13 @@
 // the point with one line.
 //
 // Tried: a catalog rung (never a custom kernel or a library call) on a CPU device that
-// is not the emulator, at anything but the rung's defaults (a tile or parameters typed on
-// the command line, tuned, or swept by `tune`). Each point is tried once per process.
+// is not the emulator, at a tile or a parameter value outside the rung's own candidates
+// (ladder.json "tiles" and "values", what `tune` sweeps by default): typed on the command
+// line, tuned elsewhere (a GPU's tuning reaches a CPU as a "similar device"), or explored
+// by `tune --quick`. Each point is tried once per process.
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "core/device/device_info.h"
 #include "core/kernel/launch_config.h"
@@ -31,9 +35,10 @@ bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device)
 
 // Runs the trial when needs_contained_trial and a program is set. Throws InputError
 // naming the point when the child died by a signal (or outlived its time), Cancelled
-// when the user cancelled (the child is killed). A child that refused the point (exit 2:
+// when the user cancelled (Ctrl-C, or `cancelled` answers true; the child is killed). A child that refused the point (exit 2:
 // a build error, a limit) is not an error here: the caller's own checks say why.
-void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device);
+void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device,
+                         const std::function<bool()>& cancelled = {});
 
 // The child's side: `tilescope __trial DEVICE_LABEL KERNEL M N K TILE [NAME=V]...`.
 // Builds and runs the point once; 0 when it ran, 2 with one line when refused. A crash of

@@ -310,12 +310,12 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
                          human_bytes(host_mem));
 }
 
-void Runner::validate(const LaunchConfig& config) {
+void Runner::validate(const LaunchConfig& config, const std::function<bool()>& cancelled) {
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
     // Built and run first where a crash inside the driver (its compiler or the kernel it
     // compiled) cannot take this process down; the build here then comes from its cache.
-    run_contained_trial(config, device_);
+    run_contained_trial(config, device_, cancelled);
     try {
         impl_->prepare(config, launch, device_, nullptr);
     } catch (const cl::Error& e) {
@@ -329,7 +329,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
-    run_contained_trial(config, device_);  // once per point and process; validate() may have tried it
+    run_contained_trial(config, device_, options.cancelled);  // once per point and process; validate() may have tried it
     std::map<std::string, HostMatrix> host = make_matrices(launch);
 
     Measurement m;

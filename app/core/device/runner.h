@@ -44,7 +44,8 @@ public:
 
     // Everything that can be refused without running: limits, the build, binding every
     // parameter by name. Throws InputError.
-    void validate(const LaunchConfig& config);
+    // `cancelled` is polled while a point is tried in a child (core/device/contained_trial.h).
+    void validate(const LaunchConfig& config, const std::function<bool()>& cancelled = {});
 
     // Warm-up, timed launches, verification. Throws InputError (bad config, build
     // failure, limits) or Cancelled.

@@ -120,7 +120,7 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
         if (!c.tuning_origin.empty()) {
             // A tuned point that cannot run here falls back to the defaults, said with its file.
             try {
-                runner.validate(c);
+                runner.validate(c, progress.cancelled);
             } catch (const InputError& e) {
                 progress.say("tuned TS=" + std::to_string(c.tile) + " from '" + c.tuning_origin + "' cannot be used (" +
                              e.what() + "); using the defaults");

@@ -667,7 +667,7 @@ TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const Pr
         const ResolvedLaunch launch = resolve(c);
         r.global = launch.global_text();
         r.local = launch.local_text();
-        runner.validate(c);
+        runner.validate(c, options.cancelled);
         Measurement m = runner.measure(c, options);
         r.median_s = m.median_s;
         if (m.verification.verified) {
