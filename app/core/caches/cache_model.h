@@ -36,7 +36,7 @@ struct CacheParams {
     // into a few L1 sets and evicts itself).
     bool hashed_sets = false;
     // When not empty: the cluster of each unit, in the order the scheduler deals to them
-    // (overrides merge_clusters' u mod N).
+    // (overrides merge_clusters' runs).
     std::vector<uint32_t> cluster_of;
     bool operator==(const CacheParams&) const = default;
 };
