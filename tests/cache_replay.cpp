@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
                 else if (k == "resident") p.resident = uint32_t(v);
                 else if (k == "inflight") p.inflight_rounds = uint32_t(v);
                 else if (k == "clusters") p.merge_clusters = uint32_t(v);
+                else if (k == "hashed") p.hashed_sets = v != 0;
                 else if (k == "clustermap") {
                     std::ifstream f(a.substr(eq + 1));
                     for (uint32_t c; f >> c;) p.cluster_of.push_back(c);

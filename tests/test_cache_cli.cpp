@@ -5,9 +5,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -50,7 +52,7 @@ TEST(CacheCli, JsonCarriesTheContractsNamesAndConsistentSums) {
     const auto& c = j["caches"];
     EXPECT_EQ(keys(c), (std::set<std::string>{"profile", "params", "totals", "bounds", "buffers", "lines"}));
     EXPECT_EQ(keys(c["params"]), (std::set<std::string>{"l1_kb", "l2_kb", "line", "sector", "ways", "cus", "resident",
-                                                          "inflight_rounds", "merge_clusters"}));
+                                                          "inflight_rounds", "merge_clusters", "hashed_sets"}));
     const std::set<std::string> counts = {"l1_sectors",      "l1_hit_sectors",  "l2_sectors",
                                           "l2_hit_sectors", "l2_merged_sectors", "dram_read_bytes", "dram_write_bytes"};
     EXPECT_EQ(keys(c["totals"]), counts);
@@ -110,4 +112,91 @@ TEST(CacheCli, DevicesShowsTheCpuProfileBesideWhatOpenClReports) {
     EXPECT_TRUE(cpu);
     const Result text = run("devices");
     EXPECT_NE(text.out.find("cache model profile cpu: L1"), std::string::npos) << text.out;
+}
+
+namespace {
+
+std::string slurp_binary(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The hand-out's embedded data (the page escapes only <, > and &, as \u sequences).
+nlohmann::json handout_json(const std::string& page) {
+    const std::string open = "<script id=\"tilescope-data\" type=\"application/json\">";
+    const size_t a = page.find(open);
+    if (a == std::string::npos) return nullptr;
+    const size_t b = page.find("</script>", a);
+    return nlohmann::json::parse(page.substr(a + open.size(), b - a - open.size()));
+}
+
+// A .tstrace rewritten with `edit` applied to its content and a correct checksum: what
+// a stranger can always hand over (the checksum catches damage, not intent).
+std::string edited_trace_file(const std::string& bytes, const std::function<void(nlohmann::json&)>& edit) {
+    const size_t body_at = bytes.find('\n', bytes.find('\n') + 1) + 1;
+    nlohmann::json j = nlohmann::json::from_cbor(bytes.substr(body_at));
+    edit(j);
+    const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(j);
+    const std::string body(cbor.begin(), cbor.end());
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits, as version 2 files carry
+    for (const char c : body) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return "tilescope trace file, version 2\nfnv1a64 " + std::string(hex) + " " + std::to_string(body.size()) + "\n" + body;
+}
+
+}  // namespace
+
+// Issue 24, item 4: `trace --caches h200 --save` keeps the report and its profile, and the
+// hand-out made from the file shows the same figures with no OpenCL.
+TEST(CacheCli, ASavedTraceCarriesTheReportToTheHandout) {
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-caches-save-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const fs::path saved = dir / "t.tstrace", json = dir / "t.json";
+    const Result r = run("trace --kernel tiled --size 48x32x40 --tile 8 --no-checks --caches h200 --json " + json.string() +
+                         " --save " + saved.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream jin(json);
+    const nlohmann::json traced = nlohmann::json::parse(jin)["caches"];
+    ASSERT_EQ(traced["profile"], "h200");
+    ASSERT_GT(traced["totals"]["l2_sectors"].get<uint64_t>(), 0u);
+    const Result page = run("export --html - " + saved.string());
+    ASSERT_EQ(page.status, 0) << page.err;
+    const nlohmann::json shown = handout_json(page.out);
+    ASSERT_TRUE(shown.is_object());
+    ASSERT_TRUE(shown["caches"].is_object());
+    EXPECT_EQ(shown["caches"], traced);  // profile, params, totals, bounds, per buffer and per line
+    EXPECT_NE(page.out.find("id=\"caches\""), std::string::npos);
+
+    // A report whose counts contradict each other is refused: exit 2, one line naming the
+    // file and the field, nothing written. So is one of the wrong shape.
+    const std::string bytes = slurp_binary(saved);
+    const fs::path out = dir / "out.html";
+    const std::vector<std::function<void(nlohmann::json&)>> edits = {
+        [](nlohmann::json& j) {
+            auto& t = j["trace"]["caches"]["totals"];
+            t[2] = t[1].get<uint64_t>() + 1;  // more L1 hits than L1 sectors
+        },
+        [](nlohmann::json& j) { j["trace"]["caches"]["profile"] = 42; },
+        [](nlohmann::json& j) { j["trace"]["caches"]["buffers"][0][0] = "Q"; },
+    };
+    for (size_t i = 0; i < edits.size(); ++i) {
+        const fs::path bad = dir / ("bad" + std::to_string(i) + ".tstrace");
+        std::ofstream(bad, std::ios::binary) << edited_trace_file(bytes, edits[i]);
+        const Result e = run("export --html " + out.string() + " " + bad.string());
+        EXPECT_EQ(e.status, 2) << i << ": " << e.err;
+        EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << i << ": " << e.err;
+        EXPECT_NE(e.err.find(bad.filename().string()), std::string::npos) << i << ": " << e.err;
+        EXPECT_NE(e.err.find("trace.caches"), std::string::npos) << i << ": " << e.err;
+        EXPECT_FALSE(fs::exists(out)) << i;
+    }
+    // The same file with the report taken out (as saved before issue 24) still exports.
+    const fs::path old = dir / "old.tstrace";
+    std::ofstream(old, std::ios::binary) << edited_trace_file(bytes, [](nlohmann::json& j) { j["trace"].erase("caches"); });
+    const Result o = run("export --html - " + old.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_TRUE(handout_json(o.out)["caches"].is_null());
+    fs::remove_all(dir);
 }

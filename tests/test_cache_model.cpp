@@ -146,13 +146,48 @@ TEST(CacheModel, MissesMergeWithRequestsInFlightOfTheirCluster) {
     EXPECT_EQ(r.totals.l2_merged_sectors, 3u);
     EXPECT_EQ(r.totals.l1_hit_sectors, 0u);  // merged misses are still L1 misses
     EXPECT_EQ(r.totals.dram_read_bytes, 32u);
-    p.merge_clusters = 2;  // units 0,2 and 1,3: one request per cluster
+    p.merge_clusters = 2;  // units 0,1 and 2,3: one request per cluster
     r = run_cache_model(s, p, "hand");
     EXPECT_EQ(r.totals.l2_sectors, 2u);
     EXPECT_EQ(r.totals.l2_merged_sectors, 2u);
     EXPECT_EQ(r.totals.l2_hit_sectors, 1u);  // cluster 1's request finds the sector in L2
     p.merge_clusters = 5;
     EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
+}
+
+// Clusters are runs of consecutive units (in the order groups are dealt to them), not
+// every n-th unit: groups 0,1 share sector 0 and groups 2,3 sector 8.
+TEST(CacheModel, ClustersAreRunsOfConsecutiveUnits) {
+    CacheRequestStream s;
+    for (uint64_t sector : {0, 0, 8, 8}) {
+        s.begin_group();
+        s.add({sector}, false);
+    }
+    CacheParams p = tiny(1024, 4096, 2, 4, 1);
+    p.inflight_rounds = 2;
+    p.merge_clusters = 2;  // units 0,1 | 2,3: each pair merges
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_merged_sectors, 2u);
+    p.merge_clusters = 4;  // a table per unit: nothing merges
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_merged_sectors, 0u);
+    p.merge_clusters = 3;  // units 0,1 | 2 | 3 (u * 3 / 4): only the first pair merges
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_merged_sectors, 1u);
+}
+
+// A column walk with a power-of-two stride: with set = line mod sets its lines fall into
+// one set and evict each other; with the hashed (XOR-folded) index they spread and stay.
+TEST(CacheModel, HashedSetsSpreadAPowerOfTwoStride) {
+    CacheRequestStream s;
+    s.begin_group();
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint64_t k = 0; k < 8; ++k) s.add({k * 16 * 2}, false);  // line 16k: set 0 of 16 sets
+    CacheParams p = tiny(64 * 2 * 16, 1 << 20, 2);  // L1: 16 sets of 2 ways; L2 holds everything
+    const CacheReport plain = run_cache_model(s, p, "hand");
+    EXPECT_EQ(plain.totals.l1_hit_sectors, 0u);  // 8 lines through one 2-way set: LRU keeps none
+    p.hashed_sets = true;
+    const CacheReport hashed = run_cache_model(s, p, "hand");
+    EXPECT_EQ(hashed.totals.l1_hit_sectors, 8u);  // line 16k -> set k: the second pass hits
+    EXPECT_EQ(hashed.totals.l1_sectors, plain.totals.l1_sectors);
+    EXPECT_EQ(hashed.totals.dram_read_bytes, plain.totals.dram_read_bytes);  // 8 distinct sectors either way
 }
 
 TEST(CacheModel, MergingEndsAfterInflightRounds) {

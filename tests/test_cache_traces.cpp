@@ -176,10 +176,20 @@ struct RefLine {
 // Set-associative, LRU as a list per set (front: most recently used).
 struct RefCache {
     uint64_t sets = 0, ways = 0;
+    bool hashed = false;  // CacheParams::hashed_sets: XOR of the line number's set-index-wide chunks
     std::map<uint64_t, std::list<RefLine>> content;
 
+    uint64_t set_of(uint64_t line) const {
+        if (!hashed || sets < 2) return line % sets;
+        unsigned bits = 0;
+        while ((uint64_t(1) << bits) < sets) ++bits;
+        uint64_t h = 0;
+        for (unsigned shift = 0; shift < 64; shift += bits) h ^= line >> shift;
+        return h % sets;
+    }
+
     RefLine* use(uint64_t line) {  // moves to the front when present
-        auto& set = content[line % sets];
+        auto& set = content[set_of(line)];
         for (auto it = set.begin(); it != set.end(); ++it)
             if (it->line == line) {
                 set.splice(set.begin(), set, it);
@@ -188,7 +198,7 @@ struct RefCache {
         return nullptr;
     }
     RefLine& insert(uint64_t line) {
-        auto& set = content[line % sets];
+        auto& set = content[set_of(line)];
         if (set.size() == ways) set.pop_back();
         set.push_front({line, {}, {}});
         return set.front();
@@ -227,8 +237,8 @@ CacheCounts reference_counts(const CacheRequestStream& s, const CacheParams& p) 
     }
 
     const uint64_t per_line = p.line_bytes / p.sector_bytes;
-    std::vector<RefCache> l1(p.cus, RefCache{p.l1_bytes / (p.line_bytes * p.ways), p.ways, {}});
-    RefCache l2{p.l2_bytes / (p.line_bytes * p.ways), p.ways, {}};
+    std::vector<RefCache> l1(p.cus, RefCache{p.l1_bytes / (p.line_bytes * p.ways), p.ways, p.hashed_sets, {}});
+    RefCache l2{p.l2_bytes / (p.line_bytes * p.ways), p.ways, p.hashed_sets, {}};
     CacheCounts c;
     for (const auto& [cu, ri] : schedule) {
         const auto& r = s.requests[ri];
@@ -343,8 +353,19 @@ TEST_P(CacheTraces, StreamAndCountsMatchIndependentComputation) {
         const CacheReport r = run_cache_model(got, q, "bounds");
         EXPECT_GE(r.totals.dram_read_bytes, r.bounds.distinct_sectors * q.sector_bytes);
         EXPECT_GE(r.totals.l2_load_sectors, r.bounds.distinct_sectors);
-        EXPECT_EQ(r.totals, reference_counts(want, q));
+        EXPECT_EQ(r.totals.l2_load_sectors + r.totals.l2_merged_sectors, r.totals.l1_sectors - r.totals.l1_hit_sectors);
+        // The reference has no merging in flight: compared with it turned off (hashed sets kept).
+        CacheParams unmerged = q;
+        unmerged.inflight_rounds = 0;
+        const CacheReport u = run_cache_model(got, unmerged, "bounds");
+        EXPECT_GE(u.totals.l2_load_sectors, u.bounds.distinct_sectors);
+        EXPECT_EQ(u.totals, reference_counts(want, unmerged));
+        EXPECT_LE(r.totals.l2_sectors, u.totals.l2_sectors);
     }
+    // The hashed set index against the reference's own, where it matters: a 1 KB L1.
+    CacheParams hashed = p;
+    hashed.hashed_sets = true;
+    EXPECT_EQ(run_cache_model(got, hashed, "hashed").totals, reference_counts(want, hashed));
     // One group per compute unit and an L1 larger than the data: L2 sees each group's
     // distinct sectors once. One unit running one group at a time: the launch's, once.
     CacheParams big = p;

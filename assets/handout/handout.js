@@ -542,6 +542,27 @@ function fillStatic() {
     const b = document.createElement('td'); b.textContent = r[1]; b.className = 'num';
     tr.appendChild(a); tr.appendChild(b); t.appendChild(tr);
   }
+  // The memory hierarchy, when the trace was saved with the cache model's report (modelled).
+  const ct = document.getElementById('caches'), ch = document.getElementById('cachestitle');
+  ct.textContent = '';
+  ct.hidden = ch.hidden = !DATA.caches;
+  if (DATA.caches) {
+    const k = DATA.caches.totals, p = DATA.caches.params, s = p.sector;
+    const pct = function (a, b) { return b ? (100 * a / b).toFixed(1) + '%' : '-'; };
+    ch.textContent = 'Memory hierarchy (modelled, profile ' + DATA.caches.profile + ': L1 ' + p.l1_kb + ' KB x ' + p.cus +
+      ' units, L2 ' + p.l2_kb + ' KB)';
+    const crows = [['L1 load sectors', fmt(k.l1_sectors)], ['L1 hit rate', pct(k.l1_hit_sectors, k.l1_sectors)],
+      ['L2 sectors (L1 misses and stores)', fmt(k.l2_sectors)], ['L2 hit rate', pct(k.l2_hit_sectors, k.l2_sectors)],
+      ['L1 misses merged in flight', fmt(k.l2_merged_sectors)],
+      ['DRAM bytes read / written', fmt(k.dram_read_bytes) + ' / ' + fmt(k.dram_write_bytes)],
+      ['DRAM bytes read, at least (distinct sectors)', fmt(DATA.caches.bounds.distinct_sectors * s)]];
+    for (const r of crows) {
+      const tr = document.createElement('tr');
+      const a = document.createElement('td'); a.textContent = r[0];
+      const b = document.createElement('td'); b.textContent = r[1]; b.className = 'num';
+      tr.appendChild(a); tr.appendChild(b); ct.appendChild(tr);
+    }
+  }
   const d = document.getElementById('diagnostics');
   d.textContent = '';
   if (!DATA.diagnostics.length) d.textContent = 'none';

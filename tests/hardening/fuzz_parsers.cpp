@@ -42,7 +42,9 @@
 #include "core/emulator/trace_runner.h"
 #include "core/tuning/tuning.h"
 #include "core/base/untrusted_file.h"
+#include "core/caches/cache_trace.h"
 #include "core/io/html_export.h"
+#include "core/caches/cache_trace.h"
 #include "core/io/trace_file.h"
 #include "core/trace/view_model.h"
 #include <sys/resource.h>  // the peak-memory check, in every build (the sanitizer one has no GUI)
@@ -184,7 +186,11 @@ const TraceFile& base_trace() {
     static const TraceFile f = [] {
         TraceFile t;
         t.launch = LaunchConfig{*find_kernel("tiled"), {16, 12, 8}, 4};
-        t.trace = run_trace(t.launch);
+        TraceOptions to;
+        to.cache_requests = true;  // and the cache model's report, which travels with it (issue 24)
+        t.trace = run_trace(t.launch, to);
+        t.trace.caches = model_trace_caches(t.trace, load_cache_profile("h200"));
+        t.trace.cache_requests.reset();
         return t;
     }();
     return f;
@@ -237,7 +243,8 @@ std::string hostile_trace(Rng& rng) {
         Trace& t = f.trace;
         GroupTrace& g = t.detail.front();
         BufferIntervalAccess& a = g.intervals.front().buffers.front();
-        switch (rng() % 16) {
+        CacheReport& c = *t.caches;
+        switch (rng() % 21) {
         case 0: g.size[rng() % 3] = uint32_t(any()); break;
         case 1: a.loaded.push_back(Rect{any(), any(), any(), any()}); break;
         case 2: t.buffers[rng() % t.buffers.size()].rows = any(); break;
@@ -253,6 +260,20 @@ std::string hostile_trace(Rng& rng) {
         case 12: t.kernel = std::string(1 + rng() % 5, char(0x80 + rng() % 0x80)); break;
         case 13: t.group_totals.push_back({{uint32_t(any()), 0, 0}, 0, {}, {}}); break;
         case 14: g.intervals.front().work_items.push_back({uint32_t(any()), {}, {}}); break;
+        case 16: {
+            static uint64_t CacheCounts::*const counts[] = {
+                &CacheCounts::l1_requests,    &CacheCounts::l1_sectors,        &CacheCounts::l1_hit_sectors,
+                &CacheCounts::l2_sectors,     &CacheCounts::l2_load_sectors,   &CacheCounts::l2_hit_sectors,
+                &CacheCounts::l2_merged_sectors, &CacheCounts::dram_read_bytes, &CacheCounts::dram_write_bytes};
+            c.totals.*counts[rng() % 9] = uint64_t(any());
+            break;
+        }
+        case 17: c.buffers[rng() % c.buffers.size()].first = std::string(1 + rng() % 3, char('A' + rng() % 26)); break;
+        case 18: c.lines[rng() % c.lines.size()].first = int32_t(any()); break;
+        case 19:
+            if (rng() % 2) c.dram_reads[rng() % c.dram_reads.size()].second = uint32_t(any());
+            else c.params.ways = uint32_t(any());
+            break;
         default: if (t.result) t.result->rows = any(); break;
         }
         return serialize_trace_file(f);

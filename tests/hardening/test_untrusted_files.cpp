@@ -6,20 +6,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
+#include "core/caches/cache_trace.h"
 #include "core/emulator/trace_runner.h"
+#include "core/io/html_export.h"
 #include "core/io/trace_file.h"
 #include "core/io/trace_file_check.h"
 #include "core/kernel/catalog.h"
+#include "core/tasks/caches.h"
 #include "core/teach/lesson.h"
 #include "core/tuning/tuning.h"
 
@@ -193,6 +198,98 @@ TEST(TraceFileHostile, TheIssuesSemanticEditsNameTheField) {
     EXPECT_NE(refusal_of_edit([](TraceFile& f) { f.trace.groups[0] = 1000; }).find("groups"), std::string::npos);
     // The untouched trace still reads back equal.
     EXPECT_TRUE(parse_trace_file(serialize_trace_file(tiled32()), "ok") == tiled32());
+}
+
+// Issue 24, item 4: the cache model's report travels with the trace. Traced with its
+// requests and modelled with the h200 profile, as `trace --caches h200 --save` does.
+const TraceFile& tiled32_caches() {
+    static const TraceFile file = [] {
+        TraceFile f;
+        f.launch = LaunchConfig{*find_kernel("tiled"), {32, 32, 32}, 8};
+        TraceOptions to;
+        to.checks = false;
+        to.cache_requests = true;
+        f.trace = run_trace(f.launch, to);
+        f.trace.caches = model_trace_caches(f.trace, load_cache_profile("h200"));
+        f.trace.cache_requests.reset();  // not saved: the file holds the report, not the requests
+        return f;
+    }();
+    return file;
+}
+
+std::string caches_refusal(const std::function<void(CacheReport&)>& edit) {
+    TraceFile f = tiled32_caches();
+    edit(*f.trace.caches);
+    const std::string what = refusal([&] { parse_trace_file(serialize_trace_file(f), "c.tstrace"); });
+    expect_one_line(what);
+    EXPECT_EQ(what.rfind("c.tstrace", 0), 0u) << what;
+    return what;
+}
+
+TEST(TraceFileCaches, TheReportAndItsProfileReadBackAsSaved) {
+    const TraceFile& saved = tiled32_caches();
+    ASSERT_TRUE(saved.trace.caches);
+    ASSERT_GT(saved.trace.caches->totals.l1_sectors, 0u);
+    ASSERT_FALSE(saved.trace.caches->lines.empty());
+    ASSERT_FALSE(saved.trace.caches->dram_reads.empty());
+    const TraceFile loaded = parse_trace_file(serialize_trace_file(saved), "rt.tstrace");
+    ASSERT_TRUE(loaded.trace.caches);
+    EXPECT_EQ(*loaded.trace.caches, *saved.trace.caches);  // every count, per buffer and line, params, profile
+    EXPECT_EQ(loaded.trace.caches->profile, "h200");
+    EXPECT_TRUE(loaded == saved);
+    // What the GUI's memory hierarchy asks for: the saved report under its profile, no OpenCL;
+    // another profile is refused in one sentence naming the saved one.
+    const tasks::CacheModelOutcome same = tasks::model_caches(loaded.trace, "h200");
+    ASSERT_TRUE(same.report) << same.error;
+    EXPECT_EQ(*same.report, *saved.trace.caches);
+    const tasks::CacheModelOutcome other = tasks::model_caches(loaded.trace, "teaching");
+    EXPECT_FALSE(other.report);
+    EXPECT_NE(other.error.find("h200"), std::string::npos) << other.error;
+    // The hand-out embeds the same figures.
+    const nlohmann::json page = handout_data(loaded);
+    ASSERT_TRUE(page["caches"].is_object());
+    EXPECT_EQ(page["caches"]["profile"], "h200");
+    EXPECT_EQ(page["caches"]["totals"]["l2_sectors"].get<uint64_t>(), saved.trace.caches->totals.l2_sectors);
+    // A trace saved without a report (as every file before issue 24) still reads, with none.
+    const TraceFile plain = parse_trace_file(serialize_trace_file(tiled32()), "plain.tstrace");
+    EXPECT_FALSE(plain.trace.caches);
+    EXPECT_TRUE(handout_data(plain)["caches"].is_null());
+}
+
+TEST(TraceFileCaches, ADamagedReportIsRefusedNamingTheField) {
+    const auto names = [](const std::string& what, const std::string& field) {
+        EXPECT_NE(what.find(field), std::string::npos) << "expected '" << field << "' in: " << what;
+    };
+    names(caches_refusal([](CacheReport& r) { r.totals.l1_hit_sectors = r.totals.l1_sectors + 1; }), "trace.caches totals");
+    names(caches_refusal([](CacheReport& r) { r.totals.l2_sectors = ~uint64_t(0); }), "trace.caches totals");
+    names(caches_refusal([](CacheReport& r) { r.buffers.front().second.l2_sectors += 1; r.totals.l2_sectors += 1; }),
+          "trace.caches lines");  // the buffers no longer agree with the lines
+    names(caches_refusal([](CacheReport& r) { r.buffers.front().first = "nosuch"; }), "trace.caches buffers");
+    names(caches_refusal([](CacheReport& r) { r.buffers.push_back(r.buffers.front()); }), "trace.caches buffers");
+    names(caches_refusal([](CacheReport& r) { r.lines.front().first = -5; }), "trace.caches lines");
+    names(caches_refusal([](CacheReport& r) { std::reverse(r.lines.begin(), r.lines.end()); }), "trace.caches lines");
+    names(caches_refusal([](CacheReport& r) { r.params.ways = 0; }), "trace.caches params");
+    names(caches_refusal([](CacheReport& r) { r.params.l2_bytes = uint64_t(1) << 50; }), "trace.caches params");
+    names(caches_refusal([](CacheReport& r) { r.params.cluster_of.assign(200, 0); }), "trace.caches cluster_of");
+    names(caches_refusal([](CacheReport& r) { r.profile = "h200 \xff\xfe"; }), "UTF-8");
+    names(caches_refusal([](CacheReport& r) { r.profile.clear(); }), "trace.caches profile");
+    names(caches_refusal([](CacheReport& r) { r.dram_reads.front().second += 1; }), "trace.caches dram_reads");
+    names(caches_refusal([](CacheReport& r) { r.dram_reads.front().second = 0; }), "trace.caches dram_reads");
+    names(caches_refusal([](CacheReport& r) { r.bounds.distinct_sectors = r.bounds.group_distinct_sectors + 1; }),
+          "trace.caches bounds");
+    // A field of the wrong shape (written by hand, not by this tilescope): named too.
+    TraceFile f = tiled32_caches();
+    const std::vector<uint8_t> cbor = [&] {
+        std::string bytes = serialize_trace_file(f);
+        bytes = bytes.substr(bytes.find('\n', bytes.find('\n') + 1) + 1);
+        nlohmann::json j = nlohmann::json::from_cbor(bytes);
+        j["trace"]["caches"]["params"] = "h200";
+        return nlohmann::json::to_cbor(j);
+    }();
+    const std::string what = refusal([&] { parse_trace_file(with_header(std::string(cbor.begin(), cbor.end())), "s.tstrace"); });
+    expect_one_line(what);
+    names(what, "s.tstrace");
+    names(what, "trace.caches");
 }
 
 TEST(TraceFileHostile, LoadRefusesAFifoAndABigNonTraceFromItsFirstBytes) {

@@ -27,8 +27,9 @@ public:
     static constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();
 
     SectorCache() = default;
-    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways)
-        : sets_(bytes / (uint64_t(line_bytes) * ways)), ways_(ways) {}
+    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways, bool hashed)
+        : sets_(bytes / (uint64_t(line_bytes) * ways)), ways_(ways), hashed_(hashed),
+          fold_bits_(sets_ > 1 ? unsigned(std::bit_width(sets_ - 1)) : 0) {}
 
     bool enabled() const { return sets_ > 0; }
 
@@ -44,7 +45,7 @@ public:
     Way& allocate(uint64_t line) {
         Way* set = existing_set(line);
         if (!set) {
-            const uint64_t index = line % sets_;
+            const uint64_t index = set_of(line);
             if (first_way_.empty()) first_way_.assign(sets_, kNoSet);
             first_way_[index] = static_cast<uint32_t>(pool_.size());
             pool_.resize(pool_.size() + ways_);
@@ -68,12 +69,25 @@ private:
     static constexpr uint32_t kNoSet = std::numeric_limits<uint32_t>::max();
     Way* existing_set(uint64_t line) {
         if (first_way_.empty()) return nullptr;
-        const uint32_t first = first_way_[line % sets_];
+        const uint32_t first = first_way_[set_of(line)];
         return first == kNoSet ? nullptr : &pool_[first];
+    }
+
+    // The set of a line: its number mod sets, or (hashed) the number with its higher bits
+    // XOR-folded onto its low ones first, in chunks as wide as a set index, so lines a
+    // power-of-two stride apart spread over the sets (issue 24: the model's assumption;
+    // NVIDIA does not publish its hash).
+    uint64_t set_of(uint64_t line) const {
+        if (!hashed_ || fold_bits_ == 0) return line % sets_;
+        uint64_t h = 0;
+        for (uint64_t x = line; x; x >>= fold_bits_) h ^= x;
+        return h % sets_;
     }
 
     uint64_t sets_ = 0;
     uint32_t ways_ = 1;
+    bool hashed_ = false;
+    unsigned fold_bits_ = 0;
     uint64_t clock_ = 0;
     std::vector<uint32_t> first_way_;  // per set: its first way in pool_, or kNoSet
     std::vector<Way> pool_;
@@ -97,8 +111,8 @@ class Replay {
 public:
     Replay(const CacheRequestStream& stream, const CacheParams& p)
         : stream_(stream), p_(p), shift_(coarsening_shift(stream, p.sector_bytes)),
-          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways) {
-        l1_.assign(p.cus, SectorCache(p.l1_bytes, p.line_bytes, p.ways));
+          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways, p.hashed_sets) {
+        l1_.assign(p.cus, SectorCache(p.l1_bytes, p.line_bytes, p.ways, p.hashed_sets));
         by_buffer_.resize(stream.buffers.size());
         for (const auto& r : stream.requests) line_index_.emplace(r.line, 0);
         std::vector<int32_t> lines;
@@ -139,7 +153,8 @@ public:
                 for (size_t s = 0; s < slots_per_cu; ++s) {
                     Slot& slot = slots[cu * slots_per_cu + s];
                     if (!slot.busy) continue;
-                    cluster_ = p_.cluster_of.empty() ? cu % p_.merge_clusters : p_.cluster_of[cu % p_.cluster_of.size()];
+                    cluster_ = p_.cluster_of.empty() ? uint32_t(cu * p_.merge_clusters / p_.cus)
+                                                     : p_.cluster_of[cu % p_.cluster_of.size()];
                     issue(stream_.requests[slot.next++], l1_[cu]);
                     if (slot.next == slot.end) {
                         take_next(slot);
@@ -186,7 +201,7 @@ private:
                 continue;
             }
             SectorCache::Way* w2 = l2_.find(line);
-            const uint64_t key = sector * 4096 + cluster_;
+            const uint64_t key = sector << 17 | cluster_;  // clusters <= cus <= 100000 < 2^17
             const bool merged = in_flight(key);
             if (!merged && p_.inflight_rounds) fetched_[key] = round_;
             if (merged) {

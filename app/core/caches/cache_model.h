@@ -25,12 +25,18 @@ struct CacheParams {
     // joins that fetch (an MSHR-like table at the L2) and is not looked up in L2 again.
     // 0: no merging (issue 11's model).
     uint32_t inflight_rounds = 0;
-    // Units that share one in-flight table: unit u belongs to cluster u mod merge_clusters
-    // (a GPC: the block scheduler deals consecutive work-groups to different GPCs in turn).
-    // 1: one table for the whole GPU.
+    // Units that share one in-flight table: the units, in the order groups are dealt to them,
+    // cut into merge_clusters runs of consecutive units (unit u is in cluster
+    // u * merge_clusters / cus): groups dealt one after another sit side by side and share
+    // one table. 1: one table for the whole GPU; cus: a table per unit (no sharing).
     uint32_t merge_clusters = 1;
+    // Set index of both levels: false, line number mod sets; true, the line number's higher
+    // bits XOR-folded onto its low ones first (an assumption: GPUs hash their set index,
+    // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
+    // into a few L1 sets and evicts itself).
+    bool hashed_sets = false;
     // When not empty: the cluster of each unit, in the order the scheduler deals to them
-    // (overrides merge_clusters' u mod N).
+    // (overrides merge_clusters' runs).
     std::vector<uint32_t> cluster_of;
     bool operator==(const CacheParams&) const = default;
 };

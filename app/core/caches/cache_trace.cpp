@@ -130,6 +130,7 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.resident = j.at("resident").get<uint32_t>();
     c.inflight_rounds = j.value("inflight_rounds", 0u);
     c.merge_clusters = j.value("merge_clusters", 1u);
+    c.hashed_sets = j.value("hashed_sets", false);
     if (j.value("sysfs", false)) {
         p.from_sysfs = true;
         p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
@@ -165,6 +166,10 @@ std::string cache_profile_for(const DeviceInfo& device) {
     if (name.find("H100") != std::string::npos) return "h100";
     if (device.is_cpu && !device.is_emulator) return "cpu";
     return "";
+}
+
+std::string cache_profile_base(const std::string& report_profile) {
+    return report_profile.substr(0, report_profile.find(" + "));
 }
 
 CacheParams apply_overrides(CacheParams p, const CacheOverrides& o) {
@@ -228,7 +233,8 @@ json cache_report_to_json(const CacheReport& r) {
                    {"ways", r.params.ways},             {"cus", r.params.cus},
                    {"resident", r.params.resident},
                    {"inflight_rounds", r.params.inflight_rounds},
-                   {"merge_clusters", r.params.merge_clusters}};
+                   {"merge_clusters", r.params.merge_clusters},
+                   {"hashed_sets", r.params.hashed_sets}};
     j["totals"] = counts_json(r.totals);
     j["bounds"] = {{"distinct_sectors", r.bounds.distinct_sectors},
                    {"group_distinct_sectors", r.bounds.group_distinct_sectors}};

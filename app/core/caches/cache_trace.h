@@ -43,6 +43,9 @@ std::optional<ReportedCache> reported_cache(const DeviceInfo& device);
 // The profile that models `device`: "h200", "h100", "cpu"; empty when none fits.
 std::string cache_profile_for(const DeviceInfo& device);
 
+// The profile a report names, without " + overrides": "h200 + overrides" -> "h200".
+std::string cache_profile_base(const std::string& report_profile);
+
 // Overrides from the command line (KB for sizes), applied over a profile.
 struct CacheOverrides {
     std::optional<uint64_t> l1_kb, l2_kb;

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/caches/cache_trace.h"
 #include "core/trace/analysis.h"
 #include "core/trace/frame.h"
 #include "core/trace/phases.h"
@@ -276,6 +277,8 @@ json handout_data(const TraceFile& file, const HandoutOptions& options) {
     d["wrong_cells"] = wrong;
     d["verification"] = t.verification ? json(t.verification->summary()) : json(nullptr);
     d["counters"] = counters(t);
+    // The cache model's report when the trace carries one (modelled, its profile named).
+    d["caches"] = t.caches ? cache_report_to_json(*t.caches) : json(nullptr);
     json diags = json::array();
     for (const Diagnostic& g : t.diagnostics)
         diags.push_back({{"kind", std::string(to_string(g.kind))}, {"line", g.line}, {"message", g.message}, {"count", g.count}});

@@ -445,6 +445,75 @@ TraceTotals totals_block_from(const json& j, double flops) {
     return t;
 }
 
+// --- the cache model's report (issue 24, item 4): modelled figures travel with the trace ---
+
+json cache_counts_json(const CacheCounts& c) {
+    return json::array({c.l1_requests, c.l1_sectors, c.l1_hit_sectors, c.l2_sectors, c.l2_load_sectors, c.l2_hit_sectors,
+                        c.l2_merged_sectors, c.dram_read_bytes, c.dram_write_bytes});
+}
+CacheCounts cache_counts_from(const json& j) {
+    CacheCounts c;
+    uint64_t* fields[] = {&c.l1_requests,    &c.l1_sectors,        &c.l1_hit_sectors,  &c.l2_sectors,      &c.l2_load_sectors,
+                          &c.l2_hit_sectors, &c.l2_merged_sectors, &c.dram_read_bytes, &c.dram_write_bytes};
+    if (!j.is_array() || j.size() != std::size(fields)) throw json::other_error::create(501, "cache counts of the wrong length", &j);
+    for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = j[i].get<uint64_t>();
+    return c;
+}
+
+json caches_json(const CacheReport& r) {
+    const CacheParams& p = r.params;
+    json buffers = json::array(), lines = json::array();
+    for (const auto& [name, c] : r.buffers) buffers.push_back({name, cache_counts_json(c)});
+    for (const auto& [line, c] : r.lines) lines.push_back({line, cache_counts_json(c)});
+    std::vector<uint64_t> sectors;
+    std::vector<uint32_t> times;
+    for (const auto& [sector, n] : r.dram_reads) {
+        sectors.push_back(sector);
+        times.push_back(n);
+    }
+    return {{"profile", r.profile},
+            {"params", {p.l1_bytes, p.l2_bytes, p.line_bytes, p.sector_bytes, p.ways, p.cus, p.resident, p.inflight_rounds,
+                        p.merge_clusters, p.hashed_sets ? 1 : 0}},
+            {"cluster_of", p.cluster_of},
+            {"totals", cache_counts_json(r.totals)},
+            {"bounds", {r.bounds.distinct_sectors, r.bounds.group_distinct_sectors}},
+            {"buffers", buffers},
+            {"lines", lines},
+            {"dram_sectors", words_json(sectors)},
+            {"dram_times", words_json(times)}};
+}
+
+// Shapes only; what the numbers must satisfy is checked in trace_file_check.cpp.
+CacheReport caches_from(const json& j) {
+    CacheReport r;
+    r.profile = j.at("profile").get<std::string>();
+    const json& p = j.at("params");
+    if (!p.is_array() || p.size() != 10) throw json::other_error::create(501, "caches params of the wrong length", &p);
+    r.params.l1_bytes = p[0].get<uint64_t>();
+    r.params.l2_bytes = p[1].get<uint64_t>();
+    r.params.line_bytes = p[2].get<uint32_t>();
+    r.params.sector_bytes = p[3].get<uint32_t>();
+    r.params.ways = p[4].get<uint32_t>();
+    r.params.cus = p[5].get<uint32_t>();
+    r.params.resident = p[6].get<uint32_t>();
+    r.params.inflight_rounds = p[7].get<uint32_t>();
+    r.params.merge_clusters = p[8].get<uint32_t>();
+    const int hashed = p[9].get<int>();
+    if (hashed != 0 && hashed != 1) throw json::other_error::create(501, "caches params: hashed sets neither 0 nor 1", &p);
+    r.params.hashed_sets = hashed == 1;
+    r.params.cluster_of = j.at("cluster_of").get<std::vector<uint32_t>>();
+    r.totals = cache_counts_from(j.at("totals"));
+    const json& b = j.at("bounds");
+    r.bounds = {b.at(0).get<uint64_t>(), b.at(1).get<uint64_t>()};
+    for (const json& e : j.at("buffers")) r.buffers.emplace_back(e.at(0).get<std::string>(), cache_counts_from(e.at(1)));
+    for (const json& e : j.at("lines")) r.lines.emplace_back(e.at(0).get<int32_t>(), cache_counts_from(e.at(1)));
+    const std::vector<uint64_t> sectors = words_from<uint64_t>(j.at("dram_sectors"));
+    const std::vector<uint32_t> times = words_from<uint32_t>(j.at("dram_times"));
+    if (sectors.size() != times.size()) throw json::other_error::create(501, "caches DRAM sectors and counts differ in length", &j);
+    for (size_t i = 0; i < sectors.size(); ++i) r.dram_reads.emplace_back(sectors[i], times[i]);
+    return r;
+}
+
 json trace_json(const Trace& t) {
     json j;
     j["kernel"] = t.kernel;
@@ -493,6 +562,10 @@ json trace_json(const Trace& t) {
     }
     if (t.result) j["result"] = matrix_json(*t.result);
     j["dropped_barriers"] = t.dropped_barriers;
+    // Added in issue 24 (version 2 files without it still read): the cache model's report
+    // and its profile, so a saved trace shows the memory hierarchy with no OpenCL. The
+    // request stream it was computed from is not saved: another profile needs a new trace.
+    if (t.caches) j["caches"] = caches_json(*t.caches);
     return j;
 }
 
@@ -550,6 +623,13 @@ Trace trace_from(const json& j) {
     for (size_t i = 0; i < wrong.size(); i += 2) t.wrong_cells.push_back({wrong[i].get<int64_t>(), wrong[i + 1].get<int64_t>()});
     if (j.contains("result")) t.result = matrix_from(j["result"]);
     t.dropped_barriers = j.at("dropped_barriers").get<std::vector<int>>();
+    if (j.contains("caches")) {
+        try {
+            t.caches = caches_from(j["caches"]);
+        } catch (const json::exception& e) {  // named here, so the one line says which field
+            throw InputError("trace.caches: " + shown(e.what(), 160));
+        }
+    }
     return t;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/base/errors.h"
+#include "core/caches/cache_model.h"
 #include "core/base/untrusted_file.h"
 #include "core/io/trace_file.h"
 
@@ -201,6 +202,81 @@ void check_trace(const Trace& t) {
     }
 }
 
+// The cache model's report (issue 24, item 4). Nothing re-runs the model from a file, but
+// views divide by these counts and index by these names: every count is checked against
+// the others the way the model produces them (hits within lookups, buffers and lines
+// summing to the totals, DRAM reads matching their per-sector list).
+void check_cache_counts(const std::string& f, const CacheCounts& c, uint32_t sector) {
+    const uint64_t limit = uint64_t(1) << 56;  // far beyond any trace the emulator can make; sums of a few cannot wrap
+    for (uint64_t v : {c.l1_requests, c.l1_sectors, c.l1_hit_sectors, c.l2_sectors, c.l2_load_sectors, c.l2_hit_sectors,
+                       c.l2_merged_sectors, c.dram_read_bytes, c.dram_write_bytes})
+        if (v > limit) bad(f, num(v) + "; accepted: at most " + num(limit));
+    if (c.l1_hit_sectors > c.l1_sectors) bad(f, "more L1 hits (" + num(c.l1_hit_sectors) + ") than L1 sectors (" + num(c.l1_sectors) + ")");
+    if (c.l2_hit_sectors > c.l2_sectors) bad(f, "more L2 hits (" + num(c.l2_hit_sectors) + ") than L2 sectors (" + num(c.l2_sectors) + ")");
+    if (c.l2_load_sectors > c.l2_sectors) bad(f, "more L2 load sectors (" + num(c.l2_load_sectors) + ") than L2 sectors (" + num(c.l2_sectors) + ")");
+    if (c.l2_merged_sectors > c.l1_sectors || c.l2_load_sectors + c.l2_merged_sectors != c.l1_sectors - c.l1_hit_sectors)
+        bad(f, "L2 load sectors plus merged ones (" + num(c.l2_load_sectors) + " + " + num(c.l2_merged_sectors) +
+                   ") are not the L1 misses (" + num(c.l1_sectors - c.l1_hit_sectors) + ")");
+    if (c.dram_read_bytes % sector || c.dram_write_bytes % sector)
+        bad(f, "DRAM bytes not a whole number of " + num(sector) + "-byte sectors");
+}
+
+void check_caches(const Trace& t) {
+    const CacheReport& r = *t.caches;
+    text("trace.caches profile", r.profile, 128);
+    if (r.profile.empty()) bad("trace.caches profile", "empty; accepted: the profile's name");
+    try {
+        check_cache_params(r.params, t.geometry.sector_bytes);
+    } catch (const InputError& e) {
+        bad("trace.caches params", e.what());
+    }
+    if (r.params.cluster_of.size() > r.params.cus)
+        bad("trace.caches cluster_of", num(r.params.cluster_of.size()) + " entries; accepted: at most one per unit (" + num(r.params.cus) + ")");
+    for (uint32_t c : r.params.cluster_of)
+        if (c >= r.params.cus) bad("trace.caches cluster_of", "cluster " + num(c) + "; accepted: 0 to " + num(r.params.cus - 1));
+    const uint32_t sector = r.params.sector_bytes;
+    check_cache_counts("trace.caches totals", r.totals, sector);
+    if (r.bounds.distinct_sectors > r.bounds.group_distinct_sectors)
+        bad("trace.caches bounds", "distinct sectors of the launch (" + num(r.bounds.distinct_sectors) +
+                                       ") above the sum over work-groups (" + num(r.bounds.group_distinct_sectors) + ")");
+    if (r.bounds.group_distinct_sectors > r.totals.l1_sectors)
+        bad("trace.caches bounds", "more distinct sectors (" + num(r.bounds.group_distinct_sectors) + ") than L1 load sectors (" +
+                                       num(r.totals.l1_sectors) + ")");
+    // Per buffer: names the trace has, each once; per line: ascending lines. Both sum to the totals.
+    const auto sum_to_totals = [&](const std::string& f, const CacheCounts& sum) {
+        if (!(sum == r.totals)) bad(f, "do not add up to the totals");
+    };
+    CacheCounts sum;
+    std::set<std::string> seen;
+    for (const auto& [name, c] : r.buffers) {
+        text("trace.caches buffers", name, 256);
+        if (!t.find_buffer(name)) bad("trace.caches buffers", "'" + shown(name, 40) + "' is not a buffer of the trace");
+        if (!seen.insert(name).second) bad("trace.caches buffers", "'" + shown(name, 40) + "' twice");
+        check_cache_counts("trace.caches buffers " + shown(name, 40), c, sector);
+        sum += c;
+    }
+    sum_to_totals("trace.caches buffers", sum);
+    sum = {};
+    for (size_t i = 0; i < r.lines.size(); ++i) {
+        in_range("trace.caches lines line", r.lines[i].first, 0, kMaxTraceLine);
+        if (i && r.lines[i].first <= r.lines[i - 1].first) bad("trace.caches lines", "not in ascending order of line");
+        check_cache_counts("trace.caches lines " + std::to_string(r.lines[i].first), r.lines[i].second, sector);
+        sum += r.lines[i].second;
+    }
+    sum_to_totals("trace.caches lines", sum);
+    // (sector, times read from DRAM): ascending sectors, each read at least once, summing to the DRAM reads.
+    uint64_t reads = 0;
+    for (size_t i = 0; i < r.dram_reads.size(); ++i) {
+        const auto& [s, n] = r.dram_reads[i];
+        if (n == 0) bad("trace.caches dram_reads", "a sector read 0 times");
+        if (i && s <= r.dram_reads[i - 1].first) bad("trace.caches dram_reads", "sectors not in ascending order");
+        reads += n;
+    }
+    uint64_t read_bytes = 0;
+    if (__builtin_mul_overflow(reads, uint64_t(sector), &read_bytes) || read_bytes != r.totals.dram_read_bytes)
+        bad("trace.caches dram_reads", num(reads) + " sector reads, but the totals say " + num(r.totals.dram_read_bytes) + " bytes");
+}
+
 void check_launch(const LaunchConfig& c, const Trace& t) {
     const KernelSpec& k = c.kernel;
     text("launch.kernel name", k.name, 256);
@@ -221,6 +297,7 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
 
 void validate_trace_file(const TraceFile& file) {
     check_trace(file.trace);
+    if (file.trace.caches) check_caches(file.trace);
     check_launch(file.launch, file.trace);
 }
 

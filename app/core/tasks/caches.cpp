@@ -11,6 +11,15 @@ CacheModelOutcome model_caches(const Trace& trace, const std::string& profile) {
         out.error = "Modelled when the launch ends: the emulator is still tracing.";
         return out;
     }
+    // A saved trace carries the report it was saved with, not the requests (issue 24, item 4):
+    // that profile's figures are shown as saved; another profile needs the kernel traced again.
+    if (!trace.cache_requests && trace.caches) {
+        if (cache_profile_base(trace.caches->profile) == profile) out.report = *trace.caches;
+        else
+            out.error = "This saved trace carries the cache model's report for profile " + trace.caches->profile +
+                        " only; trace the kernel again to model it with " + profile + ".";
+        return out;
+    }
     try {
         out.report = model_trace_caches(trace, load_cache_profile(profile));
     } catch (const InputError& e) {

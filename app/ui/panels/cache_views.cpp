@@ -106,8 +106,9 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, std::string& profile, 
     const CacheCounts& c = r.totals;
     const uint32_t sector = r.params.sector_bytes;
     ImGui::SameLine();
-    ImGui::TextDisabled("MODELLED: L1 %llu KB x %u units, L2 %llu KB, %u-B lines", (unsigned long long)(r.params.l1_bytes / 1024),
-                        r.params.cus, (unsigned long long)(r.params.l2_bytes / 1024), r.params.line_bytes);
+    ImGui::TextDisabled("MODELLED: L1 %llu KB x %u units, L2 %llu KB, %u-B lines%s", (unsigned long long)(r.params.l1_bytes / 1024),
+                        r.params.cus, (unsigned long long)(r.params.l2_bytes / 1024), r.params.line_bytes,
+                        t.cache_requests ? "" : (" (saved with the trace: " + r.profile + ")").c_str());
     std::vector<HierarchyBox> boxes = {
         {"global requests", "traced",
          {count_text(t.coalescing.requests) + " requests", count_text(t.coalescing.sectors) + " sectors",

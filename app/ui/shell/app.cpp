@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/caches/cache_trace.h"
 #include "core/tasks/devices.h"
 
 #include "gfx/matrix_grid.h"
@@ -109,6 +110,8 @@ void App::show_saved_trace(const TraceFile& file) {
     s_.main.trace = std::make_shared<const Trace>(file.trace);
     s_.main.roles = matrix_roles(file.trace, file.launch.kernel.check);
     ++s_.main.version;
+    // The memory hierarchy shows the report the file carries, under the profile it names.
+    if (file.trace.caches) s_.cache_profile = cache_profile_base(file.trace.caches->profile);
     s_.message = "Showing a saved trace (" + config_label(file.launch) + ")";
 }
 
