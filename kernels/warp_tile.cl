@@ -20,6 +20,11 @@
 // H200), so the loop's only test is on that offset; and the K loop starts K%TSK - TSK before 0,
 // so that the one partial phase is phase 0, loaded before the loop with checks. Otherwise (rows not float4-aligned) every load is
 // checked. Loads past an edge give zeros and stores outside C are skipped, so any M, N, K work.
+// Split K (rung splitk, for C too small to give every compute unit work-groups of its own):
+// the host defines PPS, the phases per K-slice; the NDRange's third dimension is the slice, a
+// group of slice z runs phases z*PPS .. z*PPS+PPS-1 of the same loop and stores its partial
+// tile of C into W + z*M*N, and a second launch, mm_slice_sum, adds the slices into C in slice
+// order (no atomics: the same sum on every run). Slice 0 holds the one partial phase.
 
 #ifndef TS
 #define TS 128      // C tile per work-group: TS x TS
@@ -51,7 +56,15 @@
 #ifndef ODD
 #define ODD 1       // K%4 + N%4, set by the host: 0 when every row of A, B and C is float4-aligned
 #endif
+#ifndef PPS
+#define PPS 0       // phases per K-slice (rung splitk), set by the host; 0: a group walks all of K
+#endif
 #define CHECKED (EDGES != 0 && ODD != 0)                // every load checked, every phase
+#if PPS
+#define OUT W       // the partial products, one M x N slice per K-slice
+#else
+#define OUT C
+#endif
 
 #define WARP 32
 #define NT ((TS / WM) * (TS / WN) * WARP)              // work-items per group
@@ -94,7 +107,7 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 // LOAD_PHASE(p): issue phase p's global loads into anext/bnext (nothing waits for them yet).
 // FIRST_PHASE: phase 0's loads (K%TSK - TSK before 0 when TSK does not divide K).
 #if !CHECKED
-#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kshift; \
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
         if (EDGES == 0 || aoff[l] >= 0) anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
         if (EDGES == 0 || boff[l] >= 0) bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
@@ -103,11 +116,11 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 #else
 #define FIRST_PHASE { \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
-        anext[l] = load4(A, M, K, row0 + arow[l], kshift + acol[l]); \
-        bnext[l] = load4(B, K, N, kshift + brow[l], col0 + bcol[l]); } }
+        anext[l] = load4(A, M, K, row0 + arow[l], kfirst + acol[l]); \
+        bnext[l] = load4(B, K, N, kfirst + brow[l], col0 + bcol[l]); } }
 #endif
 #else
-#define LOAD_PHASE(p) { const int k0 = (p) * TSK; \
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
         anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
         bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
@@ -144,7 +157,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void mm_warp_tile(const int M, const int N, const int K,
                   const __global float* A,
                   const __global float* B,
-                  __global float* C)
+                  __global float* OUT)
 {
     const int tid = get_local_id(0);
     const int warp = tid / WARP, lane = tid % WARP;
@@ -168,10 +181,21 @@ void mm_warp_tile(const int M, const int N, const int K,
 
     // A phase's tiles, held in registers between their global loads and their stores.
     float4 anext[LOADS], bnext[LOADS];
-    const int phases = (K + TSK - 1) / TSK;
     // Where the K loop starts: K%TSK - TSK before 0 when TSK does not divide K, so that only
     // phase 0 is partial (the checked paths start at 0 and need no shift).
     const int kshift = (CHECKED || K % TSK == 0) ? 0 : K % TSK - TSK;
+#if PPS
+    // This group's K-slice: PPS phases from phase z*PPS (the last slice may have fewer), and
+    // its own M x N slice of W for the partial products.
+    const int phase0 = get_group_id(2) * PPS;
+    const int phases = min(PPS, (K + TSK - 1) / TSK - phase0);
+    __global float* const Cz = W + get_group_id(2) * M * N;
+#else
+    const int phase0 = 0;
+    const int phases = (K + TSK - 1) / TSK;
+    __global float* const Cz = C;
+#endif
+    const int kfirst = kshift + phase0 * TSK;   // the k of the group's first phase
     // Which float4 of each tile a work-item loads: row and column inside the tile, and (for
     // the loads without checks) its offset in A and B at k = 0; -1 when that float4 lies
     // outside A or B (below the last row of A, right of the last column of B), which only
@@ -215,13 +239,35 @@ void mm_warp_tile(const int M, const int N, const int K,
                     const float4 v = (float4)(acc[wm * TM + i][wn * TN + j], acc[wm * TM + i][wn * TN + j + 1],
                                               acc[wm * TM + i][wn * TN + j + 2], acc[wm * TM + i][wn * TN + j + 3]);
                     if (EDGES == 0 || (col + 4 <= N && (N & 3) == 0)) {
-                        vstore4(v, 0, C + row * N + col);
+                        vstore4(v, 0, Cz + row * N + col);
                     } else {
-                        if (col < N) C[row * N + col] = v.x;
-                        if (col + 1 < N) C[row * N + col + 1] = v.y;
-                        if (col + 2 < N) C[row * N + col + 2] = v.z;
-                        if (col + 3 < N) C[row * N + col + 3] = v.w;
+                        if (col < N) Cz[row * N + col] = v.x;
+                        if (col + 1 < N) Cz[row * N + col + 1] = v.y;
+                        if (col + 2 < N) Cz[row * N + col + 2] = v.z;
+                        if (col + 3 < N) Cz[row * N + col + 3] = v.w;
                     }
                 }
         }
 }
+
+#if PPS
+// Rung splitk's second launch: C = the sum of W's slices, added in slice order, four
+// consecutive elements of C per work-item (one float4 per slice where M*N allows it).
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void mm_slice_sum(const int M, const int N, const int K, const __global float* W, __global float* C)
+{
+    const int mn = M * N, i = get_global_id(0) * 4;
+    const int slices = ((K + TSK - 1) / TSK + PPS - 1) / PPS;
+    if ((mn & 3) == 0 && i < mn) {
+        float4 s = vload4(0, W + i);
+        for (int z = 1; z < slices; ++z) s += vload4(0, W + z * mn + i);
+        vstore4(s, 0, C + i);
+    } else {
+        for (int e = i; e < i + 4 && e < mn; ++e) {
+            float s = W[e];
+            for (int z = 1; z < slices; ++z) s += W[z * mn + e];
+            C[e] = s;
+        }
+    }
+}
+#endif

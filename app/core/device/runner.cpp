@@ -98,6 +98,7 @@ struct Runner::Impl {
     // A launch ready to enqueue: kernel with every argument bound by name.
     struct Prepared {
         cl::Kernel kernel;
+        cl::Kernel then;  // the second kernel (KernelSpec::then), when there is one
         std::map<std::string, cl::Buffer> buffers;
     };
 
@@ -126,6 +127,59 @@ struct Runner::Impl {
         return program;
     }
 
+    // Creates kernel `entry` of `program` and binds its parameters by name to the launch's
+    // arguments; a matrix's buffer is made once (with `host`) and shared by both kernels of a
+    // rung with a second one. Appends the parameter names to `params`.
+    cl::Kernel bind(const cl::Program& program, const KernelSpec& spec, const std::string& entry,
+                    const ResolvedLaunch& launch, std::map<std::string, HostMatrix>* host, Prepared& p,
+                    std::vector<std::string>& params) {
+        cl::Kernel kernel;
+        try {
+            kernel = cl::Kernel(program, entry.c_str());
+        } catch (const cl::Error&) {
+            throw InputError("--entry '" + entry + "': no kernel of that name in " + spec.source_name);
+        }
+        const cl_uint nargs = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+        for (cl_uint i = 0; i < nargs; ++i) {
+            std::string pname = kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i);
+            while (!pname.empty() && pname.back() == '\0') pname.pop_back();
+            params.push_back(pname);
+            const cl_kernel_arg_address_qualifier aq = kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i);
+            const ResolvedArg* arg = launch.find(pname);
+            if (!arg)
+                throw InputError("kernel '" + entry + "' parameter '" + pname + "' has no --arg; give e.g. --arg " +
+                                 pname + "=int:N or " + pname + "=matrix:MxK");
+            const std::string spec_text = shown(to_string(arg->spec));
+            switch (arg->spec.kind) {
+            case ArgSpec::Kind::Int:
+                if (aq != CL_KERNEL_ARG_ADDRESS_PRIVATE)
+                    throw InputError("--arg " + spec_text + ": parameter '" + pname + "' is a pointer, not an int");
+                kernel.setArg(i, static_cast<cl_int>(arg->value));
+                break;
+            case ArgSpec::Kind::Local:
+                if (aq != CL_KERNEL_ARG_ADDRESS_LOCAL)
+                    throw InputError("--arg " + spec_text + ": parameter '" + pname + "' is not a __local pointer");
+                kernel.setArg(i, cl::Local(static_cast<size_t>(arg->bytes())));
+                break;
+            case ArgSpec::Kind::Matrix: {
+                if (aq != CL_KERNEL_ARG_ADDRESS_GLOBAL && aq != CL_KERNEL_ARG_ADDRESS_CONSTANT)
+                    throw InputError("--arg " + spec_text + ": parameter '" + pname +
+                                     "' is not a __global or __constant pointer");
+                if (!host) break;
+                auto it = p.buffers.find(pname);
+                if (it == p.buffers.end()) {
+                    HostMatrix& m = host->at(pname);
+                    it = p.buffers.emplace(pname, cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                             m.data.size() * sizeof(float), m.data.data())).first;
+                }
+                kernel.setArg(i, it->second);
+                break;
+            }
+            }
+        }
+        return kernel;
+    }
+
     // Builds and binds every argument by name. With `host` null, only checks: no buffers.
     Prepared prepare(const LaunchConfig& config, const ResolvedLaunch& launch, const DeviceInfo& info,
                      std::map<std::string, HostMatrix>* host) {
@@ -143,48 +197,9 @@ struct Runner::Impl {
         }
         const std::string options = "-cl-kernel-arg-info " + launch.build_options;
         cl::Program program = build(spec, options, info);
-        try {
-            p.kernel = cl::Kernel(program, spec.entry.c_str());
-        } catch (const cl::Error&) {
-            throw InputError("--entry '" + spec.entry + "': no kernel of that name in " + spec.source_name);
-        }
-        const cl_uint nargs = p.kernel.getInfo<CL_KERNEL_NUM_ARGS>();
         std::vector<std::string> params;
-        for (cl_uint i = 0; i < nargs; ++i) {
-            std::string pname = p.kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i);
-            while (!pname.empty() && pname.back() == '\0') pname.pop_back();
-            params.push_back(pname);
-            const cl_kernel_arg_address_qualifier aq = p.kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i);
-            const ResolvedArg* arg = launch.find(pname);
-            if (!arg)
-                throw InputError("kernel '" + spec.entry + "' parameter '" + pname + "' has no --arg; give e.g. --arg " +
-                                 pname + "=int:N or " + pname + "=matrix:MxK");
-            const std::string spec_text = shown(to_string(arg->spec));
-            switch (arg->spec.kind) {
-            case ArgSpec::Kind::Int:
-                if (aq != CL_KERNEL_ARG_ADDRESS_PRIVATE)
-                    throw InputError("--arg " + spec_text + ": parameter '" + pname + "' is a pointer, not an int");
-                p.kernel.setArg(i, static_cast<cl_int>(arg->value));
-                break;
-            case ArgSpec::Kind::Local:
-                if (aq != CL_KERNEL_ARG_ADDRESS_LOCAL)
-                    throw InputError("--arg " + spec_text + ": parameter '" + pname + "' is not a __local pointer");
-                p.kernel.setArg(i, cl::Local(static_cast<size_t>(arg->bytes())));
-                break;
-            case ArgSpec::Kind::Matrix: {
-                if (aq != CL_KERNEL_ARG_ADDRESS_GLOBAL && aq != CL_KERNEL_ARG_ADDRESS_CONSTANT)
-                    throw InputError("--arg " + spec_text + ": parameter '" + pname +
-                                     "' is not a __global or __constant pointer");
-                if (!host) break;
-                HostMatrix& m = host->at(pname);
-                cl::Buffer buf(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.data.size() * sizeof(float),
-                               m.data.data());
-                p.kernel.setArg(i, buf);
-                p.buffers[pname] = buf;
-                break;
-            }
-            }
-        }
+        p.kernel = bind(program, spec, spec.entry, launch, host, p, params);
+        if (spec.then) p.then = bind(program, spec, spec.then->entry, launch, host, p, params);
         for (const ResolvedArg& a : launch.args)
             if (std::find(params.begin(), params.end(), a.spec.name) == params.end()) {
                 std::string list;
@@ -192,6 +207,14 @@ struct Runner::Impl {
                 throw InputError("--arg " + shown(to_string(a.spec)) + ": kernel '" + spec.entry + "' has no parameter '" +
                                  a.spec.name + "'; its parameters: " + list);
             }
+        if (spec.then) {
+            const size_t then_wg = p.then.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+            const size_t then_size = launch.then_local[0] * launch.then_local[1] * launch.then_local[2];
+            if (then_size > then_wg)
+                throw InputError("kernel '" + spec.name + "': its second kernel " + spec.then->entry + " needs work-groups of " +
+                                 std::to_string(then_size) + " work-items, but once built it allows at most " +
+                                 std::to_string(then_wg) + " on " + info.label());
+        }
         // Limits known only once built: registers and static __local arrays.
         const size_t kernel_wg = p.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
         if (launch.group_size() > kernel_wg)
@@ -244,9 +267,13 @@ struct Runner::Impl {
         }
         queue.enqueueNDRangeKernel(p.kernel, cl::NullRange, range(launch.global, launch.dims),
                                    range(launch.local, launch.dims), nullptr, &ev);
-        ev.wait();
+        cl::Event last = ev;
+        if (launch.then_dims > 0)  // the second kernel: the same in-order queue, timed with the first
+            queue.enqueueNDRangeKernel(p.then, cl::NullRange, range(launch.then_global, launch.then_dims),
+                                       range(launch.then_local, launch.then_dims), nullptr, &last);
+        last.wait();
         const cl_ulong t0 = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-        const cl_ulong t1 = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        const cl_ulong t1 = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
         return static_cast<double>(t1 - t0) * 1e-9;
     }
 

@@ -128,6 +128,17 @@ json trace_to_json(const Trace& t) {
         expected.push_back({{"quantity", e.quantity}, {"expected", e.expected}, {"traced", e.traced},
                             {"formula", e.formula}, {"expression", e.expression}, {"matches", e.matches()}});
     j["expected"] = expected;
+    if (const std::optional<FollowUpExpected> f = follow_up_expected(t); f && f->traffic) {
+        // The rung's second kernel ran after the traced one, untraced: its closed forms only.
+        json then = {{"entry", f->entry}, {"traced", false}};
+        for (size_t i = 0; i < kRequiredClosedForms; ++i) {
+            const std::string q(kClosedFormQuantities[i]);
+            const ClosedForm* form = f->traffic->form(q);
+            then["expected"].push_back({{"quantity", q}, {"expected", f->traffic->value(q)},
+                                        {"formula", form ? form->text : ""}, {"expression", form ? form->expr : ""}});
+        }
+        j["then"] = then;
+    }
 
     json lines = json::array();
     for (const LineTraffic& l : t.lines) {
@@ -293,6 +304,11 @@ std::string trace_summary(const Trace& t, const SummaryOptions& options) {
             o << "  " << pad(e.quantity, 20) << lpad(grouped(e.expected), 14) << lpad(grouped(e.traced), 14) << "  "
               << (e.matches() ? "ok  " : "DIFF") << "  " << e.formula << "\n";
     }
+    if (const std::optional<FollowUpExpected> f = follow_up_expected(t); f && f->traffic)
+        o << "  then " << f->entry << " (a second launch, not in this trace; its closed forms): loads "
+          << grouped(f->traffic->global_load_bytes) << " B, stores " << grouped(f->traffic->global_store_bytes)
+          << " B of global memory; local " << grouped(f->traffic->local_load_bytes + f->traffic->local_store_bytes)
+          << " B, barriers " << grouped(f->traffic->barriers) << "\n";
 
     o << "\nbuffers (global)   loaded         stored   distinct loaded   loads per element\n";
     for (const BufferReuse& r : buffer_reuse(t)) {

@@ -252,11 +252,11 @@ KernelSpec kernel_from(const json& j) {
     k.local = j.at("local").get<std::vector<std::string>>();
     k.defines.clear();
     for (const json& d : j.at("defines")) k.defines.emplace_back(d.at(0).get<std::string>(), d.at(1).get<std::string>());
-    k.args.clear();
-    for (const json& a : j.at("args")) k.args.push_back(parse_arg_spec(a.get<std::string>()));
     k.params.clear();
     for (const json& p : j.at("params"))
         k.params.push_back({p.at(0).get<std::string>(), p.at(1).get<int64_t>(), p.at(2).get<std::vector<int64_t>>()});
+    k.args.clear();
+    for (const json& a : j.at("args")) k.args.push_back(parse_arg_spec(a.get<std::string>()));
     k.tiles = j.at("tiles").get<std::vector<int>>();
     k.default_tile = j.at("default_tile").get<int>();
     k.custom = j.at("custom").get<bool>();

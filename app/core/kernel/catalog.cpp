@@ -14,6 +14,29 @@ std::string_view embedded_text(std::string_view path) {
     throw InputError("no embedded file '" + std::string(path) + "'");
 }
 
+namespace {
+
+// "closed_forms": {"terms": {"GX": E, ...}, QUANTITY: {"expr": E, "text": T}, ...}
+ClosedForms parse_closed_forms(const nlohmann::ordered_json& cf, const std::string& who) {
+    ClosedForms forms;
+    for (const auto& [key, value] : cf.items()) {
+        if (key == "terms") {
+            for (const auto& [tname, e] : value.items()) forms.terms.emplace_back(tname, e.get<std::string>());
+            continue;
+        }
+        if (std::find(std::begin(kClosedFormQuantities), std::end(kClosedFormQuantities), key) ==
+            std::end(kClosedFormQuantities))
+            throw InputError("kernel '" + who + "': closed_forms has unknown quantity '" + key + "'");
+    }
+    for (std::string_view view : kClosedFormQuantities) {
+        const std::string q(view);
+        if (cf.contains(q)) forms.forms.push_back({q, cf.at(q).at("expr").get<std::string>(), cf.at(q).value("text", "")});
+    }
+    return forms;
+}
+
+}  // namespace
+
 std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_view dir) {
     const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json_text);  // keeps "params" in catalog order
     std::vector<KernelSpec> rungs;
@@ -41,7 +64,6 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
             const size_t eq = d.find('=');
             spec.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
         }
-        for (const std::string a : r.at("args")) spec.args.push_back(parse_arg_spec(a));
         if (r.contains("check")) spec.check = parse_check_spec(r.at("check").get<std::string>());
         // "params": {"NAME": {"default": V, "values": [V, ...]}, ...}, in catalog order.
         if (r.contains("params"))
@@ -54,23 +76,19 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
                     p.values.insert(p.values.begin(), p.default_value);
                 spec.params.push_back(std::move(p));
             }
+        for (const std::string a : r.at("args")) spec.args.push_back(parse_arg_spec(a));
         // "closed_forms": {"terms": {"GX": E, ...}, QUANTITY: {"expr": E, "text": T}, ...}
-        if (r.contains("closed_forms")) {
-            const auto& cf = r.at("closed_forms");
-            for (const auto& [key, value] : cf.items()) {
-                if (key == "terms") {
-                    for (const auto& [tname, e] : value.items()) spec.closed_forms.terms.emplace_back(tname, e.get<std::string>());
-                    continue;
-                }
-                if (std::find(std::begin(kClosedFormQuantities), std::end(kClosedFormQuantities), key) ==
-                    std::end(kClosedFormQuantities))
-                    throw InputError("kernel '" + spec.name + "': closed_forms has unknown quantity '" + key + "'");
-            }
-            for (std::string_view view : kClosedFormQuantities) {
-                const std::string q(view);
-                if (cf.contains(q))
-                    spec.closed_forms.forms.push_back({q, cf.at(q).at("expr").get<std::string>(), cf.at(q).value("text", "")});
-            }
+        if (r.contains("closed_forms")) spec.closed_forms = parse_closed_forms(r.at("closed_forms"), spec.name);
+        // "then": a second kernel of the same program (see FollowUpKernel).
+        if (r.contains("then")) {
+            const auto& t = r.at("then");
+            FollowUpKernel f;
+            f.entry = t.at("entry");
+            f.global = t.at("global").get<std::vector<std::string>>();
+            f.local = t.at("local").get<std::vector<std::string>>();
+            for (const std::string a : t.at("args")) f.args.push_back(parse_arg_spec(a));
+            if (t.contains("closed_forms")) f.closed_forms = parse_closed_forms(t.at("closed_forms"), spec.name + ".then");
+            spec.then = std::move(f);
         }
         spec.tiles = r.value("tiles", std::vector<int>{16});
         spec.default_tile = r.value("default_tile", 16);

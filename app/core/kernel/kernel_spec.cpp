@@ -27,6 +27,20 @@ std::vector<std::string> split(std::string_view text, char sep) {
     }
 }
 
+// Every identifier in `text` (a SPEC or an expression), in order.
+std::vector<std::string> identifiers(std::string_view text) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (!(std::isalpha(c) || c == '_')) { ++i; continue; }
+        size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+        names.emplace_back(text.substr(i, j - i));
+        i = j;
+    }
+    return names;
+}
+
 bool is_identifier(std::string_view s) {
     if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
     for (char c : s)
@@ -37,6 +51,10 @@ bool is_identifier(std::string_view s) {
 }  // namespace
 
 ArgSpec parse_arg_spec(std::string_view spec) {
+    // The names an expression may use beyond M, N, K and TS are the kernel's parameters, which
+    // a SPEC alone does not know (a rung's shapes may use them: splitk's W): any name passes
+    // here, and validate() checks them against the kernel's parameters.
+    const std::vector<std::string> params = identifiers(spec);
     const std::string text(spec);
     auto bad = [&](const std::string& why) -> InputError {
         return InputError("--arg '" + shown(text) + "': " + why + "; " + kArgSyntax);
@@ -54,7 +72,7 @@ ArgSpec parse_arg_spec(std::string_view spec) {
             if (parts.size() != 2 || parts[1].empty()) throw bad(kind + " takes one expression");
             arg.kind = kind == "int" ? ArgSpec::Kind::Int : ArgSpec::Kind::Local;
             arg.value = parts[1];
-            check_expr(arg.value, {}, option);
+            check_expr(arg.value, params, option);
         } else if (kind == "matrix") {
             if (parts.size() < 2 || parts.size() > 4) throw bad("matrix takes a shape and up to two flags");
             const std::vector<std::string> shape = split(parts[1], 'x');
@@ -63,8 +81,8 @@ ArgSpec parse_arg_spec(std::string_view spec) {
             arg.kind = ArgSpec::Kind::Matrix;
             arg.rows = shape[0];
             arg.cols = shape[1];
-            check_expr(arg.rows, {}, option);
-            check_expr(arg.cols, {}, option);
+            check_expr(arg.rows, params, option);
+            check_expr(arg.cols, params, option);
             for (size_t i = 2; i < parts.size(); ++i) {
                 if (parts[i] == "rowmajor") arg.layout = Layout::RowMajor;
                 else if (parts[i] == "colmajor") arg.layout = Layout::ColMajor;
@@ -186,6 +204,29 @@ void validate(const KernelSpec& spec) {
             check_expr(f.expr, known);
         }
     }
+    if (spec.then) {
+        const FollowUpKernel& t = *spec.then;
+        if (!is_identifier(t.entry)) throw InputError(who + ": \"then\" needs an entry point");
+        if (t.global.empty() || t.global.size() > 3 || t.local.size() != t.global.size())
+            throw InputError(who + ": \"then\" needs 1 to 3 global and as many local expressions");
+        for (const auto& e : t.global) check_expr(e, pnames, "--global");
+        for (const auto& e : t.local) check_expr(e, pnames, "--local");
+        for (const ArgSpec& a : t.args) {
+            const ArgSpec* same = spec.find_arg(a.name);
+            if (!same || same->kind != a.kind)
+                throw InputError(who + ": \"then\" argument '" + shown(a.name, 40) + "' is not an argument of the rung");
+        }
+        validate(follow_up_alone(spec));
+    }
+    for (const ArgSpec& a : spec.args) {
+        const std::string option = "--arg " + shown(a.name, 40);
+        if (a.kind == ArgSpec::Kind::Matrix) {
+            check_expr(a.rows, pnames, option);
+            check_expr(a.cols, pnames, option);
+        } else {
+            check_expr(a.value, pnames, option);
+        }
+    }
     std::set<std::string> names;
     for (const ArgSpec& a : spec.args)
         if (!names.insert(a.name).second) throw InputError(who + ": argument '" + shown(a.name, 40) + "' given twice");
@@ -250,6 +291,21 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     }
     validate(spec);
     return spec;
+}
+
+KernelSpec follow_up_alone(const KernelSpec& spec) {
+    if (!spec.then) throw InputError("kernel '" + spec.name + "' has no second kernel");
+    KernelSpec k = spec;
+    k.then.reset();
+    k.name = spec.name + ".then";
+    k.title = spec.title + " (its second kernel, " + spec.then->entry + ")";
+    k.entry = spec.then->entry;
+    k.global = spec.then->global;
+    k.local = spec.then->local;
+    k.args = spec.then->args;
+    k.closed_forms = spec.then->closed_forms;
+    k.check.reset();
+    return k;
 }
 
 }  // namespace tilescope

@@ -66,6 +66,19 @@ struct ClosedForms {
     const ClosedForm* find(std::string_view quantity) const;
 };
 
+// A second kernel of the same program, launched right after the first over its own NDRange
+// (ladder.json "then"; rung splitk: the sum of the K-slices). Its parameters bind by name to
+// the rung's arguments, buffers shared; its own "args" describe it launched alone (the
+// buffers it reads as inputs), as follow_up_alone() does to trace it. A launch's time spans
+// both kernels. The emulator's trace of the rung covers the first kernel only (the plugin
+// claims the rung's entry by name); the second runs there too, so the result is verified.
+struct FollowUpKernel {
+    std::string entry;
+    std::vector<std::string> global, local;
+    std::vector<ArgSpec> args;
+    ClosedForms closed_forms;
+};
+
 struct KernelSpec {
     std::string name;         // catalog name ("tiled") or the custom file's stem
     std::string title;        // short label for tables and plots
@@ -88,11 +101,17 @@ struct KernelSpec {
     bool custom = false;      // from --source rather than the catalog
     std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
     ClosedForms closed_forms; // catalog rungs; empty for custom kernels and library calls
+    std::optional<FollowUpKernel> then;  // a second launch (splitk's reduction); none for most
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;
     std::vector<std::string> param_names() const;
 };
+
+// The rung's second kernel as a kernel of its own ("splitk.then": its entry, NDRange, arguments
+// and closed forms; the rung's source, defines, parameters and tiles), so that it can be traced
+// and its closed forms checked like any rung's. Throws InputError when `spec` has none.
+KernelSpec follow_up_alone(const KernelSpec& spec);
 
 // The longest kernel or entry name a custom kernel may have (a saved trace holds no longer).
 inline constexpr size_t kMaxKernelNameChars = 256;

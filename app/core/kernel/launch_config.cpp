@@ -114,23 +114,32 @@ ResolvedLaunch resolve(const LaunchConfig& config) {
     }
     ResolvedLaunch r;
     for (const auto& [name, value] : vars.params) r.params[name] = value;
+    // One NDRange: the kernel's, or its second kernel's (KernelSpec::then).
+    auto ndrange = [&](const std::vector<std::string>& global, const std::vector<std::string>& local,
+                       std::array<size_t, 3>& rg, std::array<size_t, 3>& rl, std::array<size_t, 3>* groups) {
+        uint64_t work_items = 1;
+        for (size_t d = 0; d < global.size(); ++d) {
+            const int64_t g = eval_expr(global[d], vars, "--global"), l = eval_expr(local[d], vars, "--local");
+            if (g <= 0 || l <= 0)
+                throw InputError("kernel '" + k.name + "': dimension " + std::to_string(d) + " has global " +
+                                 std::to_string(g) + " and local " + std::to_string(l) + "; both must be positive");
+            if (g % l != 0)
+                throw InputError("kernel '" + k.name + "': global size " + std::to_string(g) + " in dimension " +
+                                 std::to_string(d) + " is not a multiple of the local size " + std::to_string(l) +
+                                 "; round it up, e.g. ((N+TS-1)/TS)*TS");
+            if (__builtin_mul_overflow(work_items, static_cast<uint64_t>(g), &work_items) || work_items > kMaxWorkItems)
+                throw InputError("--global " + shown(global[d]) + ": kernel '" + k.name + "' would launch more than " +
+                                 std::to_string(kMaxWorkItems) + " work-items; accepted: at most 2^40 in all");
+            rg[d] = static_cast<size_t>(g);
+            rl[d] = static_cast<size_t>(l);
+            if (groups) (*groups)[d] = static_cast<size_t>(g / l);
+        }
+    };
     r.dims = static_cast<int>(k.global.size());
-    uint64_t work_items = 1;
-    for (int d = 0; d < r.dims; ++d) {
-        const int64_t g = eval_expr(k.global[d], vars, "--global"), l = eval_expr(k.local[d], vars, "--local");
-        if (g <= 0 || l <= 0)
-            throw InputError("kernel '" + k.name + "': dimension " + std::to_string(d) + " has global " +
-                             std::to_string(g) + " and local " + std::to_string(l) + "; both must be positive");
-        if (g % l != 0)
-            throw InputError("kernel '" + k.name + "': global size " + std::to_string(g) + " in dimension " +
-                             std::to_string(d) + " is not a multiple of the local size " + std::to_string(l) +
-                             "; round it up, e.g. ((N+TS-1)/TS)*TS");
-        if (__builtin_mul_overflow(work_items, static_cast<uint64_t>(g), &work_items) || work_items > kMaxWorkItems)
-            throw InputError("--global " + shown(k.global[d]) + ": kernel '" + k.name + "' would launch more than " +
-                             std::to_string(kMaxWorkItems) + " work-items; accepted: at most 2^40 in all");
-        r.global[d] = static_cast<size_t>(g);
-        r.local[d] = static_cast<size_t>(l);
-        r.groups[d] = static_cast<size_t>(g / l);
+    ndrange(k.global, k.local, r.global, r.local, &r.groups);
+    if (k.then) {
+        r.then_dims = static_cast<int>(k.then->global.size());
+        ndrange(k.then->global, k.then->local, r.then_global, r.then_local, nullptr);
     }
     for (const auto& [name, e] : k.defines)
         r.build_options += "-D " + name + "=" + std::to_string(eval_expr(e, vars, "--define " + shown(name, 40))) + " ";

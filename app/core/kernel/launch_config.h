@@ -52,6 +52,9 @@ struct ResolvedLaunch {
     uint64_t local_arg_bytes = 0;   // sum of local:E arguments
     uint64_t buffer_bytes = 0;      // sum of matrices
     double flops = 0;               // 2*M*N*K
+    // The second kernel's NDRange (KernelSpec::then); then_dims is 0 when there is none.
+    int then_dims = 0;
+    std::array<size_t, 3> then_global{1, 1, 1}, then_local{1, 1, 1};
 
     size_t total_groups() const { return groups[0] * groups[1] * groups[2]; }
     size_t group_size() const { return local[0] * local[1] * local[2]; }

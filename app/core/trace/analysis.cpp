@@ -88,6 +88,13 @@ std::optional<ExpectedTraffic> expected_traffic(const Trace& t) {
     return k ? expected_traffic(*k, t.size, t.tile, t.params) : std::nullopt;
 }
 
+std::optional<FollowUpExpected> follow_up_expected(const Trace& t) {
+    if (t.custom) return std::nullopt;
+    const KernelSpec* k = find_rung(t.kernel);
+    if (!k || !k->then) return std::nullopt;
+    return FollowUpExpected{k->then->entry, expected_traffic(follow_up_alone(*k), t.size, t.tile, t.params)};
+}
+
 std::vector<ExpectedVsTraced> expected_vs_traced(const Trace& t) {
     std::vector<ExpectedVsTraced> rows;
     const std::optional<ExpectedTraffic> e = expected_traffic(t);

@@ -48,6 +48,15 @@ std::optional<ExpectedTraffic> expected_traffic(std::string_view rung, const Pro
 // What the traced launch must have done: its rung, sizes, tile and parameters.
 std::optional<ExpectedTraffic> expected_traffic(const Trace& trace);
 
+// A rung with a second kernel (KernelSpec::then: splitk's sum of the K-slices) is traced as
+// its first kernel only; what the second must move at the traced sizes and parameters, from
+// its own closed forms (splitk_tests trace it alone and hold it to them). Empty otherwise.
+struct FollowUpExpected {
+    std::string entry;              // "mm_slice_sum"
+    std::optional<ExpectedTraffic> traffic;
+};
+std::optional<FollowUpExpected> follow_up_expected(const Trace& trace);
+
 struct ExpectedVsTraced {
     std::string quantity;  // "global_load_bytes", ...
     uint64_t expected = 0, traced = 0;

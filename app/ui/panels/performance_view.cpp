@@ -426,7 +426,7 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
     const float w = (avail.x - gap) / 2, h = (avail.y - gap) / 2;
     // A projector's short window cannot hold four plots in presenter type: the rungs and the
     // roofline (on a CPU, the explanation) get the whole height (the sweeps are one F5 away).
-    if (short_window) {  // the bars a little wider: thirteen labels right of their whiskers
+    if (short_window) {  // the bars a little wider: a label per rung right of its whiskers
         const float wl = (avail.x - gap) * 0.56f, wr = avail.x - gap - wl;
         plot_rungs(dl, perf, o, ImVec2(o.x + wl, o.y + avail.y));
         if (perf.cpu_explained)
