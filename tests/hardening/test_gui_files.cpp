@@ -191,6 +191,7 @@ TEST(GuiWatchdog, ABuildPastTheLimitIsSaidAndTheWindowStaysLive) {
     const fs::path dir = scratch() / "live";
     fs::create_directories(dir);
     setenv("TILESCOPE_BUILD_TIMEOUT_S", "0.5", 1);
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);  // no settings from an earlier session (presenter mode)
     tilescope::testing::LiveGui gui(kBin, dir,
                          " --window 1900x1060 --size 16 --source " + kData + "/slow_build.cl --entry slow_build --global 1"
                          " --local 1 --arg C=matrix:1x2:out --arg n=int:1");
