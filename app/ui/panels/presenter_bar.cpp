@@ -48,6 +48,7 @@ void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlac
     if (cursor_interval_count(s) > 0)
         ImGui::Text("group (%u,%u), %s", s.cursor.group[0], s.cursor.group[1], cursor_part_text(s).c_str());
     if (s.main.busy()) ImGui::TextColored(ImColor(pal.race), "tracing %s...", s.main.config ? config_label(*s.main.config).c_str() : "");
+    else if (!s.main.error.empty()) ImGui::TextColored(ImColor(pal.race), "%s", s.main.error.c_str());  // the set-up panel is away
     draw_controls(s);
     ImGui::TextColored(ImColor(pal.faint_text), "F1 keys · F5 leave · H panel");
     if (!s.message.empty()) ImGui::TextUnformatted(s.message.c_str());  // where F12 saved

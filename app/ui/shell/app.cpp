@@ -366,7 +366,7 @@ void App::draw_window() {
     draw_header();
     // at the projector the views' own titles say what is on show: the status line's room
     // goes to them, unless it has news (a message, a trace on its way)
-    const bool status = !(s_.presenter && panels_hidden_) || !s_.message.empty() || s_.main.busy();
+    const bool status = !(s_.presenter && panels_hidden_) || !s_.message.empty() || s_.main.busy() || !s_.main.error.empty();
     const float status_h = status ? ImGui::GetFrameHeightWithSpacing() : 0.f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float body_h = avail.y - status_h;
