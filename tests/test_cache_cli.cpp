@@ -200,3 +200,37 @@ TEST(CacheCli, ASavedTraceCarriesTheReportToTheHandout) {
     EXPECT_TRUE(handout_json(o.out)["caches"].is_null());
     fs::remove_all(dir);
 }
+
+// Issue 24, item 3: trace --sample, the cache model past a whole trace. At 128^3 the
+// model can replay every group, so its figures must be the whole trace's, and the JSON
+// says how many groups were traced, checked and modelled.
+TEST(CacheCli, ASampleStandsInForTheWholeLaunch) {
+    const Result whole = run("trace --kernel tiled --size 128 --tile 16 --no-checks --caches teaching --json -");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    const Result sampled = run("trace --kernel tiled --size 128 --tile 16 --caches teaching --sample 3 "
+                               "--model-groups all --json -");
+    ASSERT_EQ(sampled.status, 0) << sampled.err;
+    const auto w = nlohmann::json::parse(whole.out), s = nlohmann::json::parse(sampled.out);
+    EXPECT_EQ(s["sample"]["groups_total"], 64);
+    EXPECT_EQ(s["sample"]["groups_traced"], 9);
+    EXPECT_EQ(s["sample"]["groups_checked"], 6);
+    EXPECT_EQ(s["sample"]["groups_modelled"], 64);
+    EXPECT_EQ(s["sample"]["kind"], "modelled from a traced sample");
+    EXPECT_EQ(s["caches"]["totals"], w["caches"]["totals"]);
+    EXPECT_EQ(s["sample"]["whole_dram_read_bytes"].get<double>(), w["caches"]["totals"]["dram_read_bytes"].get<double>());
+    // Half the groups modelled: the whole launch's DRAM is theirs doubled, and the text says it is scaled.
+    const Result half = run("trace --kernel tiled --size 128 --tile 16 --caches teaching --sample 3 --model-groups 32");
+    ASSERT_EQ(half.status, 0) << half.err;
+    EXPECT_NE(half.out.find("modelled from a traced sample"), std::string::npos) << half.out;
+    EXPECT_NE(half.out.find("scaled x2.00"), std::string::npos) << half.out;
+}
+
+TEST(CacheCli, BadSamplesExitTwoWithOneLine) {
+    for (const std::string& bad : {"--sample 0 --caches", "--sample 3", "--sample 3,x --caches", "--sample 1 --caches",
+                                   "--sample 3 --caches --save x.tstrace", "--sample 99 --caches",
+                                   "--sample 3 --caches --model-groups 0", "--kernel splitk --sample 2 --caches"}) {
+        const Result r = run("trace --size 64 " + bad);
+        EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+    }
+}

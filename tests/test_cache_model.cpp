@@ -5,6 +5,7 @@
 
 #include "core/caches/cache_model.h"
 #include "core/caches/cache_trace.h"
+#include "core/caches/translated_groups.h"
 #include "core/base/errors.h"
 #include "core/teach/ladder_explained.h"
 
@@ -322,4 +323,66 @@ TEST(CacheModel, DramFetchesPerElementFollowTheirSectors) {
     EXPECT_EQ(counts[8], 0u);   // sector 11 never loaded
     EXPECT_EQ(counts[16], 1u);
     EXPECT_TRUE(dram_fetches_per_element(s, r, "B", 4, 24).empty());
+}
+
+// ---- Groups made from one traced group (issue 24, item 3) ----
+
+namespace {
+
+// A launch of gx x gy groups whose group (x, y) asks for sectors 1000*y + 16*x + {0, 1}
+// (load), then 5000 + 8*x + y (store): moved copies of group (0,0) by construction.
+CacheRequestStream moved_launch(uint32_t gx, uint32_t gy, uint32_t broken_x = 99, uint32_t broken_y = 99) {
+    CacheRequestStream s;
+    for (uint32_t y = 0; y < gy; ++y)
+        for (uint32_t x = 0; x < gx; ++x) {
+            s.begin_group();
+            const uint64_t a = 1000ull * y + 16ull * x;
+            s.add({a, a + 1}, false, 0, 10);
+            s.add({a + 4}, false, 0, 11);
+            s.add({5000ull + 8 * x + y + (x == broken_x && y == broken_y ? 1 : 0)}, true, 1, 12);
+        }
+    return s;
+}
+
+}  // namespace
+
+TEST(TranslatedGroups, AWholeLaunchMadeFromASampleReplaysAsTheRecordedLaunch) {
+    const CacheRequestStream sample = moved_launch(3, 3);
+    const TranslatedGroups t = fit_translated_groups(sample, {3, 3, 1}, {7, 5, 1});
+    EXPECT_EQ(t.groups_checked, 6u);  // nine traced, three gave the steps
+    EXPECT_EQ(t.total_groups(), 35u);
+    // Caches small enough to evict, 3 units x 2 resident: the order of dealing matters.
+    CacheParams p = tiny(256, 1024, 2, 3, 2);
+    const CacheRequestStream whole = moved_launch(7, 5);
+    const CacheReport recorded = run_cache_model(whole, p, "hand");
+    const CacheReport made = run_cache_model(t, p, "hand", 35);
+    EXPECT_EQ(made.totals, recorded.totals);
+    EXPECT_EQ(made.buffers, recorded.buffers);
+    EXPECT_EQ(made.lines, recorded.lines);
+    EXPECT_EQ(made.dram_reads, recorded.dram_reads);
+    EXPECT_GT(made.totals.dram_read_bytes, 0u);
+    EXPECT_LT(made.totals.l1_hit_sectors, made.totals.l1_sectors);  // not everything hits
+    // The first 12 groups only: the recorded launch cut after its 12th group.
+    CacheRequestStream first12 = whole;
+    first12.groups.resize(12);
+    EXPECT_EQ(run_cache_model(t, p, "hand", 12).totals, run_cache_model(first12, p, "hand").totals);
+    // A progress that says stop ends the replay early: fewer requests than the whole.
+    const CacheReport stopped = run_cache_model(t, p, "hand", 35, [](uint64_t, uint64_t) { return false; });
+    EXPECT_LE(stopped.totals.l1_requests, made.totals.l1_requests);
+}
+
+TEST(TranslatedGroups, AGroupOffTheRuleIsRefusedNamingIt) {
+    try {
+        fit_translated_groups(moved_launch(3, 3, 2, 1), {3, 3, 1}, {7, 5, 1});
+        FAIL() << "a sample off the rule was accepted";
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("group (2,1,0)"), std::string::npos) << m;
+        EXPECT_NE(m.find("source line 12"), std::string::npos) << m;
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+    // One group along a dimension the launch has several of: no step can be found.
+    EXPECT_THROW(fit_translated_groups(moved_launch(3, 1), {3, 1, 1}, {7, 5, 1}), InputError);
+    // A sample of the wrong size.
+    EXPECT_THROW(fit_translated_groups(moved_launch(3, 3), {2, 2, 1}, {7, 5, 1}), InputError);
 }

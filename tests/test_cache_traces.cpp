@@ -16,6 +16,9 @@
 #include "core/caches/cache_trace.h"
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
+#include "core/tasks/sampled_caches.h"
+
+#include <limits>
 
 using namespace tilescope;
 
@@ -402,4 +405,57 @@ TEST(CacheClaims, NaiveL2TrafficWithinTwiceTiledsAt128OnH200) {
     EXPECT_LE(n.totals.l2_sectors, 2 * t.totals.l2_sectors)
         << "naive L2 sectors " << n.totals.l2_sectors << ", tiled " << t.totals.l2_sectors;
     EXPECT_GT(n.totals.l1_hit_rate(), 0.5);
+}
+
+// Issue 24, item 3: the launch made from a traced 3x3 block of groups, replayed whole, is
+// the launch traced whole, count for count, for rungs whose groups are moved copies of
+// each other; a size whose edge groups differ (partial tiles) is refused, naming a group.
+TEST(SampledCaches, AMadeLaunchModelsAsTheTracedLaunch) {
+    for (const char* rung : {"naive", "tiled", "row"}) {
+        for (const char* profile : {"h200", "teaching"}) {
+            const KernelSpec* k = find_rung(rung);
+            ASSERT_NE(k, nullptr);
+            const int tile = 16;
+            tasks::SampledCachesRequest req;
+            req.config = LaunchConfig{*k, parse_size("128"), tile};
+            req.profile = load_cache_profile(profile);
+            req.sample = {3, 3, 1};
+            req.model_groups = std::numeric_limits<uint64_t>::max();
+            const tasks::SampledCachesResult r = tasks::model_caches_sampled(req, {});
+            const CacheReport whole = model_trace_caches(traced(rung, "128", tile), req.profile);
+            const bool one_row = std::string(rung) == "row";  // 8 groups along x, one along y
+            EXPECT_EQ(r.groups_traced, one_row ? 3u : 9u);
+            EXPECT_EQ(r.groups_checked, one_row ? 1u : 6u);  // less the group (0,0) and those giving the steps
+            EXPECT_EQ(r.groups_modelled, r.groups_total);
+            EXPECT_DOUBLE_EQ(r.scale(), 1.0);
+            EXPECT_EQ(r.report.totals, whole.totals) << rung << " " << profile;
+            EXPECT_EQ(r.report.dram_reads, whole.dram_reads) << rung << " " << profile;
+            EXPECT_EQ(r.report.lines, whole.lines) << rung << " " << profile;
+        }
+    }
+}
+
+TEST(SampledCaches, GroupsThatAreNotMovedCopiesAreRefused) {
+    tasks::SampledCachesRequest req;
+    req.config = LaunchConfig{*find_rung("tiled"), parse_size("37x29x45"), 8};
+    req.profile = load_cache_profile("h200");
+    const ResolvedLaunch launch = resolve(req.config);
+    // The whole launch: its last row and column of groups hold partial tiles.
+    req.sample = {uint32_t(launch.groups[0]), uint32_t(launch.groups[1]), 1};
+    try {
+        tasks::model_caches_sampled(req, {});
+        FAIL() << "partial tiles were stood in for by group (0,0)";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("not moved copies of group (0,0,0)"), std::string::npos) << e.what();
+    }
+    req.sample = {uint32_t(launch.groups[0]) + 1, 2, 1};  // larger than the launch
+    EXPECT_THROW(tasks::model_caches_sampled(req, {}), InputError);
+}
+
+// A scale below one: the first two waves of a launch of several, the rest scaled.
+TEST(SampledCaches, TheModelledGroupsAreTheFirstWholeWavesWhenTheWholeIsTooDear) {
+    EXPECT_EQ(tasks::default_model_groups(65536, 1056, 1000, 2'000'000'000), 65536u);
+    EXPECT_EQ(tasks::default_model_groups(65536, 1056, 557'056, 2'000'000'000), 3u * 1056);
+    EXPECT_EQ(tasks::default_model_groups(65536, 1056, 100'000'000, 2'000'000'000), 2u * 1056);  // at least two
+    EXPECT_EQ(tasks::default_model_groups(1000, 1056, 100'000'000, 2'000'000'000), 1000u);
 }

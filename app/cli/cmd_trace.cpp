@@ -5,6 +5,7 @@
 #include <atomic>
 #include <bit>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <optional>
 
@@ -13,6 +14,7 @@
 #include "args/setup.h"
 #include "core/base/atomic_file.h"
 #include "core/caches/cache_trace.h"
+#include "core/tasks/sampled_caches.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "core/teach/exercise_notes.h"
@@ -48,6 +50,10 @@ const char* kHelp =
     "           file: tilescope gui --open, tilescope export --html\n"
     "  --drop-barrier LINE  remove the barrier on that source line first (repeatable), to\n"
     "           see the race and the wrong cells it causes\n"
+    "  --sample X[,Y]  with --caches, at a size too large to trace whole: trace an XxY block of\n"
+    "            work-groups (default 3,3), check they are moved copies of group 0,0, and model the\n"
+    "            launch's groups made from it; --model-groups N|all how many, in launch order\n"
+    "            (default: all when cheap, else whole waves). Modelled from a traced sample.\n"
     "  --caches [PROFILE]  model L1/L2/DRAM traffic of the traced requests (default profile h200;\n"
     "            also --cache-profile NAME); --l1 KB (0: no L1) --l2 KB --line B --ways N --cus N\n"
     "            --resident N override the profile's values. Modelled figures, not measured.\n"
@@ -150,13 +156,85 @@ std::optional<CacheChoice> cache_choice(const Options& o, uint32_t sector_bytes)
     return c;
 }
 
+// --sample X[,Y[,Z]]: groups per dimension of the traced block.
+std::array<uint32_t, 3> parse_sample(const std::string& text) {
+    std::array<uint32_t, 3> out{1, 1, 1};
+    size_t d = 0, start = 0;
+    while (true) {
+        const size_t comma = text.find(',', start);
+        const std::string num = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (d >= 3 || num.empty() || num.size() > 4 || num.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(num) < 1)
+            throw InputError("--sample '" + shown(text, 40) +
+                             "': accepted: work-groups per dimension of the traced block, e.g. 3 or 3,3 (2 to 9999)");
+        out[d++] = static_cast<uint32_t>(std::stoul(num));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (d == 1) out[1] = out[0];  // "3": a 3x3 block
+    return out;
+}
+
+// trace --sample: the cache model over a launch too large to trace, from a traced block.
+int sampled(const Options& o, const LaunchConfig& config, const std::optional<CacheChoice>& caches,
+            const std::optional<std::string>& json_path) {
+    if (!caches)
+        throw InputError("--sample: accepted only with --caches [PROFILE]: a sample stands in for the whole launch "
+                         "in the cache model alone");
+    for (const char* other : {"save", "groups", "group", "drop-barrier", "uninitialized"})
+        if (o.has(other))
+            throw InputError(std::string("--") + other + ": accepted without --sample only (a sampled trace keeps "
+                             "the cache model's figures, not the launch's)");
+    tasks::SampledCachesRequest req;
+    req.config = config;
+    req.profile = caches->profile;
+    req.overrides = caches->overrides;
+    req.sample = parse_sample(o.get_or("sample", "3"));
+    if (auto m = o.get("model-groups"); m && *m != "all")
+        req.model_groups = o.get_int("model-groups", 0, 1, "a number of work-groups, or all");
+    else if (m)
+        req.model_groups = std::numeric_limits<uint64_t>::max();
+    install_interrupt_handler();
+    tasks::TaskProgress progress;
+    progress.cancelled = interrupted;
+    const bool tty = isatty(STDERR_FILENO);
+    const auto started = std::chrono::steady_clock::now();
+    uint64_t last_tenth = 11;
+    progress.message = [&](const std::string& line) {
+        std::fprintf(stderr, "%strace: %s\n", tty ? "\r\033[K" : "", line.c_str());
+        last_tenth = 11;
+    };
+    progress.units = [&](uint64_t done, uint64_t total) {
+        if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
+        const uint64_t tenth = total ? done * 10 / total : 0;
+        if (!tty && tenth == last_tenth) return;
+        last_tenth = tenth;
+        std::fprintf(stderr, tty ? "\r\033[Ktrace: %llu/%llu work-groups" : "trace: %llu/%llu work-groups\n",
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+        std::fflush(stderr);
+    };
+    const tasks::SampledCachesResult r = tasks::model_caches_sampled(req, progress);
+    if (tty) std::fprintf(stderr, "\r\033[K");
+    if (json_path) {
+        nlohmann::json j = tasks::sampled_caches_to_json(r);
+        j["kernel"] = config.kernel.name;
+        j["size"] = config.size.label();
+        j["tile"] = config.tile;
+        write_file_atomically(*json_path, j.dump(2) + "\n");
+    }
+    if (!json_path || *json_path != "-")
+        std::cout << config.kernel.name << " at " << config.size.label() << ", TS " << config.tile << "\n"
+                  << tasks::sampled_caches_text(r, caches->profile.title);
+    return 0;
+}
+
 }  // namespace
 
 int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json", "save", "drop-barrier"});
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
-    valued.insert({"caches", "cache-profile", "l1", "l2", "line", "ways", "cus", "resident"});
+    valued.insert({"caches", "cache-profile", "l1", "l2", "line", "ways", "cus", "resident", "sample", "model-groups"});
     Options o("trace", valued, {"no-checks", "uninitialized", "no-compare", "help"});
     o.parse(with_caches_value(args));
     if (o.has("help")) {
@@ -200,6 +278,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     to.cache_requests = caches.has_value();
     const auto json_path = o.get("json");
     if (json_path) check_writable(*json_path, "--json");
+    if (o.has("sample") || o.has("model-groups")) return sampled(o, config, caches, json_path);
     const auto save_path = o.get("save");
     if (save_path) {
         if (*save_path == "-") throw InputError("--save -: accepted: a file name (the trace file is binary)");

@@ -1,7 +1,9 @@
 #include "core/caches/cache_model.h"
+#include "core/caches/translated_groups.h"
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 
@@ -103,18 +105,65 @@ void model_sectors(const CacheRequestStream& stream, const CacheRequestStream::R
     }
 }
 
-unsigned coarsening_shift(const CacheRequestStream& stream, uint32_t model_sector_bytes) {
-    return static_cast<unsigned>(std::countr_zero(model_sector_bytes) - std::countr_zero(stream.sector_bytes));
+unsigned coarsening_shift(uint32_t stream_sector_bytes, uint32_t model_sector_bytes) {
+    return static_cast<unsigned>(std::countr_zero(model_sector_bytes) - std::countr_zero(stream_sector_bytes));
 }
 
+// The replay's view of a recorded stream: group g's request j.
+class RecordedGroups {
+public:
+    explicit RecordedGroups(const CacheRequestStream& s) : s_(s) {}
+    const CacheRequestStream& base() const { return s_; }
+    uint64_t group_count() const { return s_.groups.size(); }
+    uint32_t request_count(uint64_t g) const { return s_.groups[g].request_count; }
+    const CacheRequestStream::Request& request(uint64_t g, uint32_t j, unsigned shift, std::vector<uint64_t>& out) const {
+        const auto& r = s_.requests[s_.groups[g].request_begin + j];
+        model_sectors(s_, r, shift, out);
+        return r;
+    }
+
+private:
+    const CacheRequestStream& s_;
+};
+
+// The replay's view of groups made from one traced group by translation.
+class MovedGroups {
+public:
+    explicit MovedGroups(const TranslatedGroups& t) : t_(t) {}
+    const CacheRequestStream& base() const { return t_.base; }
+    uint64_t group_count() const { return t_.grid[0] * t_.grid[1] * t_.grid[2]; }
+    uint32_t request_count(uint64_t) const { return t_.base.groups.empty() ? 0 : t_.base.groups[0].request_count; }
+    const CacheRequestStream::Request& request(uint64_t g, uint32_t j, unsigned shift, std::vector<uint64_t>& out) const {
+        const int64_t x = int64_t(g % t_.grid[0]), y = int64_t(g / t_.grid[0] % t_.grid[1]),
+                      z = int64_t(g / (t_.grid[0] * t_.grid[1]));
+        const auto& r = t_.base.requests[j];
+        out.clear();
+        for (uint32_t i = 0; i < r.sector_count; ++i) {
+            const size_t k = r.sector_begin + i;
+            const int64_t moved =
+                int64_t(t_.base.sectors[k]) + x * t_.step[0][k] + y * t_.step[1][k] + z * t_.step[2][k];
+            out.push_back(uint64_t(std::max<int64_t>(0, moved)) >> shift);
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return r;
+    }
+
+private:
+    const TranslatedGroups& t_;
+};
+
+template <class Groups>
 class Replay {
 public:
-    Replay(const CacheRequestStream& stream, const CacheParams& p)
-        : stream_(stream), p_(p), shift_(coarsening_shift(stream, p.sector_bytes)),
-          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways, p.hashed_sets) {
+    Replay(const Groups& groups, const CacheParams& p, uint64_t first_groups)
+        : groups_(groups), p_(p), shift_(coarsening_shift(groups.base().sector_bytes, p.sector_bytes)),
+          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways, p.hashed_sets),
+          group_end_(std::min(first_groups, groups.group_count())) {
+        const CacheRequestStream& base = groups.base();
         l1_.assign(p.cus, SectorCache(p.l1_bytes, p.line_bytes, p.ways, p.hashed_sets));
-        by_buffer_.resize(stream.buffers.size());
-        for (const auto& r : stream.requests) line_index_.emplace(r.line, 0);
+        by_buffer_.resize(base.buffers.size());
+        for (const auto& r : base.requests) line_index_.emplace(r.line, 0);
         std::vector<int32_t> lines;
         for (const auto& [line, index] : line_index_) lines.push_back(line);
         std::sort(lines.begin(), lines.end());
@@ -123,20 +172,25 @@ public:
         for (size_t i = 0; i < lines.size(); ++i) by_line_[i].first = lines[i];
     }
 
-    void run() {
+    uint64_t groups_replayed() const { return next_group_; }
+
+    void run(const std::function<bool(uint64_t, uint64_t)>& progress) {
         struct Slot {
+            uint64_t group = 0;
             uint32_t next = 0, end = 0;
             bool busy = false;
         };
         const size_t slots_per_cu = p_.resident;
         std::vector<Slot> slots(size_t(p_.cus) * slots_per_cu);
-        size_t next_group = 0, busy = 0;
+        size_t busy = 0;
         auto take_next = [&](Slot& slot) {
             slot.busy = false;
-            while (next_group < stream_.groups.size()) {
-                const auto& g = stream_.groups[next_group++];
-                if (g.request_count == 0) continue;  // a group with no global request ends at once
-                slot = {g.request_begin, g.request_begin + g.request_count, true};
+            while (next_group_ < group_end_) {
+                const uint64_t g = next_group_++;
+                const uint32_t count = groups_.request_count(g);
+                if (count == 0) continue;  // a group with no global request ends at once
+                slot = {g, 0, count, true};
+                if (progress && next_group_ % 256 == 0 && !progress(next_group_, group_end_)) group_end_ = next_group_;
                 return;
             }
         };
@@ -155,7 +209,7 @@ public:
                     if (!slot.busy) continue;
                     cluster_ = p_.cluster_of.empty() ? uint32_t(cu * p_.merge_clusters / p_.cus)
                                                      : p_.cluster_of[cu % p_.cluster_of.size()];
-                    issue(stream_.requests[slot.next++], l1_[cu]);
+                    issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
                     if (slot.next == slot.end) {
                         take_next(slot);
                         if (!slot.busy) --busy;
@@ -170,17 +224,15 @@ public:
         out.params = p_;
         out.totals = totals_;
         for (size_t b = 0; b < by_buffer_.size(); ++b)
-            if (!(by_buffer_[b] == CacheCounts{})) out.buffers.emplace_back(stream_.buffers[b], by_buffer_[b]);
+            if (!(by_buffer_[b] == CacheCounts{})) out.buffers.emplace_back(groups_.base().buffers[b], by_buffer_[b]);
         out.lines = by_line_;
         out.dram_reads.assign(dram_reads_.begin(), dram_reads_.end());
         std::sort(out.dram_reads.begin(), out.dram_reads.end());
-        out.bounds = cache_bounds(stream_, p_.sector_bytes);
         return out;
     }
 
 private:
     void issue(const CacheRequestStream::Request& r, SectorCache& l1) {
-        model_sectors(stream_, r, shift_, scratch_);
         CacheCounts c;
         if (r.store) store(c);
         else load(c, l1);
@@ -188,7 +240,6 @@ private:
         if (r.buffer < by_buffer_.size()) by_buffer_[r.buffer] += c;
         by_line_[line_index_.at(r.line)].second += c;
     }
-
     void load(CacheCounts& c, SectorCache& l1) {
         ++c.l1_requests;
         for (uint64_t sector : scratch_) {
@@ -258,11 +309,13 @@ private:
         }
     }
 
-    const CacheRequestStream& stream_;
+    const Groups& groups_;
     CacheParams p_;
     unsigned shift_;
     uint64_t sectors_per_line_;
     SectorCache l2_;
+    uint64_t group_end_;
+    uint64_t next_group_ = 0;
     std::vector<SectorCache> l1_;
     CacheCounts totals_;
     std::vector<CacheCounts> by_buffer_;
@@ -353,13 +406,16 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
 
 CacheReport run_cache_model(const CacheRequestStream& stream, const CacheParams& params, const std::string& profile) {
     check_cache_params(params, stream.sector_bytes);
-    Replay replay(stream, params);
-    replay.run();
-    return replay.report(profile);
+    RecordedGroups groups(stream);
+    Replay<RecordedGroups> replay(groups, params, groups.group_count());
+    replay.run({});
+    CacheReport report = replay.report(profile);
+    report.bounds = cache_bounds(stream, params.sector_bytes);
+    return report;
 }
 
 CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes) {
-    const unsigned shift = coarsening_shift(stream, model_sector_bytes);
+    const unsigned shift = coarsening_shift(stream.sector_bytes, model_sector_bytes);
     CacheBounds b;
     std::vector<uint64_t> all, group, one;
     for (const auto& g : stream.groups) {
@@ -378,6 +434,122 @@ CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector
     std::sort(all.begin(), all.end());
     b.distinct_sectors = static_cast<uint64_t>(std::unique(all.begin(), all.end()) - all.begin());
     return b;
+}
+
+}  // namespace tilescope
+
+namespace tilescope {
+namespace {
+
+std::string id_text(const std::array<uint64_t, 3>& g) {
+    return "(" + std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]) + ")";
+}
+
+}  // namespace
+
+TranslatedGroups fit_translated_groups(const CacheRequestStream& sample, std::array<uint32_t, 3> dims,
+                                       std::array<uint64_t, 3> grid) {
+    const uint64_t traced = uint64_t(dims[0]) * dims[1] * dims[2];
+    if (sample.groups.size() != traced)
+        throw InputError("the traced sample holds " + std::to_string(sample.groups.size()) + " work-groups, not the " +
+                         std::to_string(traced) + " asked for");
+    for (int d = 0; d < 3; ++d) {
+        if (dims[d] == 0 || dims[d] > grid[d])
+            throw InputError("--sample: the traced block must lie inside the launch's work-groups");
+        if (grid[d] > 1 && dims[d] < 2)
+            throw InputError("--sample: the launch has " + std::to_string(grid[d]) + " work-groups along dimension " +
+                             std::to_string(d) + "; accepted: a sample of at least 2 groups along it");
+    }
+    auto index = [&](uint64_t x, uint64_t y, uint64_t z) { return x + dims[0] * (y + dims[1] * z); };
+    TranslatedGroups t;
+    t.grid = grid;
+    t.sample = dims;
+    // Group (0,0,0) alone, re-based to start at request 0 and sector 0.
+    const auto& g0 = sample.groups[0];
+    t.base.sector_bytes = sample.sector_bytes;
+    t.base.buffers = sample.buffers;
+    t.base.buffer_first_sector = sample.buffer_first_sector;
+    t.base.begin_group();
+    for (uint32_t j = 0; j < g0.request_count; ++j) {
+        const auto& r = sample.requests[g0.request_begin + j];
+        const uint64_t* first = sample.sectors.data() + r.sector_begin;
+        t.base.add(first, first + r.sector_count, r.store, r.buffer, r.line);
+        t.base.requests.back().load = r.load;
+    }
+    const size_t sectors = t.base.sectors.size();
+    auto broken = [&](const std::array<uint64_t, 3>& g, uint32_t j, const std::string& why) {
+        return InputError("the traced work-groups are not moved copies of group (0,0,0): group " + id_text(g) +
+                          ", request " + std::to_string(j) + " (source line " +
+                          std::to_string(j < t.base.requests.size() ? t.base.requests[j].line : 0) + ") " + why +
+                          "; a launch this kernel makes cannot be stood in for by a sample");
+    };
+    // Requests of group g must match group 0's in number, line, buffer and kind.
+    auto same_shape = [&](const std::array<uint64_t, 3>& g) -> const CacheRequestStream::Group& {
+        const auto& gg = sample.groups[index(g[0], g[1], g[2])];
+        if (gg.request_count != g0.request_count)
+            throw broken(g, std::min(gg.request_count, g0.request_count), "is missing or extra (" +
+                         std::to_string(gg.request_count) + " requests against " + std::to_string(g0.request_count) + ")");
+        for (uint32_t j = 0; j < gg.request_count; ++j) {
+            const auto& a = sample.requests[g0.request_begin + j];
+            const auto& b = sample.requests[gg.request_begin + j];
+            if (a.sector_count != b.sector_count || a.line != b.line || a.buffer != b.buffer || a.store != b.store)
+                throw broken(g, j, "differs in its sectors, line, buffer or kind");
+        }
+        return gg;
+    };
+    for (int d = 0; d < 3; ++d) {
+        t.step[d].assign(sectors, 0);
+        if (dims[d] < 2) continue;
+        std::array<uint64_t, 3> g{0, 0, 0};
+        g[d] = 1;
+        const auto& gg = same_shape(g);
+        for (uint32_t j = 0; j < gg.request_count; ++j) {
+            const auto& a = sample.requests[g0.request_begin + j];
+            const auto& b = sample.requests[gg.request_begin + j];
+            const auto& base = t.base.requests[j];
+            for (uint32_t i = 0; i < a.sector_count; ++i)
+                t.step[d][base.sector_begin + i] =
+                    int64_t(sample.sectors[b.sector_begin + i]) - int64_t(sample.sectors[a.sector_begin + i]);
+        }
+    }
+    std::vector<uint64_t> moved;
+    for (uint64_t z = 0; z < dims[2]; ++z)
+        for (uint64_t y = 0; y < dims[1]; ++y)
+            for (uint64_t x = 0; x < dims[0]; ++x) {
+                if (x + y + z <= 1) continue;  // group 0 and the ones the steps came from
+                const std::array<uint64_t, 3> g{x, y, z};
+                const auto& gg = same_shape(g);
+                for (uint32_t j = 0; j < gg.request_count; ++j) {
+                    const auto& base = t.base.requests[j];
+                    const auto& b = sample.requests[gg.request_begin + j];
+                    for (uint32_t i = 0; i < base.sector_count; ++i) {
+                        const size_t k = base.sector_begin + i;
+                        const int64_t want = int64_t(t.base.sectors[k]) + int64_t(x) * t.step[0][k] +
+                                             int64_t(y) * t.step[1][k] + int64_t(z) * t.step[2][k];
+                        if (want != int64_t(sample.sectors[b.sector_begin + i]))
+                            throw broken(g, j, "touches sector " + std::to_string(sample.sectors[b.sector_begin + i]) +
+                                                   " where the steps put " + std::to_string(want));
+                    }
+                }
+                ++t.groups_checked;
+            }
+    // The last group of the launch must stay at or above sector 0.
+    for (size_t k = 0; k < sectors; ++k) {
+        const int64_t last = int64_t(t.base.sectors[k]) + int64_t(grid[0] - 1) * t.step[0][k] +
+                             int64_t(grid[1] - 1) * t.step[1][k] + int64_t(grid[2] - 1) * t.step[2][k];
+        if (last < 0)
+            throw broken({grid[0] - 1, grid[1] - 1, grid[2] - 1}, 0, "would touch a sector below the first");
+    }
+    return t;
+}
+
+CacheReport run_cache_model(const TranslatedGroups& groups, const CacheParams& params, const std::string& profile,
+                            uint64_t first_groups, const std::function<bool(uint64_t, uint64_t)>& progress) {
+    check_cache_params(params, groups.base.sector_bytes);
+    MovedGroups moved(groups);
+    Replay<MovedGroups> replay(moved, params, first_groups);
+    replay.run(progress);
+    return replay.report(profile);
 }
 
 }  // namespace tilescope

@@ -264,7 +264,8 @@ std::string cache_report_table(const CacheReport& r, const std::string& title) {
     o << head;
     for (const auto& [name, c] : r.buffers) o << row(name, c);
     o << row("total", r.totals);
-    o << "  bounds (order-independent): " << grouped(r.bounds.distinct_sectors)
+    if (r.bounds.distinct_sectors || r.bounds.group_distinct_sectors)  // not computed for a sampled launch
+        o << "  bounds (order-independent): " << grouped(r.bounds.distinct_sectors)
       << " distinct sectors (a perfect L2 still reads " << grouped(r.bounds.distinct_sectors * p.sector_bytes)
       << " B from DRAM); " << grouped(r.bounds.group_distinct_sectors)
       << " summed per work-group (perfect, unshared L1s load that many from L2; modelled: "

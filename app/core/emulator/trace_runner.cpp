@@ -141,8 +141,25 @@ struct EstimateParts {
 EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& options) {
     EstimateParts parts;
     parts.launch = resolve(config);
-    const ResolvedLaunch& launch = parts.launch;
     TraceEstimate& e = parts.estimate;
+    // A sample traces a block of the launch's groups: its cost is that fraction of the whole.
+    double fraction = 1.0;
+    if (options.sampled()) {
+        if (config.kernel.then)
+            throw InputError("--sample: '" + config.kernel.name +
+                             "' launches a second kernel; accepted: a kernel of one launch");
+        for (int d = 0; d < 3; ++d) {
+            const size_t want = std::max<uint32_t>(1, options.sample[d]);
+            if (want > parts.launch.groups[d])
+                throw InputError("--sample " + std::to_string(want) + ": the launch has " +
+                                 std::to_string(parts.launch.groups[d]) + " work-groups along dimension " +
+                                 std::to_string(d) + "; accepted: 2 to that many");
+            fraction *= double(want) / double(parts.launch.groups[d]);
+            parts.launch.groups[d] = want;
+            parts.launch.global[d] = want * parts.launch.local[d];
+        }
+    }
+    const ResolvedLaunch& launch = parts.launch;
 
     // Memory events: the closed forms for rungs; for other kernels about one access per
     // flop (a multiply-add reading two operands), which is what untiled kernels do.
@@ -154,6 +171,8 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     } else {
         events = launch.flops + M * N;
     }
+    events *= fraction;
+    private_events *= fraction;
     e.memory_events = static_cast<uint64_t>(events);
 
     // Time: measured here at about 1.3 M accesses per second per worker with the checks
@@ -397,6 +416,13 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
                          (options.checks ? ", or --no-checks" : ""));
     }
 
+    // The sampled block: the same kernel and arguments over a smaller NDRange.
+    LaunchConfig launched = config;
+    if (options.sampled()) {
+        launched.kernel.global.clear();
+        for (int d = 0; d < parts.launch.dims; ++d) launched.kernel.global.push_back(std::to_string(parts.launch.global[d]));
+    }
+
     const PluginHandle& plugin = open_plugin(options.plugin_path);
     ProgressRelay relay;
     relay.options = &options;
@@ -440,7 +466,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
         RunOptions ro;
         ro.cancelled = options.cancelled;
         const CancelWatch watch(relay);
-        run = runner.run_once(config, ro);
+        run = runner.run_once(launched, ro);
         if (!plugin.take(&raw))
             throw InputError("the emulator ran without the trace plugin (Oclgrind did not load " + plugin.path +
                              "; is OCLGRIND_PLUGINS overridden?)");
@@ -449,7 +475,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
 
     Trace trace = build_trace(std::move(raw), context);
     trace.seconds = run.seconds;  // the launch as the host timed it, like time_bare_emulation
-    if (options.verify && config.kernel.check) {
+    if (options.verify && config.kernel.check && !options.sampled()) {
         const CheckSpec& c = *config.kernel.check;
         trace.verification = verify_product(run.matrices.at(c.a), run.matrices.at(c.b), run.matrices.at(c.c),
                                             options.cancelled);
