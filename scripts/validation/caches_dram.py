@@ -16,8 +16,8 @@ os.makedirs(out_dir, exist_ok=True)
 rows = ['gpu,kernel,size,ab_bytes,ncu_dram_read_bytes,model_dram_read_bytes,model_groups,total_groups,'
         'ncu_l2_sectors,model_l2_sectors_scaled,ncu_l1_hit_pct,model_l1_hit_pct,ncu_time_us']
 print('| GPU | size | A + B | DRAM read, naive: ncu | model | tiled: ncu | model | tiled / naive: ncu | model |'
-      ' L1 hit naive: ncu | model | groups modelled |')
-print('|---|---|---|---|---|---|---|---|---|---|---|---|')
+      ' L1 hit naive: ncu | model | L1 hit tiled: ncu | model | groups modelled: naive; tiled |')
+print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 for gpu in ['h200', 'h100']:
     for s in sizes:
         ncu = load(os.path.join(root, f'docs/results/caches24/{gpu}/ncu_{s}.csv'))
@@ -26,7 +26,8 @@ for gpu in ['h200', 'h100']:
             path = os.path.join(out_dir, f'{gpu}_{k}_{s}.json')
             if not os.path.exists(path):
                 subprocess.run([os.path.join(root, 'build/tilescope'), 'trace', '--kernel', k, '--size', str(s),
-                                '--tile', '16', '--caches', gpu, '--sample', '3', '--json', path], check=True)
+                                '--tile', '16', '--caches', gpu, '--sample', '3', '--json', path],
+                               check=True, stdout=subprocess.DEVNULL)
             j = json.load(open(path))
             smp, tot = j['sample'], j['caches']['totals']
             n = ncu[k]
@@ -44,5 +45,6 @@ for gpu in ['h200', 'h100']:
         mb = lambda b: f'{b / 1e6:,.0f} MB'
         print(f"| {gpu.upper()} | {s:,}³ | {mb(2 * s * s * 4)} | {mb(nv['ncu'])} | {mb(nv['model'])} | "
               f"{mb(tv['ncu'])} | {mb(tv['model'])} | {tv['ncu'] / nv['ncu']:.2f} | {tv['model'] / nv['model']:.2f} | "
-              f"{nv['ncu_l1']:.1f}% | {nv['model_l1']:.1f}% | {nv['groups']}; {tv['groups']} |")
+              f"{nv['ncu_l1']:.1f}% | {nv['model_l1']:.1f}% | {tv['ncu_l1']:.1f}% | {tv['model_l1']:.1f}% | "
+              f"{nv['groups']}; {tv['groups']} |")
 open(os.path.join(root, 'docs/results/caches24/model_dram.csv'), 'w').write('\n'.join(rows) + '\n')
