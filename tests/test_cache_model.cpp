@@ -386,3 +386,19 @@ TEST(TranslatedGroups, AGroupOffTheRuleIsRefusedNamingIt) {
     // A sample of the wrong size.
     EXPECT_THROW(fit_translated_groups(moved_launch(3, 3), {2, 2, 1}, {7, 5, 1}), InputError);
 }
+
+// Refills are dealt like the first deal (issue 24): 2 units x 2 slots, groups of one request.
+// Round 1 runs groups 0-3 (unit 0: 0 and 2; unit 1: 1 and 3); all end, and the four freed
+// slots take 4-7 slot by slot, one to each unit in turn: unit 0 gets 4 and 6, unit 1 gets
+// 5 and 7. Groups 4 and 6 load the same sector, so the second finds it in unit 0's L1. (A
+// unit taking its freed slots in a run would put 4 and 5 on unit 0, 6 and 7 on unit 1.)
+TEST(CacheModel, FreedSlotsAreDealtOneToEachUnitInTurn) {
+    CacheRequestStream s;
+    for (uint64_t g = 0; g < 8; ++g) {
+        s.begin_group();
+        s.add({g == 6 ? 40u : 10u * g}, false);  // group 6 asks for group 4's sector 40
+    }
+    const CacheReport r = run_cache_model(s, tiny(1024, 4096, 2, 2, 2), "hand");
+    EXPECT_EQ(r.totals.l1_sectors, 8u);
+    EXPECT_EQ(r.totals.l1_hit_sectors, 1u);
+}

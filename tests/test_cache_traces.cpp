@@ -230,13 +230,19 @@ CacheCounts reference_counts(const CacheRequestStream& s, const CacheParams& p) 
         for (uint32_t cu = 0; cu < p.cus; ++cu) refill(cu, slot);
     for (bool any = true; any;) {
         any = false;
+        std::vector<std::vector<bool>> ended(p.cus, std::vector<bool>(p.resident, false));
         for (uint32_t cu = 0; cu < p.cus; ++cu)
             for (uint32_t slot = 0; slot < p.resident; ++slot) {
                 if (!busy[cu][slot]) continue;
                 any = true;
                 schedule.push_back({cu, units[cu][slot].first++});
-                if (units[cu][slot].first == units[cu][slot].second) refill(cu, slot);
+                ended[cu][slot] = units[cu][slot].first == units[cu][slot].second;
             }
+        // The round's ended slots take the next groups after it, as at the start: slot by
+        // slot, one to each unit in turn.
+        for (uint32_t slot = 0; slot < p.resident; ++slot)
+            for (uint32_t cu = 0; cu < p.cus; ++cu)
+                if (ended[cu][slot]) refill(cu, slot);
     }
 
     const uint64_t per_line = p.line_bytes / p.sector_bytes;

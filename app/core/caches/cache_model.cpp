@@ -201,9 +201,14 @@ public:
                 take_next(slot);
                 busy += slot.busy;
             }
+        // Slots freed in a round take the next groups at its end, dealt the same way: slot
+        // by slot, one to each unit in turn (a unit freeing all its slots at once does not
+        // take a run of consecutive groups, which would share rows of A as no GPU does).
+        std::vector<std::pair<size_t, size_t>> freed;  // (slot, unit)
         while (busy > 0) {
             ++round_;
             forget_landed();
+            freed.clear();
             for (size_t cu = 0; cu < p_.cus; ++cu)
                 for (size_t s = 0; s < slots_per_cu; ++s) {
                     Slot& slot = slots[cu * slots_per_cu + s];
@@ -211,11 +216,14 @@ public:
                     cluster_ = p_.cluster_of.empty() ? uint32_t(cu * p_.merge_clusters / p_.cus)
                                                      : p_.cluster_of[cu % p_.cluster_of.size()];
                     issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
-                    if (slot.next == slot.end) {
-                        take_next(slot);
-                        if (!slot.busy) --busy;
-                    }
+                    if (slot.next == slot.end) freed.emplace_back(s, cu);
                 }
+            std::sort(freed.begin(), freed.end());
+            for (const auto& [s, cu] : freed) {
+                Slot& slot = slots[cu * slots_per_cu + s];
+                take_next(slot);
+                if (!slot.busy) --busy;
+            }
         }
     }
 

@@ -109,8 +109,8 @@ void check_cache_params(const CacheParams& params, uint32_t stream_sector_bytes)
 // Replays `stream` through the caches described by `params`.
 //
 // Order (a lockstep GPU): work-groups in linear order are dealt to `cus` compute units,
-// round-robin, `resident` per unit; when a group issues its last request, the unit takes
-// the next group into that slot. In each round every unit, in index order, issues the
+// round-robin, `resident` per unit; slots whose group issued its last request take the
+// next groups at the round's end, dealt the same way. Each round every unit, in order, issues the
 // next request of each of its resident groups in slot order. Within a request, sectors
 // are looked up in ascending order. A sector fetched from DRAM in round r is in flight
 // until round r + inflight_rounds: L1 misses on it from any unit meanwhile are merged.
