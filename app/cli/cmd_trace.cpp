@@ -156,6 +156,35 @@ std::optional<CacheChoice> cache_choice(const Options& o, uint32_t sector_bytes)
     return c;
 }
 
+// Work-groups done, on stderr: quiet for the first second (quick traces); on a terminal
+// one updating line, in a log every 10%. Called from one thread at a time.
+class GroupProgress {
+public:
+    const bool tty = isatty(STDERR_FILENO);
+
+    void operator()(uint64_t done, uint64_t total) {
+        if (std::chrono::steady_clock::now() - started_ < std::chrono::seconds(1)) return;
+        const uint64_t tenth = total ? done * 10 / total : 0;
+        if (!tty && tenth == last_tenth_) return;
+        last_tenth_ = tenth;
+        std::fprintf(stderr, tty ? "\r\033[Ktrace: %llu/%llu work-groups" : "trace: %llu/%llu work-groups\n",
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+        std::fflush(stderr);
+        shown_ = true;
+    }
+    // A new count begins (the next stage of a task): its first tenth is shown again.
+    void new_stage() { last_tenth_ = 11; }
+    // Clears the terminal's updating line before other output.
+    void clear_line() {
+        if (shown_ && tty) std::fprintf(stderr, "\r\033[K");
+    }
+
+private:
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    uint64_t last_tenth_ = 0;
+    std::atomic<bool> shown_{false};
+};
+
 // --sample X[,Y[,Z]]: groups per dimension of the traced block.
 std::array<uint32_t, 3> parse_sample(const std::string& text) {
     std::array<uint32_t, 3> out{1, 1, 1};
@@ -197,24 +226,14 @@ int sampled(const Options& o, const LaunchConfig& config, const std::optional<Ca
     install_interrupt_handler();
     tasks::TaskProgress progress;
     progress.cancelled = interrupted;
-    const bool tty = isatty(STDERR_FILENO);
-    const auto started = std::chrono::steady_clock::now();
-    uint64_t last_tenth = 11;
+    GroupProgress shown;
     progress.message = [&](const std::string& line) {
-        std::fprintf(stderr, "%strace: %s\n", tty ? "\r\033[K" : "", line.c_str());
-        last_tenth = 11;
+        std::fprintf(stderr, "%strace: %s\n", shown.tty ? "\r\033[K" : "", line.c_str());
+        shown.new_stage();
     };
-    progress.units = [&](uint64_t done, uint64_t total) {
-        if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
-        const uint64_t tenth = total ? done * 10 / total : 0;
-        if (!tty && tenth == last_tenth) return;
-        last_tenth = tenth;
-        std::fprintf(stderr, tty ? "\r\033[Ktrace: %llu/%llu work-groups" : "trace: %llu/%llu work-groups\n",
-                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
-        std::fflush(stderr);
-    };
+    progress.units = [&](uint64_t done, uint64_t total) { shown(done, total); };
     const tasks::SampledCachesResult r = tasks::model_caches_sampled(req, progress);
-    if (tty) std::fprintf(stderr, "\r\033[K");
+    shown.clear_line();
     if (json_path) {
         nlohmann::json j = tasks::sampled_caches_to_json(r);
         j["kernel"] = config.kernel.name;
@@ -287,21 +306,8 @@ int cmd_trace(const std::vector<std::string>& args) {
 
     install_interrupt_handler();
     to.cancelled = interrupted;
-    const bool tty = isatty(STDERR_FILENO);
-    std::atomic<bool> progressed{false};
-    const auto started = std::chrono::steady_clock::now();
-    uint64_t last_tenth = 0;
-    to.progress = [&](uint64_t done, uint64_t total) {
-        // Quiet for quick traces; on a terminal one updating line, in a log every 10%.
-        if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
-        const uint64_t tenth = total ? done * 10 / total : 0;
-        if (!tty && tenth == last_tenth) return;
-        last_tenth = tenth;
-        std::fprintf(stderr, tty ? "\r\033[Ktrace: %llu/%llu work-groups" : "trace: %llu/%llu work-groups\n",
-                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
-        std::fflush(stderr);
-        progressed = true;
-    };
+    GroupProgress shown;
+    to.progress = [&](uint64_t done, uint64_t total) { shown(done, total); };
     // The selected group's phase table goes out as soon as the group completes, while the
     // launch goes on (the rest of the summary follows at the end).
     const bool text_out = !json_path || *json_path != "-";
@@ -314,14 +320,14 @@ int cmd_trace(const std::vector<std::string>& args) {
             if (phases_printed || !partial->find_group(to.early_groups.front())) return;
             SummaryOptions early = so;
             early.group = to.early_groups.front();
-            if (progressed && tty) std::fprintf(stderr, "\r\033[K");
+            shown.clear_line();
             std::cout << group_phase_table(*partial, early) << std::flush;
             phases_printed = true;
         };
     }
     Trace trace = run_trace(config, to);
     trace.dropped_barriers = dropped;
-    if (progressed && tty) std::fprintf(stderr, "\r\033[K");
+    shown.clear_line();
     {
         std::lock_guard<std::mutex> lock(out_mutex);
         so.phases = !phases_printed;
