@@ -14,9 +14,14 @@
 // With the GUI built, `gui --scene FILE` is fuzzed too (target "scene").
 //
 //   tilescope_fuzz --corpus DIR [--target NAME[,NAME..]|all] [--runs N] [--runs-of NAME=N] [--seed S]
-//                  [--min-refused R]
+//                  [--seconds S] [--seconds-of NAME=S] [--min-refused R] [--min-inputs I]
 // --runs-of gives one target its own count (repeatable): cheap targets can run many
 // more inputs than a saved trace, which is traced and rendered.
+// --seconds gives the whole run a time budget instead of a count (CI runs on machines that
+// differ several-fold in speed): the chosen targets share it equally, each running inputs
+// until its share is spent; --seconds-of gives one target its own share. With a budget, a
+// --runs or --runs-of given too is a cap. The same seed gives the same inputs in the same
+// order, so a failure is reproduced with --target NAME --runs COUNT, COUNT the line's inputs.
 // prints one line per target: inputs, accepted, refused, failures, slowest input.
 #include <chrono>
 #include <cstdint>
@@ -404,7 +409,7 @@ std::vector<std::string> read_seeds(const std::string& path) {
 
 int usage(const char* why) {
     std::fprintf(stderr, "tilescope_fuzz: %s; usage: tilescope_fuzz --corpus DIR [--target NAME[,NAME..]|all] [--runs N] "
-                         "[--runs-of NAME=N] [--seed S] [--min-refused R]\n", why);
+                         "[--runs-of NAME=N] [--seed S] [--seconds S] [--seconds-of NAME=S] [--min-refused R] [--min-inputs I]\n", why);
     return 2;
 }
 
@@ -412,16 +417,35 @@ int usage(const char* why) {
 
 int main(int argc, char** argv) {
     std::string corpus, only = "all";
-    uint64_t runs = 20000, seed = 1, min_refused = 0;
+    uint64_t runs = 20000, seed = 1, min_refused = 0, min_inputs = 0;
+    bool runs_given = false;
+    double seconds = 0;  // 0: no time budget, run counts only
     std::map<std::string, uint64_t> runs_of;
+    std::map<std::string, double> seconds_of;
+    // A budget in seconds: a finite, positive number of at most a week.
+    auto parse_seconds = [](const std::string& text, double& out) {
+        char* stop = nullptr;
+        out = std::strtod(text.c_str(), &stop);
+        return !text.empty() && stop && !*stop && out > 0 && out <= 7 * 24 * 3600.0;
+    };
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string opt = argv[i], val = argv[i + 1];
         char* end = nullptr;
         if (opt == "--corpus") corpus = val;
         else if (opt == "--target") only = val;
-        else if (opt == "--runs") runs = std::strtoull(val.c_str(), &end, 10);
+        else if (opt == "--runs") { runs = std::strtoull(val.c_str(), &end, 10); runs_given = true; }
+        else if (opt == "--seconds") {
+            if (!parse_seconds(val, seconds)) return usage("--seconds takes a number of seconds above 0, at most a week");
+        }
+        else if (opt == "--seconds-of") {
+            const size_t eq = val.find('=');
+            if (eq == std::string::npos || eq == 0) return usage("--seconds-of takes NAME=S");
+            if (!parse_seconds(val.substr(eq + 1), seconds_of[val.substr(0, eq)]))
+                return usage("--seconds-of takes NAME=S with S a number of seconds above 0, at most a week");
+        }
         else if (opt == "--seed") seed = std::strtoull(val.c_str(), &end, 10);
         else if (opt == "--min-refused") min_refused = std::strtoull(val.c_str(), &end, 10);
+        else if (opt == "--min-inputs") min_inputs = std::strtoull(val.c_str(), &end, 10);
         else if (opt == "--runs-of") {
             const size_t eq = val.find('=');
             if (eq == std::string::npos || eq == 0) return usage("--runs-of takes NAME=N");
@@ -444,12 +468,22 @@ int main(int argc, char** argv) {
     }
     for (const auto& [name, n] : runs_of)
         if (!all.count(name)) return usage(("unknown target in --runs-of: " + name).c_str());
+    for (const auto& [name, s] : seconds_of)
+        if (!all.count(name)) return usage(("unknown target in --seconds-of: " + name).c_str());
+    size_t n_chosen = 0;
+    for (const auto& [name, parse] : all) n_chosen += (only == "all" || chosen.count(name)) ? 1 : 0;
 
     bool ok = true;
     uint64_t total = 0, crashes = 0;
     for (const auto& [name, parse] : all) {
         if (only != "all" && !chosen.count(name)) continue;
-        const uint64_t target_runs = runs_of.count(name) ? runs_of.at(name) : runs;
+        // With a time budget, counts are caps only where given; without one, they are the run.
+        const double budget_s = seconds_of.count(name) ? seconds_of.at(name)
+                                : seconds > 0          ? seconds / double(std::max<size_t>(n_chosen, 1))
+                                                       : 0.0;
+        const uint64_t target_runs = runs_of.count(name)          ? runs_of.at(name)
+                                     : (budget_s > 0 && !runs_given) ? UINT64_MAX
+                                                                     : runs;
         const std::vector<std::string> seeds = read_seeds(corpus + "/" + name + ".txt");
         Rng rng(seed ^ std::hash<std::string>{}(name));
         Counts c;
@@ -459,8 +493,10 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         auto call = [&](const std::string& in) { parse(in, rng); };
         for (const std::string& s : seeds) run_one(name, s, call, c);  // the corpus itself first
-        while (c.inputs < target_runs) run_one(name, mutate(rng, pick(rng, seeds), seeds), call, c);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+        while (c.inputs < target_runs && (budget_s <= 0 || spent() < budget_s))
+            run_one(name, mutate(rng, pick(rng, seeds), seeds), call, c);
+        const double secs = spent();
         std::printf("%-8s inputs=%llu accepted=%llu refused=%llu failures=%llu seconds=%.1f slowest_s=%.4f slowest_cpu_s=%.4f\n",
                     name.c_str(), (unsigned long long)c.inputs, (unsigned long long)c.accepted,
                     (unsigned long long)c.refused, (unsigned long long)c.failures, secs, c.slowest_s, c.slowest_cpu_s);
@@ -468,9 +504,16 @@ int main(int argc, char** argv) {
         total += c.inputs;
         crashes += c.failures;
         if (c.failures) ok = false;
+        // A time budget on a machine too slow or too busy to spend it is a run that tested
+        // little: say so rather than pass.
+        if (c.inputs < std::min(min_inputs, target_runs)) {
+            std::fprintf(stderr, "FAIL %s: only %llu inputs ran, fewer than --min-inputs %llu\n", name.c_str(),
+                         (unsigned long long)c.inputs, (unsigned long long)min_inputs);
+            ok = false;
+        }
         // Tuning files are read leniently (a bad file is ignored, never an error), so only
         // the command-line parsers must refuse.
-        if (name != "tuning" && name != "tstrace" && c.refused < std::min(min_refused, target_runs / 2)) {
+        if (name != "tuning" && name != "tstrace" && c.refused < std::min(min_refused, c.inputs / 2)) {
             std::fprintf(stderr, "FAIL %s: only %llu inputs refused, fewer than --min-refused %llu\n", name.c_str(),
                          (unsigned long long)c.refused, (unsigned long long)min_refused);
             ok = false;
