@@ -29,6 +29,7 @@ else()
   # The GUI's control file reader needs only the core: fuzzed in the sanitizer build too.
   target_sources(tilescope_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/app/ui/shell/control_file.cpp)
 endif()
+target_compile_definitions(tilescope_fuzz PRIVATE TILESCOPE_FUZZ_CORPUS="${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus")
 # Every command-line parser, option values and spec strings: at least 50 inputs each
 # (a machine too busy to run that many fails rather than passes), and at least half of them
 # (up to 10,000) refused, so the run really was hostile.
@@ -42,14 +43,22 @@ set_tests_properties(fuzz_parsers_short PROPERTIES TIMEOUT ${TILESCOPE_FUZZ_TIME
 # with a seed of their own beside the short run's. Fails on any crash, any input over 2 s,
 # a peak over 1 GiB. A saved trace is parsed, validated, turned into the hand-out and every
 # view model (about 50 ms under ASan + UBSan, 5 ms without), the other files are read only
-# (0.15 ms): traces get half the budget, the three others a sixth each.
-math(EXPR TILESCOPE_FUZZ_TRACE_SECONDS "${TILESCOPE_FUZZ_SECONDS} / 2")
-math(EXPR TILESCOPE_FUZZ_OTHER_SECONDS "${TILESCOPE_FUZZ_SECONDS} / 6")
+# (0.15 ms). Each class twice: byte-mutated files, and valid files with extreme but consistent
+# fields and a recomputed checksum (the *_valid targets: many steps, phases, groups, records,
+# markup in names). Traces get a quarter of the budget each way, the other six a twelfth each.
+math(EXPR TILESCOPE_FUZZ_TRACE_SECONDS "${TILESCOPE_FUZZ_SECONDS} / 4")
+math(EXPR TILESCOPE_FUZZ_OTHER_SECONDS "${TILESCOPE_FUZZ_SECONDS} / 12")
+set(TILESCOPE_FUZZ_FILE_SHARES)
+foreach(target tstrace tstrace_valid)
+  list(APPEND TILESCOPE_FUZZ_FILE_SHARES --seconds-of ${target}=${TILESCOPE_FUZZ_TRACE_SECONDS})
+endforeach()
+foreach(target lesson lesson_valid tuning tuning_valid control control_valid)
+  list(APPEND TILESCOPE_FUZZ_FILE_SHARES --seconds-of ${target}=${TILESCOPE_FUZZ_OTHER_SECONDS})
+endforeach()
 add_test(NAME fuzz_files
-  COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus --target tstrace,lesson,tuning,control
-          --seconds-of tstrace=${TILESCOPE_FUZZ_TRACE_SECONDS} --seconds-of lesson=${TILESCOPE_FUZZ_OTHER_SECONDS}
-          --seconds-of tuning=${TILESCOPE_FUZZ_OTHER_SECONDS} --seconds-of control=${TILESCOPE_FUZZ_OTHER_SECONDS}
-          --seed 3 --min-inputs 50)
+  COMMAND tilescope_fuzz --corpus ${CMAKE_CURRENT_SOURCE_DIR}/hardening/corpus
+          --target tstrace,tstrace_valid,lesson,lesson_valid,tuning,tuning_valid,control,control_valid
+          ${TILESCOPE_FUZZ_FILE_SHARES} --seed 3 --min-inputs 50)
 set_tests_properties(fuzz_files PROPERTIES TIMEOUT ${TILESCOPE_FUZZ_TIMEOUT} COST 8000)
 
 # The real binary: hostile values, Ctrl-C during endless kernels, 50 MB sources, tuning
