@@ -220,8 +220,11 @@ bool identifier(std::string_view s) {
 
 // One kernel function of the launch (the kernel itself, or its second kernel): its NDRange
 // evaluated and its arguments against the function's parameters.
+// `shared`: the other kernel function's parameters (a rung of two launches binds one list of
+// arguments to both by name), which this one's arguments may name too.
 void check_function(const std::string& f, const KernelSpec& k, const std::string& entry, const std::vector<std::string>& global,
-                    const std::vector<std::string>& local, const std::vector<ArgSpec>& args, const SizeVars& vars) {
+                    const std::vector<std::string>& local, const std::vector<ArgSpec>& args, const SizeVars& vars,
+                    const std::vector<std::string>& shared = {}) {
     if (!identifier(entry)) bad_field(f + ".entry", "'" + shown(entry, 40) + "'; accepted: the name of a kernel function");
     if (global.empty() || global.size() > 3)
         bad_field(f + ".global", std::to_string(global.size()) + " sizes; accepted: 1 to 3 (one per dimension)");
@@ -248,11 +251,29 @@ void check_function(const std::string& f, const KernelSpec& k, const std::string
     const std::optional<std::vector<std::string>> params = kernel_parameter_names(program_source(k), entry);
     if (!params) bad_field(f + ".entry", "no kernel function '" + shown(entry, 40) + "' in the source");
     if (args.empty() && !params->empty()) bad_field(f + ".args", "none; accepted: one per parameter of '" + shown(entry, 40) + "'");
+    // A parameter named by a macro (warp_tile's OUT: C or W by a define) binds to what the
+    // preprocessor makes of it: such a parameter, and any argument, cannot be told apart here.
+    const std::string text = program_source(k);
+    auto is_macro = [&](const std::string& name) {
+        for (const auto& [d, e] : k.defines)
+            if (d == name) return true;
+        for (size_t at = text.find("#define"); at != std::string::npos; at = text.find("#define", at + 7)) {
+            size_t i = at + 7;
+            while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+            if (text.compare(i, name.size(), name) == 0 &&
+                (i + name.size() == text.size() || !(std::isalnum(static_cast<unsigned char>(text[i + name.size()])) || text[i + name.size()] == '_')))
+                return true;
+        }
+        return false;
+    };
+    bool macro_params = false;
+    for (const std::string& p : *params) macro_params |= is_macro(p);
     std::set<std::string> seen;
     for (const ArgSpec& a : args) {
         const std::string fa = f + ".args '" + shown(a.name, 40) + "'";
         if (!seen.insert(a.name).second) bad_field(fa, "given twice");
-        if (std::find(params->begin(), params->end(), a.name) == params->end())
+        if (!macro_params && std::find(params->begin(), params->end(), a.name) == params->end() &&
+            std::find(shared.begin(), shared.end(), a.name) == shared.end())
             bad_field(fa, "'" + shown(entry, 40) + "' has no parameter of that name");
         if (a.kind == ArgSpec::Kind::Matrix) {
             const int64_t rows = eval_expr(a.rows, vars, fa + " rows"), cols = eval_expr(a.cols, vars, fa + " cols");
@@ -268,7 +289,7 @@ void check_function(const std::string& f, const KernelSpec& k, const std::string
         }
     }
     for (const std::string& p : *params)
-        if (!seen.count(p)) bad_field(f + ".args", "none for parameter '" + shown(p, 40) + "' of '" + shown(entry, 40) + "'");
+        if (!seen.count(p) && !is_macro(p)) bad_field(f + ".args", "none for parameter '" + shown(p, 40) + "' of '" + shown(entry, 40) + "'");
 }
 
 }  // namespace
@@ -305,7 +326,13 @@ void validate_launch(const LaunchConfig& c) {
         eval_expr(e, vars, "launch.kernel.defines " + name);
     }
     if (!k.library.empty()) return;  // a library call: no OpenCL C of ours to bind
-    check_function("launch.kernel", k, k.entry, k.global, k.local, k.args, vars);
+    std::vector<std::string> then_params;
+    if (k.then) {
+        const auto names = kernel_parameter_names(program_source(k), k.then->entry);
+        if (!names) bad_field("launch.kernel.then.entry", "no kernel function '" + shown(k.then->entry, 40) + "' in the source");
+        then_params = *names;
+    }
+    check_function("launch.kernel", k, k.entry, k.global, k.local, k.args, vars, then_params);
     if (k.then) {
         const FollowUpKernel& t = *k.then;
         for (const ArgSpec& a : t.args) {
@@ -323,6 +350,16 @@ void validate_launch(const LaunchConfig& c) {
             if (!m[i] || m[i]->kind != ArgSpec::Kind::Matrix)
                 bad_field("launch.kernel.check", "names '" + shown(*names[i], 40) + "', which is not a matrix argument; accepted: C=A*B over three matrix arguments");
         }
+        int64_t r[3], cols[3];
+        for (int i = 0; i < 3; ++i) {
+            r[i] = eval_expr(m[i]->rows, vars, "launch.kernel.args '" + shown(m[i]->name, 40) + "' rows");
+            cols[i] = eval_expr(m[i]->cols, vars, "launch.kernel.args '" + shown(m[i]->name, 40) + "' cols");
+        }
+        if (r[1] != r[0] || cols[2] != cols[0] || cols[1] != r[2])
+            bad_field("launch.kernel.check", k.check->c + "=" + k.check->a + "*" + k.check->b + " over shapes " + std::to_string(r[0]) +
+                                                 "x" + std::to_string(cols[0]) + " = " + std::to_string(r[1]) + "x" + std::to_string(cols[1]) +
+                                                 " * " + std::to_string(r[2]) + "x" + std::to_string(cols[2]) +
+                                                 "; accepted: shapes that multiply");
     }
     // What is left (the check's shapes) is what resolve() checks; its words name options, so
     // they are said as this field's.
