@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <vector>
 
 #include "gui_test_support.h"
 #include "hardening/carried_kernel.h"
@@ -16,7 +18,7 @@
 namespace fs = std::filesystem;
 using namespace tilescope;
 
-TEST(GuiCarriedKernel, OpeningATraceWithAnEndlessKernelRunsNothingAndAsksFirst) {
+TEST(GuiCarriedKernel, OpeningATraceWithAnEndlessKernelRunsNothingAndAsksFirstAndABadLaunchIsOneLine) {
     ASSERT_FALSE(tilescope::testing::XvfbEnvironment::display().empty()) << "no Xvfb: the GUI cannot be tested";
     const fs::path dir = fs::temp_directory_path() / ("tilescope-gui-carried-" + std::to_string(getpid()));
     fs::remove_all(dir);
@@ -43,6 +45,26 @@ TEST(GuiCarriedKernel, OpeningATraceWithAnEndlessKernelRunsNothingAndAsksFirst) 
             EXPECT_NE(drawn.find("nothing of it has been built or run"), std::string::npos) << drawn;
             EXPECT_EQ(drawn.find("Measuring on the device"), std::string::npos) << drawn;
         }
+    }
+    // The launches that crashed the GUI's resolve(): one line, exit 2, no window.
+    const std::vector<std::pair<std::string, std::function<void(KernelSpec&)>>> edits = {
+        {"launch.kernel.local", [](KernelSpec& k) { k.local.push_back("1"); }},
+        {"launch.kernel.global: 4 sizes", [](KernelSpec& k) { k.global = k.local = {"1", "1", "1", "1"}; }},
+        {"launch.kernel.args", [](KernelSpec& k) { k.args.clear(); }},
+    };
+    for (const auto& [field, edit] : edits) {
+        TraceFile f = load_trace_file(trace);
+        edit(f.launch.kernel);
+        const fs::path bad = dir / "bad.tstrace", err = dir / "stderr", png = dir / "bad.png";
+        save_trace_file(bad.string(), f);
+        const int raw = std::system(("timeout -s KILL 60 " + std::string(TILESCOPE_BIN) + " gui --open " + bad.string() +
+                                     " --screenshot " + png.string() + " >/dev/null 2>" + err.string())
+                                        .c_str());
+        const std::string said = tilescope::testing::slurp_text(err);
+        EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2) << field << ": status " << raw << ": " << said;
+        EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+        EXPECT_NE(said.find(field), std::string::npos) << said;
+        EXPECT_FALSE(fs::exists(png)) << field;
     }
     fs::remove_all(dir);
 }
