@@ -38,6 +38,14 @@ fs::path scratch() {
     return d;
 }
 
+// The scratch folder goes when the program ends normally (a test main that leaves with _Exit keeps it).
+const struct ScratchCleanup {
+    ~ScratchCleanup() {
+        std::error_code ec;
+        fs::remove_all(fs::temp_directory_path() / ("ts-carried-" + std::to_string(getpid())), ec);
+    }
+} scratch_cleanup;
+
 struct Outcome {
     int status = -1;  // exit status; -1 killed by a signal or the test's limit
     std::string err;

@@ -32,6 +32,14 @@ fs::path scratch() {
     return d;
 }
 
+// The scratch folder goes when the program ends normally (a test main that leaves with _Exit keeps it).
+const struct ScratchCleanup {
+    ~ScratchCleanup() {
+        std::error_code ec;
+        fs::remove_all(fs::temp_directory_path() / ("ts-saved-launch-" + std::to_string(getpid())), ec);
+    }
+} scratch_cleanup;
+
 const TraceFile& tiled32() {
     static const TraceFile file = [] {
         TraceFile f;
