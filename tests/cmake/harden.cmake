@@ -2,9 +2,12 @@
 add_executable(hardening_tests
   hardening/test_bounds.cpp
   hardening/test_untrusted_files.cpp
+  hardening/test_saved_launch.cpp  # issue 32: one validator of saved launches; carried kernels
   test_main.cpp
 )
 target_link_libraries(hardening_tests PRIVATE tilescope_core GTest::gtest)
+target_include_directories(hardening_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_definitions(hardening_tests PRIVATE TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data")
 gtest_discover_tests(hardening_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
 
 # The deterministic fuzzer of every user-input parser (tests/hardening/fuzz_parsers.cpp).
@@ -63,8 +66,13 @@ set_tests_properties(fuzz_files PROPERTIES TIMEOUT ${TILESCOPE_FUZZ_TIMEOUT} COS
 
 # The real binary: hostile values, Ctrl-C during endless kernels, 50 MB sources, tuning
 # files under two writers and kill -9.
-add_executable(hardening_cli_tests hardening/test_cli_hostile.cpp)
+add_executable(hardening_cli_tests hardening/test_cli_hostile.cpp
+  hardening/test_carried_cli.cpp)  # issue 32: a file's kernel asked first, run contained; export's validator
 target_link_libraries(hardening_cli_tests PRIVATE tilescope_core GTest::gtest_main nlohmann_json::nlohmann_json)
+target_include_directories(hardening_cli_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+if(TARGET tilescope_trace)
+  add_dependencies(hardening_cli_tests tilescope_trace)
+endif()
 target_compile_definitions(hardening_cli_tests PRIVATE
   TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
   TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data")
@@ -74,7 +82,8 @@ gtest_discover_tests(hardening_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT
 # Issue 23 in the GUI (Xvfb of its own): a huge shape with huge texts in every view, a
 # lesson at and past its limits, the GUI's watchdog (worker and live window).
 if(TARGET tilescope_ui AND TARGET tilescope_trace)
-  add_executable(gui_files_tests hardening/test_gui_files.cpp)
+  add_executable(gui_files_tests hardening/test_gui_files.cpp
+    hardening/test_gui_carried.cpp)  # issue 32: opening a file's kernel runs nothing
   target_link_libraries(gui_files_tests PRIVATE tilescope_ui GTest::gtest stb)
   target_include_directories(gui_files_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(gui_files_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
