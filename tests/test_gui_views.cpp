@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog_params.h"
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
 #include "core/trace/view_model.h"
@@ -173,7 +174,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, LocalArrayShapes,
                                                           "--global '((N+TS-1)/TS)*TS,((M+TS-1)/TS)*TS' --local TS,TS --define TS=TS "
                                                           "--define PAD=1 --arg M=int:M --arg N=int:N --arg K=int:K --arg A=matrix:MxK:in "
                                                           "--arg B=matrix:KxN:in --arg C=matrix:MxN:out --check C=A*B --size 32 --tile 8")),
-                         [](const auto& info) { return std::string(info.param.first); });
+                         [](const auto& info) { return tilescope::test::test_name(info.param.first); });
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);

@@ -102,6 +102,9 @@ struct KernelSpec {
     std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
     ClosedForms closed_forms; // catalog rungs; empty for custom kernels and library calls
     std::optional<FollowUpKernel> then;  // a second launch (splitk's reduction); none for most
+    // ladder.json "compares_with": the rung this one teaches one change against (an earlier
+    // OpenCL C rung); `trace` traces it beside this one. Empty: shown alone (the lesson's rungs).
+    std::string compares_with;
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;
