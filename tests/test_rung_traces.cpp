@@ -44,18 +44,6 @@ TEST(RungTraffic, TiledWptCutsLocalLoadsBy2WptOver1PlusWpt) {
     EXPECT_EQ(wpt.totals.barriers, tiled.totals.barriers);
 }
 
-// sdk_matrixmul: tiled with its local tiles passed as __local arguments: every count is tiled's.
-TEST(RungTraffic, SdkMatrixMulMovesWhatTiledMoves) {
-    const Trace tiled = trace("tiled", 16);
-    const Trace sdk = trace("sdk_matrixmul", 16);
-    EXPECT_EQ(sdk.totals.global_load_bytes, 2 * F / 16 * kFloat);
-    EXPECT_EQ(sdk.totals.global_load_bytes, tiled.totals.global_load_bytes);
-    EXPECT_EQ(sdk.totals.local_load_bytes, tiled.totals.local_load_bytes);
-    EXPECT_EQ(sdk.totals.local_store_bytes, tiled.totals.local_store_bytes);
-    EXPECT_EQ(sdk.totals.barriers, tiled.totals.barriers);
-    EXPECT_EQ(sdk.coalescing.sectors, tiled.coalescing.sectors);
-}
-
 // reg2d: a WPTM x WPTN block per work-item: (WPTM+WPTN)/(WPTM*WPTN) local loads per
 // multiply-add, and TS x TS tiles of C with TSK-deep tiles of A and B: 2*F/TS global loads.
 TEST(RungTraffic, Reg2dLocalLoadsPerMultiplyAdd) {
