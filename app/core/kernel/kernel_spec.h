@@ -109,6 +109,9 @@ struct KernelSpec {
     // confirm, --trust-source), and then only in a child process (core/device/contained_measure.h).
     std::string carried_by;
     bool trusted = false;
+    // ladder.json "compares_with": the rung this one teaches one change against (an earlier
+    // OpenCL C rung); `trace` traces it beside this one. Empty: shown alone (the lesson's rungs).
+    std::string compares_with;
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;
