@@ -152,6 +152,14 @@ TEST(CacheModel, MissesMergeWithRequestsInFlightOfTheirCluster) {
     EXPECT_EQ(r.totals.l2_sectors, 2u);
     EXPECT_EQ(r.totals.l2_merged_sectors, 2u);
     EXPECT_EQ(r.totals.l2_hit_sectors, 1u);  // cluster 1's request finds the sector in L2
+    // No L1 (issue 31, item 5): no misses to merge, every requested sector reaches L2.
+    p.merge_clusters = 1;
+    p.l1_bytes = 0;
+    r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l2_sectors, 4u);
+    EXPECT_EQ(r.totals.l2_merged_sectors, 0u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 32u);
+    p.l1_bytes = 1024;
     p.merge_clusters = 5;
     EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
 }
