@@ -410,3 +410,18 @@ TEST(CacheModel, FreedSlotsAreDealtOneToEachUnitInTurn) {
     EXPECT_EQ(r.totals.l1_sectors, 8u);
     EXPECT_EQ(r.totals.l1_hit_sectors, 1u);
 }
+
+// Issue 31: the held-out check of a hardware profile, for the screen beside its figures.
+TEST(CacheProfiles, HardwareProfilesCarryTheirHeldOutCheck) {
+    for (const char* name : {"h200", "h100"}) {
+        const CacheProfile p = load_cache_profile(name);
+        EXPECT_FALSE(p.checked_l2.empty()) << name;
+        EXPECT_FALSE(p.checked_l1.empty()) << name;
+        const std::string lines = cache_check_lines(name);
+        EXPECT_NE(lines.find(p.checked_l2), std::string::npos) << name;
+        EXPECT_NE(lines.find(p.checked_l1), std::string::npos) << name;
+        EXPECT_EQ(cache_check_lines(std::string(name) + " + overrides"), "") << name;
+    }
+    EXPECT_EQ(cache_check_lines("teaching"), "");
+    EXPECT_EQ(cache_check_lines("nosuch"), "");
+}
