@@ -234,3 +234,25 @@ TEST(CacheCli, BadSamplesExitTwoWithOneLine) {
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
     }
 }
+
+// Issue 31: where a hardware profile's figures stay outside the held-out targets, the table
+// says so beside them (the profile's checked_l2 / checked_l1); not once options override the
+// profile, nor for a profile never held to a measurement.
+TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
+    const Result h200 = run("trace --kernel naive --size 32 --no-checks --caches h200");
+    ASSERT_EQ(h200.status, 0) << h200.err;
+    const size_t total = h200.out.find("  total "), l2 = h200.out.find("L2 sectors, held to the hardware: "),
+                 l1 = h200.out.find("L1 hit, held to the hardware: ");
+    ASSERT_NE(total, std::string::npos) << h200.out;
+    ASSERT_NE(l2, std::string::npos) << h200.out;
+    ASSERT_NE(l1, std::string::npos) << h200.out;
+    EXPECT_LT(total, l2);
+    EXPECT_NE(h200.out.find("Nsight Compute", l2), std::string::npos) << h200.out;
+    const Result h100 = run("trace --kernel naive --size 32 --no-checks --caches h100");
+    EXPECT_NE(h100.out.find("L2 sectors, held to the hardware: "), std::string::npos) << h100.out;
+    for (const std::string args : {"--caches h200 --l1 0", "--caches teaching"}) {
+        const Result r = run("trace --kernel naive --size 32 --no-checks " + args);
+        ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+        EXPECT_EQ(r.out.find("held to the hardware"), std::string::npos) << args << ": " << r.out;
+    }
+}

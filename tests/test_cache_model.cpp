@@ -152,6 +152,14 @@ TEST(CacheModel, MissesMergeWithRequestsInFlightOfTheirCluster) {
     EXPECT_EQ(r.totals.l2_sectors, 2u);
     EXPECT_EQ(r.totals.l2_merged_sectors, 2u);
     EXPECT_EQ(r.totals.l2_hit_sectors, 1u);  // cluster 1's request finds the sector in L2
+    // No L1 (issue 31, item 5): no misses to merge, every requested sector reaches L2.
+    p.merge_clusters = 1;
+    p.l1_bytes = 0;
+    r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l2_sectors, 4u);
+    EXPECT_EQ(r.totals.l2_merged_sectors, 0u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 32u);
+    p.l1_bytes = 1024;
     p.merge_clusters = 5;
     EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
 }
@@ -401,4 +409,19 @@ TEST(CacheModel, FreedSlotsAreDealtOneToEachUnitInTurn) {
     const CacheReport r = run_cache_model(s, tiny(1024, 4096, 2, 2, 2), "hand");
     EXPECT_EQ(r.totals.l1_sectors, 8u);
     EXPECT_EQ(r.totals.l1_hit_sectors, 1u);
+}
+
+// Issue 31: the held-out check of a hardware profile, for the screen beside its figures.
+TEST(CacheProfiles, HardwareProfilesCarryTheirHeldOutCheck) {
+    for (const char* name : {"h200", "h100"}) {
+        const CacheProfile p = load_cache_profile(name);
+        EXPECT_FALSE(p.checked_l2.empty()) << name;
+        EXPECT_FALSE(p.checked_l1.empty()) << name;
+        const std::string lines = cache_check_lines(name);
+        EXPECT_NE(lines.find(p.checked_l2), std::string::npos) << name;
+        EXPECT_NE(lines.find(p.checked_l1), std::string::npos) << name;
+        EXPECT_EQ(cache_check_lines(std::string(name) + " + overrides"), "") << name;
+    }
+    EXPECT_EQ(cache_check_lines("teaching"), "");
+    EXPECT_EQ(cache_check_lines("nosuch"), "");
 }

@@ -465,3 +465,103 @@ TEST(SampledCaches, TheModelledGroupsAreTheFirstWholeWavesWhenTheWholeIsTooDear)
     EXPECT_EQ(tasks::default_model_groups(65536, 1056, 100'000'000, 2'000'000'000), 2u * 1056);  // at least two
     EXPECT_EQ(tasks::default_model_groups(1000, 1056, 100'000'000, 2'000'000'000), 1000u);
 }
+
+// Issue 31, item 5: the limiting cases hold exactly on every rung of the catalog written in
+// OpenCL C (the list comes from the catalog), under every profile's own order and merging:
+//  - no L1 and an L2 larger than the data: every requested sector reaches L2, none merged;
+//  - an L2 larger than the data: DRAM reads are the launch's distinct sectors;
+//  - one group per unit, caches larger than the data: the L1 misses are each group's
+//    distinct sectors; with a table per unit (nothing to merge with) L2 sees exactly those.
+// The distinct sectors are counted here from the stream, not taken from cache_bounds.
+// 32^3 keeps it fast (partial tiles for the rungs with tiles of 64 and 128); naive at 64^3
+// is issue 31's example (8,704 L2 sectors for 33,280 requested before the fix).
+namespace {
+
+struct StreamSums {
+    uint64_t load_sectors = 0, store_sectors = 0, distinct = 0, group_distinct = 0;
+};
+
+StreamSums stream_sums(const CacheRequestStream& s) {
+    StreamSums out;
+    for (const auto& r : s.requests) (r.store ? out.store_sectors : out.load_sectors) += r.sector_count;
+    out.distinct = distinct_load_sectors(s, false);
+    out.group_distinct = distinct_load_sectors(s, true);
+    return out;
+}
+
+void expect_limits(const Trace& t, const std::string& rung) {
+    ASSERT_TRUE(t.cache_requests) << rung;
+    const CacheRequestStream& s = *t.cache_requests;
+    ASSERT_EQ(s.sector_bytes, 32u) << rung;
+    const StreamSums sums = stream_sums(s);
+    ASSERT_GT(sums.load_sectors, 0u) << rung;
+    for (const std::string profile : {"h200", "h100", "teaching"}) {
+        const CacheParams base = load_cache_profile(profile).params;
+        ASSERT_EQ(base.sector_bytes, 32u) << profile;
+        const std::string what = rung + " " + profile;
+        // No L1, huge L2.
+        CacheParams p = base;
+        p.l1_bytes = 0;
+        p.l2_bytes = 1ull << 30;
+        CacheReport r = run_cache_model(s, p, "limit");
+        EXPECT_EQ(r.totals.l1_sectors, sums.load_sectors) << what;
+        EXPECT_EQ(r.totals.l1_hit_sectors, 0u) << what;
+        EXPECT_EQ(r.totals.l2_merged_sectors, 0u) << what;
+        EXPECT_EQ(r.totals.l2_load_sectors, sums.load_sectors) << what;
+        EXPECT_EQ(r.totals.l2_sectors, sums.load_sectors + sums.store_sectors) << what;
+        EXPECT_EQ(r.totals.dram_read_bytes, sums.distinct * 32) << what;
+        // Huge L2, the profile's L1.
+        p = base;
+        p.l2_bytes = 1ull << 30;
+        r = run_cache_model(s, p, "limit");
+        EXPECT_EQ(r.totals.dram_read_bytes, sums.distinct * 32) << what;
+        EXPECT_EQ(r.totals.l2_load_sectors + r.totals.l2_merged_sectors,
+                  r.totals.l1_sectors - r.totals.l1_hit_sectors) << what;
+        // One group per unit, huge L1 and L2.
+        p = base;
+        p.l1_bytes = 16ull << 20;
+        p.l2_bytes = 1ull << 30;
+        p.cus = static_cast<uint32_t>(s.groups.size());
+        p.resident = 1;
+        p.merge_clusters = std::min(p.merge_clusters, p.cus);
+        p.cluster_of.clear();
+        r = run_cache_model(s, p, "limit");
+        EXPECT_EQ(r.totals.l2_load_sectors + r.totals.l2_merged_sectors, sums.group_distinct) << what;
+        EXPECT_EQ(r.totals.dram_read_bytes, sums.distinct * 32) << what;
+        p.merge_clusters = p.cus;  // a table per unit: no other unit's fetch to join
+        r = run_cache_model(s, p, "limit");
+        EXPECT_EQ(r.totals.l2_merged_sectors, 0u) << what;
+        EXPECT_EQ(r.totals.l2_load_sectors, sums.group_distinct) << what;
+        EXPECT_EQ(r.totals.l2_sectors, sums.group_distinct + sums.store_sectors) << what;
+    }
+}
+
+std::vector<std::string> opencl_rungs() {
+    std::vector<std::string> names;
+    for (const KernelSpec& k : ladder())
+        if (k.library.empty()) names.push_back(k.name);
+    return names;
+}
+
+class CacheLimits : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST_P(CacheLimits, HoldExactlyOnTheRung) {
+    const KernelSpec* k = find_rung(GetParam());
+    ASSERT_NE(k, nullptr);
+    expect_limits(traced(k->name, "32", k->default_tile), k->name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ladder, CacheLimits, ::testing::ValuesIn(opencl_rungs()),
+                         [](const auto& info) { return info.param; });
+
+TEST(CacheLimits, NaiveAt64WithNoL1SendsEveryRequestedSectorToL2) {
+    const Trace t = traced("naive", "64", 16);
+    expect_limits(t, "naive 64");
+    CacheOverrides no_l1;
+    no_l1.l1_kb = 0;
+    no_l1.l2_kb = 1 << 20;
+    const CacheReport r = model_trace_caches(t, load_cache_profile("h200"), no_l1);
+    EXPECT_EQ(r.totals.l2_sectors, 33'280u);  // 2 * 64^3 / 16 load sectors + 64^2 / 8 stores
+}

@@ -4,7 +4,7 @@ def load(path):
     if '"ID"' not in t: return {}
     rows=list(csv.reader(io.StringIO(t[t.index('"ID"'):])))
     h=rows[0]; out={}
-    names={'mm_naive':'naive','mm_tiled':'tiled','mm_row':'row','mm_reg_block':'reg2d','mm_wpt_column':'tiled_wpt','mm_tpad_block':'reg2d_tpad'}
+    names={'mm_naive':'naive','mm_tiled':'tiled','mm_row':'row','mm_reg_block':'reg2d','mm_wpt_column':'tiled_wpt','mm_tpad_block':'reg2d_tpad','mm_naive_bt':'naive_bt'}
     for r in rows[1:]:
         d=dict(zip(h,r))
         k=re.search(r'(mm_\w+?)<',d['Kernel Name']) or re.search(r'(mm_\w+)\(',d['Kernel Name'])

@@ -53,6 +53,19 @@ __global__ void mm_naive(int M, int N, int K, const float* A, const float* B, fl
     C[row * N + col] = acc;
 }
 
+// Issue 31's check kernel (scripts/validation/naive_bt.cl): naive with B stored transposed
+// (N x K, row-major). Never used to fit the model. The product is checked against A * Bt^T.
+template <bool REC>
+__global__ void mm_naive_bt(int M, int N, int K, const float* A, const float* B, float* C, Rec rec) {
+    record<REC>(rec);
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    const int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row >= M || col >= N) return;
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[col * K + k];
+    C[row * N + col] = acc;
+}
+
 template <bool REC>
 __global__ void mm_row(int M, int N, int K, const float* A, const float* B, float* C, Rec rec) {
     record<REC>(rec);
@@ -252,6 +265,7 @@ static const Twin kTwins[] = {
     {"reg2d", mm_reg_block<false>, mm_reg_block<true>, 16, 16, 64, 64},
     {"tiled_wpt", mm_wpt_column<false>, mm_wpt_column<true>, 32, 8, 32, 32},
     {"reg2d_tpad", mm_tpad_block<false>, mm_tpad_block<true>, 8, 8, 64, 64},
+    {"naive_bt", mm_naive_bt<false>, mm_naive_bt<true>, 16, 16, 16, 16},  // B is N x K (transposed)
 };
 
 int main(int argc, char** argv) {
@@ -295,12 +309,14 @@ int main(int argc, char** argv) {
         cudaDeviceSynchronize();
         (place ? t.rec : t.plain)<<<grid, block>>>(M, N, K, dA, dB, dC, Rec{dRec});
         cudaMemcpy(c.data(), dC, c.size() * 4, cudaMemcpyDeviceToHost);
+        const bool bt = std::string(t.name) == "naive_bt";  // M = N = K: b read as Bt (N x K)
         double max_err = 0;  // against a CPU product on a sample of C
         const int step = M >= 1024 ? 61 : 7;
         for (int i = 0; i < M; i += step)
             for (int j = 0; j < N; j += step - 2) {
                 double ref = 0;
-                for (int k = 0; k < K; ++k) ref += double(a[size_t(i) * K + k]) * b[size_t(k) * N + j];
+                for (int k = 0; k < K; ++k)
+                    ref += double(a[size_t(i) * K + k]) * (bt ? b[size_t(j) * K + k] : b[size_t(k) * N + j]);
                 max_err = std::max(max_err, std::abs(ref - c[size_t(i) * N + j]));
             }
         std::printf("kernel=%s size=%d grid=%ux%u block=%dx%d regs=%d smem_static=%zu local=%zu blocks_per_sm=%d "

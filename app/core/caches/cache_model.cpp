@@ -261,9 +261,12 @@ private:
                 continue;
             }
             SectorCache::Way* w2 = l2_.find(line);
+            // Merging joins an L1 miss to one in flight: with no L1 there are no misses to
+            // merge, and every requested sector reaches L2 (issue 31, item 5).
+            const bool merging = p_.inflight_rounds && l1.enabled();
             const uint64_t key = sector << 17 | cluster_;  // clusters <= cus <= 100000 < 2^17
-            const bool merged = in_flight(key);
-            if (!merged && p_.inflight_rounds) fetched_[key] = round_;
+            const bool merged = merging && in_flight(key);
+            if (!merged && merging) fetched_[key] = round_;
             if (merged) {
                 ++c.l2_merged_sectors;
             } else {

@@ -23,7 +23,8 @@ struct CacheParams {
     // Misses merged in flight (issue 24): a load sector that misses L1 while the L2's DRAM
     // fetch of that sector, issued less than this many rounds earlier, is still under way
     // joins that fetch (an MSHR-like table at the L2) and is not looked up in L2 again.
-    // 0: no merging (issue 11's model).
+    // 0: no merging (issue 11's model). Without an L1 (l1_bytes 0) nothing merges: every
+    // requested sector reaches L2.
     uint32_t inflight_rounds = 0;
     // Units that share one in-flight table: the units, in the order groups are dealt to them,
     // cut into merge_clusters runs of consecutive units (unit u is in cluster

@@ -120,6 +120,8 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     p.title = j.value("title", name);
     p.source = j.value("source", "");
     p.notes = j.value("notes", "");
+    p.checked_l2 = j.value("checked_l2", "");
+    p.checked_l1 = j.value("checked_l1", "");
     CacheParams& c = p.params;
     c.l1_bytes = j.at("l1_kb").get<uint64_t>() * 1024;
     c.l2_bytes = j.at("l2_kb").get<uint64_t>() * 1024;
@@ -251,6 +253,21 @@ json cache_report_to_json(const CacheReport& r) {
     return j;
 }
 
+std::string cache_check_lines(const std::string& report_profile, const std::string& indent) {
+    const std::string base = cache_profile_base(report_profile);
+    // The check holds for the profile as measured: not for cpu (read from sysfs at run
+    // time), nor once options override its values.
+    if (base == "cpu" || base != report_profile) return "";
+    std::string out;
+    try {
+        const CacheProfile p = load_cache_profile(base);
+        if (!p.checked_l2.empty()) out += indent + "L2 sectors, held to the hardware: " + p.checked_l2 + "\n";
+        if (!p.checked_l1.empty()) out += indent + "L1 hit, held to the hardware: " + p.checked_l1 + "\n";
+    } catch (const InputError&) {
+    }
+    return out;
+}
+
 std::string cache_report_table(const CacheReport& r, const std::string& title) {
     const CacheParams& p = r.params;
     std::ostringstream o;
@@ -264,6 +281,7 @@ std::string cache_report_table(const CacheReport& r, const std::string& title) {
     o << head;
     for (const auto& [name, c] : r.buffers) o << row(name, c);
     o << row("total", r.totals);
+    o << cache_check_lines(r.profile);
     if (r.bounds.distinct_sectors || r.bounds.group_distinct_sectors)  // not computed for a sampled launch
         o << "  bounds (order-independent): " << grouped(r.bounds.distinct_sectors)
       << " distinct sectors (a perfect L2 still reads " << grouped(r.bounds.distinct_sectors * p.sector_bytes)

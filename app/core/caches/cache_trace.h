@@ -22,6 +22,9 @@ struct CacheProfile {
     std::string title;   // "NVIDIA H200-like (GH100, SXM)"
     std::string source;  // where the figures come from
     std::string notes;   // what the model leaves out for this device
+    // How the model's figures compared with the hardware on launches it was not fitted on
+    // (issue 31): shown beside the modelled figures wherever they stay outside the targets.
+    std::string checked_l2, checked_l1;
     CacheParams params;
     bool from_sysfs = false;  // the figures were read from this machine's sysfs at run time
 };
@@ -69,7 +72,12 @@ std::shared_ptr<const Trace> with_dram_heatmap(const Trace& trace, const CacheRe
 // trace --json's "caches" object (names fixed by issue 11).
 nlohmann::json cache_report_to_json(const CacheReport& report);
 
-// The terminal table: per buffer and in total, then the bounds and the busiest lines.
+// The held-out check of the profile a report names (checked_l2, checked_l1), one line each,
+// "" when the profile has none or is unknown.
+std::string cache_check_lines(const std::string& report_profile, const std::string& indent = "  ");
+
+// The terminal table: per buffer and in total, then the held-out check of the profile (when
+// it has one), the bounds and the busiest lines.
 std::string cache_report_table(const CacheReport& report, const std::string& title = "");
 
 }  // namespace tilescope

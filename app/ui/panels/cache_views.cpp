@@ -124,6 +124,9 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, std::string& profile, 
                                              bytes_text(double(c.l2_sectors) * sector),
                                              bytes_text(double(c.dram_read_bytes + c.dram_write_bytes))};
     paint_boxes(boxes, arrows, size);
+    // Where the profile's figures stay outside the held-out targets, the screen says so (issue 31).
+    const std::string check = cache_check_lines(r.profile, "");
+    if (!check.empty()) ImGui::TextWrapped("%s", check.c_str());
 }
 
 void draw_hierarchical_points(const PlotFrame& f, const std::vector<HierarchicalPoint>& points,
