@@ -22,6 +22,7 @@
 #include "core/io/trace_cost.h"
 #include "core/io/trace_file.h"
 #include "core/kernel/catalog.h"
+#include "core/kernel/kernel_spec.h"
 #include "core/teach/lesson.h"
 #include "core/trace/frame.h"
 #include "core/trace/frame_replay.h"
@@ -259,6 +260,32 @@ TEST(CustomBudget, AHugeNdRangeOfTinyGroupsIsRefusedFromItsEstimate) {
     // The same kernel over a small NDRange is traced.
     const BinaryRun ok = run_binary("trace --source " + cl + " --entry one_store --global 16,16 --local 1,1 --arg C=matrix:16x16:out --size 16 --no-checks");
     EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
+// "200,000 barriers: 3.6 GB, SIGABRT": how many barriers a kernel passes is not known
+// before it runs, so the plugin counts what each interval of detail costs against the
+// detail's bound and stops keeping detail there (the trace says so), instead of keeping
+// every empty interval of every detail group. 64 groups x 20,000 barriers: 1.28 M
+// intervals, 695 MB on main; here the detail stops within the bound a 256 MB trace gets.
+TEST(CustomBudget, ALoopOfBarriersStopsTheDetailWithinItsBound) {
+    CustomKernelOptions k;
+    k.source_path = std::string(TILESCOPE_HARDENING_DATA) + "/many_barriers.cl";
+    k.entry = "many_barriers";
+    k.global = {"64"};
+    k.local = {"1"};
+    k.args = {"C=matrix:1x64:out", "n=int:20000"};
+    const LaunchConfig launch{load_custom_kernel(k), {1, 64, 1}, 1};
+    TraceOptions o;
+    o.checks = false;
+    o.max_memory_bytes = uint64_t(256) << 20;
+    const long peak = peak_kib();
+    const Trace t = run_trace(launch, o);
+    EXPECT_TRUE(t.detail_truncated);
+    EXPECT_EQ(t.totals.barriers, uint64_t(64) * 20000);
+    size_t intervals = 0;
+    for (const GroupTrace& g : t.detail) intervals += g.intervals.size();
+    EXPECT_LT(intervals, 64u * 20000u / 2) << intervals;
+    EXPECT_LT(peak_kib() - peak, 300 * 1024);
 }
 
 // The first file again, through the binary: export refuses it with exit 2, one line that
