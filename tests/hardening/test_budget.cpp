@@ -27,6 +27,10 @@
 #include "core/trace/frame.h"
 #include "core/trace/frame_replay.h"
 
+#ifdef TILESCOPE_BUDGET_UI
+#include "ui/state/frame_cache.h"
+#endif
+
 using namespace tilescope;
 namespace fs = std::filesystem;
 
@@ -170,6 +174,31 @@ TEST(TraceBudget, AGroupsInputsAreDrawnOnceForEveryFrame) {
     for (int i = 0; i < 3; ++i) build_frame(t, roles, FrameRequest{t.detail.front().group, 0, "", std::nullopt, std::nullopt, Naming::Slides});
     EXPECT_EQ(frame_replay::input_draws(), draws);
 }
+
+#ifdef TILESCOPE_BUDGET_UI
+// The GUI's side of it: stepping the cursor through every part of a group, each part's
+// frame and iterations (what the timeline and the emulation view ask every frame) replay
+// the group once, not once per part or per drawn frame.
+TEST(TraceBudget, TheGuisFrameCacheReplaysAGroupOnceForAllItsParts) {
+    const TraceFile f = phases_trace(128);
+    const Trace& t = f.trace;
+    const MatrixRoles roles = matrix_roles(t);
+    ui::FrameCache cache;
+    const uint64_t replays = frame_replay::replay_counters().replays;
+    const int parts = int(t.detail.front().intervals.size());
+    ASSERT_GT(parts, 200);
+    for (int drawn = 0; drawn < 3; ++drawn)
+        for (int i = 0; i < parts; ++i) {
+            ui::FrameKey key;
+            key.version = 7;
+            key.group = t.detail.front().group;
+            key.interval = i;
+            EXPECT_TRUE(cache.frame(t, roles, key)) << cache.why();
+            cache.iterations(t, roles, 7, key.group, i);
+        }
+    EXPECT_EQ(frame_replay::replay_counters().replays - replays, 1u);
+}
+#endif
 
 // 2. "A 16 MiB trace of empty measurement maps: 3.1 GB accepted; 32 MiB: std::bad_alloc":
 // the document's size in memory is counted from the CBOR before nlohmann builds it.
