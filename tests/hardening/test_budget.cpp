@@ -295,7 +295,7 @@ TEST(CustomBudget, AHugeNdRangeOfTinyGroupsIsRefusedFromItsEstimate) {
 // before it runs, so the plugin counts what each interval of detail costs against the
 // detail's bound and stops keeping detail there (the trace says so), instead of keeping
 // every empty interval of every detail group. 64 groups x 20,000 barriers: 1.28 M
-// intervals, 695 MB on main; here the detail stops within the bound a 256 MB trace gets.
+// intervals, 695 MB on main; here the detail stops within the bound a 160 MB trace gets.
 TEST(CustomBudget, ALoopOfBarriersStopsTheDetailWithinItsBound) {
     CustomKernelOptions k;
     k.source_path = std::string(TILESCOPE_HARDENING_DATA) + "/many_barriers.cl";
@@ -306,7 +306,7 @@ TEST(CustomBudget, ALoopOfBarriersStopsTheDetailWithinItsBound) {
     const LaunchConfig launch{load_custom_kernel(k), {1, 64, 1}, 1};
     TraceOptions o;
     o.checks = false;
-    o.max_memory_bytes = uint64_t(256) << 20;
+    o.max_memory_bytes = uint64_t(160) << 20;
     const long peak = peak_kib();
     const Trace t = run_trace(launch, o);
     EXPECT_TRUE(t.detail_truncated);
@@ -314,7 +314,9 @@ TEST(CustomBudget, ALoopOfBarriersStopsTheDetailWithinItsBound) {
     size_t intervals = 0;
     for (const GroupTrace& g : t.detail) intervals += g.intervals.size();
     EXPECT_LT(intervals, 64u * 20000u / 2) << intervals;
-    EXPECT_LT(peak_kib() - peak, 300 * 1024);
+    // Oclgrind and LLVM (about 100 MB in a fresh process) and the detail's bound; main
+    // grew by about 600 MB here.
+    EXPECT_LT(peak_kib() - peak, 400 * 1024);
 }
 
 // The first file again, through the binary: export refuses it with exit 2, one line that
