@@ -10,9 +10,14 @@ jobs="${TILESCOPE_JOBS:-$(nproc)}"
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 mkdir -p "$build"
+t0=$SECONDS
 if [ ! -f "$build/build.ninja" ]; then
   echo "sanitize: configuring in $build"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_SANITIZE=ON -DTILESCOPE_GUI=OFF \
+  # -O1 -g1: the sanitizers' own advice (fast enough, stack traces with lines), and about a third
+  # less compile time than -O2 -g on CI's two cores.
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DTILESCOPE_SANITIZE=ON -DTILESCOPE_GUI=OFF \
     "${launcher[@]}" >"$build/configure.log" 2>&1 || {
     echo "sanitize: error: CMake configuration failed; see $build/configure.log" >&2
     tail -n 20 "$build/configure.log" >&2; exit 1; }
@@ -27,6 +32,7 @@ if ! cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build/build.l
   grep -m 20 -E 'error|Error' "$build/build.log" >&2 || tail -n 20 "$build/build.log" >&2
   exit 1
 fi
+echo "sanitize: stage 'build' took $((SECONDS - t0)) s"
 # detect_leaks=0: tilescope and the test mains leave with _Exit (Debian's CLBlast aborts in
 # its static destructors once PoCL is loaded, see app/main.cpp), so LeakSanitizer's exit
 # check never runs in them; in the few processes where it would, it reports the OpenCL
@@ -36,4 +42,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 echo "sanitize: running the core, CLI, trace-model and hardening tests under ASan+UBSan"
 cd "$build"
 # Test executables not built here register as *_NOT_BUILT; the rest is what was built above.
-ctest --output-on-failure -j "$jobs" -E '_NOT_BUILT$' "$@"
+t0=$SECONDS
+status=0
+ctest --output-on-failure -j "$jobs" -E '_NOT_BUILT$' "$@" || status=$?
+echo "sanitize: stage 'tests' took $((SECONDS - t0)) s"
+exit "$status"

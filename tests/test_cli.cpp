@@ -121,6 +121,9 @@ struct BadInput {
     const char* must_mention;
 };
 
+// gtest prints a parameter in test listings: the case's name and command, not its bytes.
+void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name << ": tilescope " << b.args; }
+
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliBadInput, ExitsTwoWithOneLineAndWritesNothing) {

@@ -45,6 +45,11 @@ struct Case {
     int phase;         // the slides' phase
     const char* part;  // "" = the phase's first part
 };
+// gtest prints a parameter in test listings: the configuration, not its bytes.
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.kernel << " " << c.size << " TS " << c.tile << " group " << c.group[0] << "," << c.group[1] << " phase " << c.phase
+        << (*c.part ? std::string(" ") + c.part : std::string());
+}
 
 class GuiScreenshot : public ::testing::TestWithParam<Case> {};
 

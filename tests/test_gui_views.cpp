@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog_params.h"
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
 #include "core/trace/view_model.h"
@@ -137,12 +138,19 @@ TEST(HeatmapScale, SameCountSameColourAcrossRuns) {
 // Each __local array is drawn with the rows and columns it is declared with (as the
 // trace lists them), in a grid of that shape: reg2d's atile[TS][TSK] and a custom
 // kernel's padded btile_t[TS][TS+PAD] are not square, so a transposed or guessed shape fails.
-class LocalArrayShapes : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+struct ShapeCase {
+    const char* name;
+    const char* setup;  // tilescope trace/gui options
+};
+// gtest prints a parameter in test listings: the case's name, not its bytes.
+void PrintTo(const ShapeCase& c, std::ostream* os) { *os << c.name; }
+
+class LocalArrayShapes : public ::testing::TestWithParam<ShapeCase> {};
 
 TEST_P(LocalArrayShapes, DrawnAsDeclared) {
     ASSERT_FALSE(XvfbEnvironment::display().empty()) << "could not start Xvfb";
     const fs::path dir = scratch("locals");
-    const std::string setup = GetParam().second;
+    const std::string setup = GetParam().setup;
     ASSERT_EQ(run(std::string(TILESCOPE_BIN) + " trace " + setup + " --no-checks --json " + (dir / "t.json").string() + " >/dev/null"), 0) << setup;
     const std::string cmd = std::string(TILESCOPE_BIN) + " gui " + setup + " --frames 3 --screenshot " + (dir / "g.png").string() +
                             " --layout " + (dir / "g.json").string();
@@ -167,13 +175,13 @@ TEST_P(LocalArrayShapes, DrawnAsDeclared) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, LocalArrayShapes,
-                         ::testing::Values(std::make_pair("reg2d", "--kernel reg2d --size 64"),
-                                           std::make_pair("custom_padded",
+                         ::testing::Values(ShapeCase{"reg2d", "--kernel reg2d --size 64"},
+                                           ShapeCase{"custom_padded",
                                                           "--source " TILESCOPE_TEST_KERNELS "/transposed_tile.cl --entry mm_transposed_tile "
                                                           "--global '((N+TS-1)/TS)*TS,((M+TS-1)/TS)*TS' --local TS,TS --define TS=TS "
                                                           "--define PAD=1 --arg M=int:M --arg N=int:N --arg K=int:K --arg A=matrix:MxK:in "
-                                                          "--arg B=matrix:KxN:in --arg C=matrix:MxN:out --check C=A*B --size 32 --tile 8")),
-                         [](const auto& info) { return std::string(info.param.first); });
+                                                          "--arg B=matrix:KxN:in --arg C=matrix:MxN:out --check C=A*B --size 32 --tile 8"}),
+                         [](const auto& info) { return tilescope::test::test_name(info.param.name); });
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);

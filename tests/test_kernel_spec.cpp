@@ -45,6 +45,56 @@ TEST(Catalog, HoldsTheLadderInLessonOrder) {
     }
 }
 
+// The ladder's order rules are properties of its data (kernels/ladder.json), checked when
+// the catalog is read: "compares_with" names an earlier rung written in OpenCL C, and a
+// rung with "library" comes after every OpenCL C rung.
+TEST(Catalog, OrderRulesAreStatedByTheData) {
+    bool library_seen = false;
+    for (size_t i = 0; i < ladder().size(); ++i) {
+        const KernelSpec& k = ladder()[i];
+        if (!k.library.empty()) library_seen = true;
+        else EXPECT_FALSE(library_seen) << k.name << " follows a library rung";
+        if (k.compares_with.empty()) continue;
+        const KernelSpec* before = find_rung(k.compares_with);
+        ASSERT_NE(before, nullptr) << k.name;
+        EXPECT_LT(before - ladder().data(), std::ptrdiff_t(i)) << k.name << " compares with a later rung";
+        EXPECT_TRUE(before->library.empty()) << k.name;
+    }
+    // The same rules hold any catalog: each broken one is refused with one line naming the field.
+    auto rung = [](const std::string& name, const std::string& extra) {
+        return R"({"name": ")" + name + R"(", "file": "naive.cl", "entry": "mm_naive", "global": ["N", "M"],
+                  "local": ["TS", "TS"], "args": ["M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK:in",
+                  "B=matrix:KxN:in", "C=matrix:MxN:out"], "check": "C=A*B")" + extra + "}";
+    };
+    const std::string library = R"({"name": "lib", "library": "clblast", "global": ["N", "M"], "local": ["TS", "TS"],
+                                    "args": ["A=matrix:MxK:in", "B=matrix:KxN:in", "C=matrix:MxN:out"]})";
+    auto catalog = [](const std::vector<std::string>& rungs) {
+        std::string s = R"({"rungs": [)";
+        for (size_t i = 0; i < rungs.size(); ++i) s += (i ? ", " : "") + rungs[i];
+        return s + "]}";
+    };
+    EXPECT_EQ(parse_catalog(catalog({rung("a", ""), rung("b", R"(, "compares_with": "a")"), library}), "kernels").size(), 3u);
+    struct Bad {
+        std::vector<std::string> rungs;
+        const char* must_mention;
+    };
+    for (const Bad& bad : std::vector<Bad>{
+             {{rung("a", ""), library, rung("b", "")}, "library"},                          // an OpenCL rung after the library
+             {{rung("a", R"(, "compares_with": "b")"), rung("b", "")}, "compares_with"},   // a later rung
+             {{rung("a", R"(, "compares_with": "a")")}, "compares_with"},                  // itself
+             {{rung("a", R"(, "compares_with": "nope")")}, "compares_with"},               // no such rung
+             {{rung("a", ""), library, rung("b", R"(, "compares_with": "lib")")}, "library"},  // the library
+             {{rung("a", ""), rung("a", "")}, "twice"}}) {                                 // a name twice
+        try {
+            parse_catalog(catalog(bad.rungs), "kernels");
+            ADD_FAILURE() << "accepted: " << catalog(bad.rungs);
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(bad.must_mention), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(LaunchConfig, TiledNDRangeRoundsUpToWholeGroups) {
     LaunchConfig c{*find_rung("tiled"), parse_size("37x29x45"), 8};
     const ResolvedLaunch r = resolve(c);

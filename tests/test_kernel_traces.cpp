@@ -26,6 +26,7 @@
 #include <future>
 #include <nlohmann/json.hpp>
 
+#include "catalog_params.h"
 #include "core/trace/analysis.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
@@ -212,7 +213,7 @@ TEST_P(KernelTrace, MatchesExpectedFigures) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Data, KernelTrace, ::testing::ValuesIn(descriptions()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& info) { return test::test_name(info.param); });
 
 }  // namespace
 

@@ -48,6 +48,10 @@ struct Question {
     int step = 0;  // 1-based, as --step takes it
     std::string quantity;
 };
+// gtest prints a parameter in test listings: the lesson, step and quantity, not their bytes.
+void PrintTo(const Question& q, std::ostream* os) {
+    *os << fs::path(q.file).filename().string() << " step " << q.step << ": " << q.quantity;
+}
 
 std::vector<Question> every_question() {
     std::vector<Question> out;

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog_params.h"
 #include "core/io/instructor_sheet.h"
 #include "core/kernel/catalog.h"
 #include "core/teach/exercise_notes.h"
@@ -133,8 +134,7 @@ std::vector<std::string> exercise_names_list() {
     for (const ExerciseNote& n : exercise_notes()) out.push_back(n.kernel);
     return out;
 }
-INSTANTIATE_TEST_SUITE_P(All, Exercise, ::testing::ValuesIn(exercise_names_list()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(All, Exercise, ::testing::ValuesIn(exercise_names_list()), test::RungName());
 
 TEST(Exercises, AtLeastSevenEachWithANote) {
     EXPECT_GE(exercises().size(), 7u);

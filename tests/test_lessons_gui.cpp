@@ -69,6 +69,8 @@ struct StepCase {
     std::string file;
     int step = 0;  // 1-based, as --step takes it
 };
+// gtest prints a parameter in test listings: the lesson and step, not their bytes.
+void PrintTo(const StepCase& c, std::ostream* os) { *os << fs::path(c.file).filename().string() << " step " << c.step; }
 
 std::vector<StepCase> every_step() {
     std::vector<StepCase> out;

@@ -1,6 +1,7 @@
 // Runs real kernels on PoCL (the CPU OpenCL device every set-up installs).
 #include <gtest/gtest.h>
 
+#include "catalog_params.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "core/device/runner.h"
@@ -48,21 +49,27 @@ TEST(Devices, ListsPoclAndTheEmulator) {
     EXPECT_THROW(select_device("9:9"), InputError);
 }
 
+// Every rung of the catalog (kernels/ladder.json), the library included, verifies at a
+// square size at its default tile and at sizes that are multiples of nothing (partial
+// tiles, partial vectors, unaligned rows) at its smallest tile and its default one.
 class EveryRung : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryRung, VerifiesSquareAndNonMultipleSizes) {
     const KernelSpec* k = find_rung(GetParam());
     ASSERT_NE(k, nullptr);
-    for (auto [size, tile] : std::vector<std::pair<std::string, int>>{{"64", 16}, {"37x29x45", 8}, {"5x3x7", 4}}) {
+    ASSERT_FALSE(k->tiles.empty()) << GetParam() << ": ladder.json \"tiles\" is empty";
+    const int smallest = k->tiles.front(), standard = k->default_tile;
+    for (auto [size, tile] : std::vector<std::pair<std::string, int>>{
+             {"64", standard}, {"37x29x45", smallest}, {"5x3x7", smallest}, {"130x67x33", standard}}) {
         const Measurement m = measure(*k, size, tile);
-        EXPECT_TRUE(m.verification.verified) << GetParam() << " " << size << ": " << m.verification.summary();
+        EXPECT_TRUE(m.verification.verified) << GetParam() << " " << size << " TS=" << tile << ": "
+                                             << m.verification.summary();
         EXPECT_GT(m.gflops, 0) << GetParam() << " " << size;
         EXPECT_EQ(m.verification.checked_elements, m.size.M * m.size.N);
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Ladder, EveryRung,
-                         ::testing::Values("naive", "row", "row_private", "row_private_local", "tiled", "clblast"));
+INSTANTIATE_TEST_SUITE_P(Ladder, EveryRung, ::testing::ValuesIn(test::every_rung()), test::RungName());
 
 TEST(Runner, TiledVerifiesAtEveryLessonTile) {
     for (int ts : {4, 8, 16, 32}) {

@@ -11,6 +11,8 @@
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 #include "core/io/measurement_export.h"
+#include "core/io/trace_file.h"
+#include "core/device/contained_measure.h"
 #include "core/device/runner.h"
 #include "core/tasks/cpu_explain.h"
 #include "core/tasks/performance.h"
@@ -46,6 +48,7 @@ const char* kHelp =
     "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-] [--explain]\n"
     "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
+    "       tilescope bench --open FILE.tstrace [--trust-source] [--device SEL] [--size S] [--reps R] ...\n"
     "       tilescope bench --plan performance [--device SEL] [--size N] [--json PATH|-] [--csv PATH|-]\n"
     "                       [--source FILE.cl --entry NAME --global .. --local .. --arg SPEC..]\n"
     "\n"
@@ -77,6 +80,10 @@ const char* kHelp =
     "       rungs at 64 on the emulator) and modelled (the cpu cache profile), beside the\n"
     "       Osnabrueck slides' claim that local memory hurts on a CPU. Runs within noise are said\n"
     "       to be. Also printed by --plan performance on a CPU.\n"
+    "  --open FILE.tstrace  measures the launch a saved trace carries (its size, or --size S). A kernel\n"
+    "       whose OpenCL C came in the file (a custom kernel, or a rung's source changed) is built and\n"
+    "       run only with --trust-source, and then in a child process with a time and a memory\n"
+    "       limit: a crash or an endless loop is one line, \"nothing was measured\" (exit 2).\n"
     "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
     "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
@@ -181,17 +188,60 @@ int run_performance_plan_cli(const Options& o) {
     return all_verified ? 0 : 1;
 }
 
+// bench --open FILE.tstrace [--trust-source]: the launch a saved trace carries, measured.
+// A kernel the file carries (its own OpenCL C) runs only with --trust-source, and then in a
+// child process with a time and a memory limit (core/device/contained_measure.h).
+int run_saved_launch(const Options& o) {
+    for (const std::string name : {"kernel", "source", "plan", "tile", "param", "explain"})
+        if (o.has(name)) throw InputError("--" + name + ": --open measures the saved launch as it is; accepted with --open: --device, --size, --reps, --warmup, --json, --csv, --trust-source");
+    const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
+    const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
+    const auto json_path = o.get("json"), csv_path = o.get("csv");
+    if (json_path) check_writable(*json_path, "--json");
+    if (csv_path) check_writable(*csv_path, "--csv");
+    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
+        throw InputError("--json - and --csv -: only one of them can go to standard output");
+    LaunchConfig c = load_trace_file(*o.get("open"), "--open").launch;
+    if (o.has("size")) c.size = parse_size(*o.get("size"), "--size");
+    c.kernel.trusted = o.has("trust-source");
+    check_trusted(c);  // before any device is touched
+    resolve(c);
+    const DeviceInfo& device = select_device(o.get_or("device", ""));
+    if (device.is_emulator)
+        throw InputError("--device emulator: the emulator is for traces, its times mean nothing; pick a real device: " + device_list_text());
+    install_interrupt_handler();
+    const bool table_to_stdout = !(json_path && *json_path == "-") && !(csv_path && *csv_path == "-");
+    std::FILE* table = table_to_stdout ? stdout : stderr;
+    std::fprintf(table, "device: %s\n%s\n", device.label().c_str(), measurement_header().c_str());
+    std::fflush(table);
+    RunOptions ro;
+    ro.reps = reps;
+    ro.warmup = warmup;
+    ro.cancelled = interrupted;
+    Runner runner(device);
+    const Measurement m = runner.measure(c, ro);
+    std::fprintf(table, "%s\n", measurement_row(m).c_str());
+    std::fflush(table);
+    if (json_path) write_file_atomically(*json_path, measurements_to_json({m}));
+    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv({m}));
+    const bool verified = !m.checked || m.verification.verified;
+    if (!verified) std::fprintf(stderr, "bench: the result did NOT verify; no GFLOP/s is reported for it\n");
+    return verified ? 0 : 1;
+}
+
 }  // namespace
 
 int cmd_bench(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan"});
-    Options o("bench", valued, {"help", "explain"});
+    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan", "open"});
+    Options o("bench", valued, {"help", "explain", "trust-source"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
         return 0;
     }
+    if (o.has("open")) return run_saved_launch(o);
+    if (o.has("trust-source")) throw InputError("--trust-source: accepted only with --open FILE.tstrace (the kernel a saved trace carries)");
     if (o.has("plan")) {
         if (o.has("explain")) throw InputError("--explain: --plan performance explains on a CPU by itself; accepted: --explain with --kernel naive,tiled");
         return run_performance_plan_cli(o);

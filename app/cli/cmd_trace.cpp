@@ -57,19 +57,15 @@ const char* kHelp =
     "  --caches [PROFILE]  model L1/L2/DRAM traffic of the traced requests (default profile h200;\n"
     "            also --cache-profile NAME); --l1 KB (0: no L1) --l2 KB --line B --ways N --cus N\n"
     "            --resident N override the profile's values. Modelled figures, not measured.\n"
-    "A rung after 'tiled' is also traced beside the rung before it (--no-compare skips it).\n"
+    "A rung that names the rung it changes (ladder.json \"compares_with\": those after 'tiled')\n"
+    "is also traced beside that rung (--no-compare skips it).\n"
     "Ctrl-C cancels; nothing is written then.\n";
 
-// The rung before `k` in the ladder when `k` is one of the rungs beyond the lesson (each
-// teaches one change against its predecessor); nullptr otherwise.
+// The rung `k` teaches one change against (ladder.json "compares_with"); nullptr when it
+// names none (the lesson's first rungs, the library, custom kernels).
 const KernelSpec* previous_rung(const KernelSpec& k) {
-    const auto& rungs = ladder();
-    bool past_tiled = false;
-    for (size_t i = 0; i < rungs.size(); ++i) {
-        if (rungs[i].name == k.name) return past_tiled && i > 0 && k.library.empty() ? &rungs[i - 1] : nullptr;
-        if (rungs[i].name == "tiled") past_tiled = true;
-    }
-    return nullptr;
+    if (k.custom || k.compares_with.empty()) return nullptr;
+    return find_rung(k.compares_with);
 }
 
 // The traffic a rung claims to change, per flop, beside the rung before it.
@@ -339,8 +335,8 @@ int cmd_trace(const std::vector<std::string>& args) {
     if (text_out) {
         std::cout << trace_summary(trace, so);
         if (trace.caches) std::cout << "\n" << cache_report_table(*trace.caches, caches->profile.title);
-        // A rung beyond the lesson is traced beside its predecessor, so the change it
-        // claims is shown, not claimed.
+        // A rung beyond the lesson is traced beside the rung its data names, so the change
+        // it claims is shown, not claimed.
         if (const KernelSpec* prev = previous_rung(config.kernel); prev && !o.has("no-compare")) {
             TraceOptions po = to;
             po.groups.clear();

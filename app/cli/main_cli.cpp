@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
+#include "core/device/contained_measure.h"
 #include "core/device/contained_trial.h"
 
 namespace tilescope::cli {
@@ -52,6 +53,10 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         if (cmd == "-h" || cmd == "--help" || cmd == "help") {
             std::cout << kUsage;
             return 0;
+        }
+        if (cmd == "__measure") {  // a kernel from a file, measured in a child process (core/device/contained_measure.h)
+            watchdog::enable("tilescope __measure");
+            return measure_child_main(args);
         }
         if (cmd == "__trial") {  // a point tried in a child process (core/device/contained_trial.h)
             watchdog::enable("tilescope __trial");

@@ -67,6 +67,11 @@ void set_trial_program(std::string path) {
     g_program = std::move(path);
 }
 
+std::string trial_program() {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    return g_program;
+}
+
 bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device) {
     const KernelSpec& k = config.kernel;
     if (!device.is_cpu || device.is_emulator || k.custom || !k.library.empty()) return false;

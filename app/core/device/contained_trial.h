@@ -29,6 +29,7 @@ namespace tilescope {
 // The program run as the child: `PROGRAM __trial ...` (tilescope itself; set by its
 // main). Unset (tests that link the core): nothing is tried.
 void set_trial_program(std::string path);
+std::string trial_program();  // "" when unset
 
 // Whether `config` on `device` is tried in a child before it runs here (see above).
 bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device);

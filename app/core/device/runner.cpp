@@ -10,6 +10,7 @@
 #include "core/device/cl.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
+#include "core/device/contained_measure.h"
 #include "core/device/contained_trial.h"
 
 namespace tilescope {
@@ -339,7 +340,18 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
                          human_bytes(host_mem));
 }
 
+// A kernel carried by a file (KernelSpec::carried_by) is built here only when trusted, and
+// on a real device only inside the child that measure_contained() starts (issue 32).
+static void check_carried(const LaunchConfig& config, const DeviceInfo& device) {
+    if (config.kernel.carried_by.empty()) return;
+    check_trusted(config);
+    if (!device.is_emulator && !in_contained_child())
+        throw InputError("the kernel '" + shown(config.kernel.name, 60) + "' from " + config.kernel.carried_by +
+                         " runs on " + device.label() + " only in a child process, when measured; nothing was run");
+}
+
 void Runner::validate(const LaunchConfig& config, const std::function<bool()>& cancelled) {
+    check_carried(config, device_);
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
     // Built and run first where a crash inside the driver (its compiler or the kernel it
@@ -356,6 +368,9 @@ void Runner::validate(const LaunchConfig& config, const std::function<bool()>& c
 Measurement Runner::measure(const LaunchConfig& config, const RunOptions& options) {
     if (options.reps < 1) throw InputError("--reps " + std::to_string(options.reps) + ": accepted: an integer of at least 1");
     if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
+    if (!config.kernel.carried_by.empty() && !device_.is_emulator && !in_contained_child())
+        return measure_contained(config, device_, options);  // refuses it first unless trusted
+    check_carried(config, device_);
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
     run_contained_trial(config, device_, options.cancelled);  // once per point and process; validate() may have tried it
@@ -403,6 +418,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
 }
 
 RunResult Runner::run_once(const LaunchConfig& config, const RunOptions& options) {
+    check_carried(config, device_);
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
     RunResult result;

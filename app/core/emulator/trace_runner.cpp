@@ -1,5 +1,7 @@
 #include "core/emulator/trace_runner.h"
 
+#include "core/device/contained_measure.h"
+
 #include "core/emulator/intake.h"
 
 #include <dlfcn.h>
@@ -397,6 +399,7 @@ TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& opt
 }
 
 Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
+    check_trusted(config);  // a kernel a file carries is traced only once trusted (issue 32)
     if (!config.kernel.library.empty())
         throw InputError("--kernel " + config.kernel.name + ": a library call (" + config.kernel.library +
                          ") cannot be traced; trace a ladder rung or a --source kernel");

@@ -282,6 +282,30 @@ KernelSpec kernel_from(const json& j) {
     return k;
 }
 
+// Whether a kernel read from a file builds and runs exactly as the catalog's rung does:
+// its source, and everything that binds and launches it (a changed argument shape alone
+// can make the catalog's own source write out of bounds).
+bool runs_as_catalog(const KernelSpec& k, const KernelSpec& known) {
+    auto args_text = [](const std::vector<ArgSpec>& args) {
+        std::vector<std::string> out;
+        for (const ArgSpec& a : args) out.push_back(to_string(a));
+        return out;
+    };
+    auto params_of = [](const KernelSpec& s) {
+        std::vector<std::pair<std::string, int64_t>> out;
+        for (const TunableParam& p : s.params) out.emplace_back(p.name, p.default_value);
+        return out;
+    };
+    const bool then_same = k.then.has_value() == known.then.has_value() &&
+                           (!k.then || (k.then->entry == known.then->entry && k.then->global == known.then->global &&
+                                        k.then->local == known.then->local && args_text(k.then->args) == args_text(known.then->args)));
+    const bool check_same = k.check.has_value() == known.check.has_value() &&
+                            (!k.check || (k.check->c == known.check->c && k.check->a == known.check->a && k.check->b == known.check->b));
+    return k.source == known.source && k.prelude == known.prelude && k.library == known.library && k.entry == known.entry &&
+           k.global == known.global && k.local == known.local && k.defines == known.defines &&
+           args_text(k.args) == args_text(known.args) && params_of(k) == params_of(known) && then_same && check_same;
+}
+
 json launch_json(const LaunchConfig& c) {
     return {{"kernel", kernel_json(c.kernel)},
             {"size", {c.size.M, c.size.N, c.size.K}},
@@ -733,6 +757,11 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
         validate_trace_file(out);
         // What the views, the replay and the hand-out will derive from it, before they do.
         charge_trace_views(out, cost);
+        // A kernel whose source is the file's, not the catalog's, is carried by the file: it
+        // is built or run nowhere until the user trusts it (issue 32, item 1).
+        const KernelSpec& k = out.launch.kernel;
+        const KernelSpec* known = k.custom ? nullptr : find_kernel(k.name);
+        if (!known || !runs_as_catalog(k, *known)) out.launch.kernel.carried_by = file;
         return out;
     } catch (const InputTooCostly&) {
         throw;

@@ -166,6 +166,10 @@ void check_trace(const Trace& t) {
                 for (const MemoryAccess& a : w.accesses) {
                     const size_t buffers = a.local() ? t.local_buffers.size() : t.buffers.size();
                     if (a.buffer >= buffers) bad(fi + " access_log", "an access names buffer " + num(a.buffer) + " of " + num(buffers));
+                    if (a.has_value() && (!a.store() || !a.local() || a.size == 0))
+                        bad(fi + " access_log", std::string("an access carries stored words but is ") +
+                                                    (!a.store() ? "a load" : !a.local() ? "a global store" : "a store of 0 bytes") +
+                                                    "; accepted: a local store of 1 byte or more");
                     if (size_t(a.value_begin) + a.value_count() > w.stored_words.size())
                         bad(fi + " access_log", "an access's stored words run past the " + num(w.stored_words.size()) + " kept");
                 }
@@ -291,6 +295,18 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
         text("launch.params", name, 64);
         in_range("launch.params " + shown(name, 40), value, -(int64_t(1) << 40), int64_t(1) << 40);
     }
+    // Every field against the others (issue 32, item 3): the one validator of saved launches.
+    validate_launch(c);
+    // ...and against what was traced: the same NDRange.
+    if (!k.library.empty()) return;
+    const ResolvedLaunch r = resolve(c);
+    if (r.dims != t.dims) bad("launch.kernel.global", std::to_string(r.dims) + " dimensions, but the trace's launch has " + std::to_string(t.dims));
+    for (int d = 0; d < r.dims; ++d)
+        if (r.global[size_t(d)] != t.global[size_t(d)] || r.local[size_t(d)] != t.local[size_t(d)])
+            bad("launch.kernel.global", "global " + r.global_text() + " and local " + r.local_text() +
+                                            " at the launch's sizes, but the trace's launch was global " +
+                                            num(t.global[0]) + "x" + num(t.global[1]) + "x" + num(t.global[2]) + " and local " +
+                                            num(t.local[0]) + "x" + num(t.local[1]) + "x" + num(t.local[2]));
 }
 
 }  // namespace

@@ -35,6 +35,31 @@ ClosedForms parse_closed_forms(const nlohmann::ordered_json& cf, const std::stri
     return forms;
 }
 
+// The order rules, stated by the data: a library rung ("library") comes after every rung
+// written in OpenCL C, and "compares_with" names an OpenCL C rung earlier in the ladder.
+void check_order(const std::vector<KernelSpec>& before, const KernelSpec& spec) {
+    for (const KernelSpec& k : before)
+        if (k.name == spec.name) throw InputError("kernel '" + spec.name + "' is in the catalog twice; names must be unique");
+    if (spec.library.empty())
+        for (const KernelSpec& k : before)
+            if (!k.library.empty())
+                throw InputError("kernel '" + spec.name + "': an OpenCL C rung may not follow the library rung '" + k.name +
+                                 "'; move it before every rung with \"library\" in the catalog");
+    if (spec.compares_with.empty()) return;
+    if (!spec.library.empty())
+        throw InputError("kernel '" + spec.name + "': a library rung has no \"compares_with\"");
+    for (const KernelSpec& k : before)
+        if (k.name == spec.compares_with) {
+            if (!k.library.empty()) break;
+            return;
+        }
+    std::string names;
+    for (const KernelSpec& k : before)
+        if (k.library.empty()) names += (names.empty() ? "" : ", ") + k.name;
+    throw InputError("kernel '" + spec.name + "': \"compares_with\": \"" + spec.compares_with +
+                     "\" is not an OpenCL C rung before it; accepted: " + (names.empty() ? "none" : names));
+}
+
 }  // namespace
 
 std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_view dir) {
@@ -92,7 +117,9 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
         }
         spec.tiles = r.value("tiles", std::vector<int>{16});
         spec.default_tile = r.value("default_tile", 16);
+        spec.compares_with = r.value("compares_with", "");
         validate(spec);
+        check_order(rungs, spec);
         rungs.push_back(std::move(spec));
     }
     return rungs;

@@ -1,6 +1,7 @@
 #include "core/kernel/kernel_spec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -291,6 +292,62 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     }
     validate(spec);
     return spec;
+}
+
+std::optional<std::vector<std::string>> kernel_parameter_names(std::string_view source, std::string_view entry) {
+    // Comments and string literals become spaces, so no name inside them is taken for code.
+    std::string code(source);
+    for (size_t i = 0; i < code.size(); ++i) {
+        if (code.compare(i, 2, "//") == 0) {
+            while (i < code.size() && code[i] != '\n') code[i++] = ' ';
+        } else if (code.compare(i, 2, "/*") == 0) {
+            const size_t end = code.find("*/", i + 2);
+            const size_t stop = end == std::string::npos ? code.size() : end + 2;
+            for (; i < stop; ++i)
+                if (code[i] != '\n') code[i] = ' ';
+            --i;
+        } else if (code[i] == '"') {
+            for (code[i++] = ' '; i < code.size() && code[i] != '"' && code[i] != '\n'; ++i) code[i] = ' ';
+            if (i < code.size() && code[i] == '"') code[i] = ' ';
+        }
+    }
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    if (entry.empty()) return std::nullopt;
+    for (size_t at = code.find(entry); at != std::string::npos; at = code.find(entry, at + 1)) {
+        if ((at > 0 && ident(code[at - 1])) || (at + entry.size() < code.size() && ident(code[at + entry.size()]))) continue;
+        // the token before is "void" (a kernel function's return type)
+        size_t b = at;
+        while (b > 0 && std::isspace(static_cast<unsigned char>(code[b - 1]))) --b;
+        if (b < 4 || code.compare(b - 4, 4, "void") != 0 || (b > 4 && ident(code[b - 5]))) continue;
+        size_t open = at + entry.size();
+        while (open < code.size() && std::isspace(static_cast<unsigned char>(code[open]))) ++open;
+        if (open >= code.size() || code[open] != '(') continue;
+        // the list up to the matching ')', split at commas outside brackets
+        std::vector<std::string> names;
+        int depth = 0;
+        std::string last;  // the last identifier of the parameter being read
+        bool any = false;
+        for (size_t i = open + 1; i < code.size(); ++i) {
+            const char c = code[i];
+            if (c == '(' || c == '[') ++depth;
+            else if ((c == ')' || c == ']') && depth > 0) --depth;
+            else if ((c == ',' || c == ')') && depth == 0) {
+                if (!last.empty() && !(c == ')' && !any && last == "void")) names.push_back(last);
+                last.clear();
+                any = true;
+                if (c == ')') return names;
+                continue;
+            }
+            if (ident(c) && depth == 0 && (i == 0 || !ident(code[i - 1]))) {
+                size_t j = i;
+                while (j < code.size() && ident(code[j])) ++j;
+                last = code.substr(i, j - i);
+                i = j - 1;
+            }
+        }
+        return std::nullopt;  // no closing parenthesis
+    }
+    return std::nullopt;
 }
 
 KernelSpec follow_up_alone(const KernelSpec& spec) {

@@ -102,6 +102,16 @@ struct KernelSpec {
     std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
     ClosedForms closed_forms; // catalog rungs; empty for custom kernels and library calls
     std::optional<FollowUpKernel> then;  // a second launch (splitk's reduction); none for most
+    // Where the source came from when someone else's file carried it (a saved trace: its
+    // label, "--open 'F'"); "" for the catalog's rungs and a --source typed by the user.
+    // Never saved: a file's kernel is carried by that file (issue 32, item 1). A carried
+    // kernel is built or run on no device until the user trusts it (`trusted`: the GUI's
+    // confirm, --trust-source), and then only in a child process (core/device/contained_measure.h).
+    std::string carried_by;
+    bool trusted = false;
+    // ladder.json "compares_with": the rung this one teaches one change against (an earlier
+    // OpenCL C rung); `trace` traces it beside this one. Empty: shown alone (the lesson's rungs).
+    std::string compares_with;
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;
@@ -132,6 +142,11 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& options);
 // The text OpenCL builds: `spec.source`, after the prelude and a "#line 1" when there
 // is one, so that every line the compiler or the emulator reports is a line of `source`.
 std::string program_source(const KernelSpec& spec);
+
+// The parameter names of kernel function `entry` in `source` (comments skipped), in order;
+// nullopt when no definition "void ENTRY(" is found. What a saved launch's arguments are
+// checked against (they bind to the kernel's parameters by name).
+std::optional<std::vector<std::string>> kernel_parameter_names(std::string_view source, std::string_view entry);
 
 // Shared validation: dimensions 1..3, expressions well formed, unique argument names,
 // the check naming matrices. Throws InputError.

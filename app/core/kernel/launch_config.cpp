@@ -1,6 +1,9 @@
 #include "core/kernel/launch_config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <set>
 #include <limits>
 
 #include "core/base/errors.h"
@@ -99,6 +102,23 @@ constexpr uint64_t kMaxWorkItems = uint64_t(1) << 40; // whole NDRange
 
 ResolvedLaunch resolve(const LaunchConfig& config) {
     const KernelSpec& k = config.kernel;
+    // The shape of the spec first: nothing below may index past a list (a file's launch is
+    // checked in full by validate_launch; this keeps every other path from a crash).
+    auto shape = [&](const std::vector<std::string>& global, const std::vector<std::string>& local, const char* which) {
+        if (global.empty() || global.size() > 3 || local.size() != global.size())
+            throw InputError("kernel '" + shown(k.name, 60) + "': " + which + " NDRange has " + std::to_string(global.size()) +
+                             " global and " + std::to_string(local.size()) +
+                             " local sizes; accepted: 1 to 3 global sizes and as many local ones");
+    };
+    shape(k.global, k.local, "its");
+    if (k.then) shape(k.then->global, k.then->local, "its second kernel's");
+    if (k.check)
+        for (const std::string* n : {&k.check->c, &k.check->a, &k.check->b}) {
+            const ArgSpec* a = k.find_arg(*n);
+            if (!a || a->kind != ArgSpec::Kind::Matrix)
+                throw InputError("kernel '" + shown(k.name, 60) + "': its check names '" + shown(*n, 40) +
+                                 "', which is not one of its matrix arguments");
+        }
     if (config.tile <= 0)
         throw InputError("--tile " + std::to_string(config.tile) + ": the tile size must be a positive integer");
     SizeVars vars{config.size.M, config.size.N, config.size.K, config.tile};
@@ -184,6 +204,170 @@ ResolvedLaunch resolve(const LaunchConfig& config) {
         r.flops = 2.0 * static_cast<double>(c->rows) * c->cols * a->cols;
     }
     return r;
+}
+
+namespace {
+
+[[noreturn]] void bad_field(const std::string& field, const std::string& what) { throw InputError(field + ": " + what); }
+
+bool identifier(std::string_view s) {
+    if (s.empty() || s.size() > kMaxKernelNameChars || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+        return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+// One kernel function of the launch (the kernel itself, or its second kernel): its NDRange
+// evaluated and its arguments against the function's parameters.
+// `shared`: the other kernel function's parameters (a rung of two launches binds one list of
+// arguments to both by name), which this one's arguments may name too.
+void check_function(const std::string& f, const KernelSpec& k, const std::string& entry, const std::vector<std::string>& global,
+                    const std::vector<std::string>& local, const std::vector<ArgSpec>& args, const SizeVars& vars,
+                    const std::vector<std::string>& shared = {}) {
+    if (!identifier(entry)) bad_field(f + ".entry", "'" + shown(entry, 40) + "'; accepted: the name of a kernel function");
+    if (global.empty() || global.size() > 3)
+        bad_field(f + ".global", std::to_string(global.size()) + " sizes; accepted: 1 to 3 (one per dimension)");
+    if (local.size() != global.size())
+        bad_field(f + ".local", std::to_string(local.size()) + " sizes for " + std::to_string(global.size()) +
+                                    " global ones; accepted: as many local sizes as global ones");
+    uint64_t items = 1, group = 1;
+    for (size_t d = 0; d < global.size(); ++d) {
+        const std::string D = "[" + std::to_string(d) + "]";
+        const int64_t g = eval_expr(global[d], vars, f + ".global" + D);
+        const int64_t l = eval_expr(local[d], vars, f + ".local" + D);
+        if (g < 1 || g > int64_t(kMaxWorkItems))
+            bad_field(f + ".global" + D, std::to_string(g) + "; accepted: 1 to 2^40");
+        if (l < 1 || l > 1024) bad_field(f + ".local" + D, std::to_string(l) + "; accepted: 1 to 1024 work-items");
+        if (g % l != 0)
+            bad_field(f + ".local" + D, std::to_string(l) + " does not divide the global size " + std::to_string(g) +
+                                            "; accepted: a divisor of it");
+        if (__builtin_mul_overflow(items, uint64_t(g), &items) || items > kMaxWorkItems)
+            bad_field(f + ".global", "more than 2^40 work-items in all; accepted: at most 2^40");
+        group *= uint64_t(l);
+        if (group > 1024) bad_field(f + ".local", "more than 1024 work-items per work-group; accepted: at most 1024");
+    }
+    // The arguments bind to the function's parameters by name: one each, no other.
+    const std::optional<std::vector<std::string>> params = kernel_parameter_names(program_source(k), entry);
+    if (!params) bad_field(f + ".entry", "no kernel function '" + shown(entry, 40) + "' in the source");
+    if (args.empty() && !params->empty()) bad_field(f + ".args", "none; accepted: one per parameter of '" + shown(entry, 40) + "'");
+    // A parameter named by a macro (warp_tile's OUT: C or W by a define) binds to what the
+    // preprocessor makes of it: such a parameter, and any argument, cannot be told apart here.
+    const std::string text = program_source(k);
+    auto is_macro = [&](const std::string& name) {
+        for (const auto& [d, e] : k.defines)
+            if (d == name) return true;
+        for (size_t at = text.find("#define"); at != std::string::npos; at = text.find("#define", at + 7)) {
+            size_t i = at + 7;
+            while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+            if (text.compare(i, name.size(), name) == 0 &&
+                (i + name.size() == text.size() || !(std::isalnum(static_cast<unsigned char>(text[i + name.size()])) || text[i + name.size()] == '_')))
+                return true;
+        }
+        return false;
+    };
+    bool macro_params = false;
+    for (const std::string& p : *params) macro_params |= is_macro(p);
+    std::set<std::string> seen;
+    for (const ArgSpec& a : args) {
+        const std::string fa = f + ".args '" + shown(a.name, 40) + "'";
+        if (!seen.insert(a.name).second) bad_field(fa, "given twice");
+        if (!macro_params && std::find(params->begin(), params->end(), a.name) == params->end() &&
+            std::find(shared.begin(), shared.end(), a.name) == shared.end())
+            bad_field(fa, "'" + shown(entry, 40) + "' has no parameter of that name");
+        if (a.kind == ArgSpec::Kind::Matrix) {
+            const int64_t rows = eval_expr(a.rows, vars, fa + " rows"), cols = eval_expr(a.cols, vars, fa + " cols");
+            int64_t cells = 0;
+            if (rows < 1 || cols < 1 || __builtin_mul_overflow(rows, cols, &cells) || cells > kMaxElements)
+                bad_field(fa, std::to_string(rows) + " x " + std::to_string(cols) + "; accepted: a positive shape of at most 2^46 elements");
+        } else {
+            const int64_t v = eval_expr(a.value, vars, fa);
+            if (a.kind == ArgSpec::Kind::Local && (v < 1 || v > kMaxElements))
+                bad_field(fa, "a local store of " + std::to_string(v) + " floats; accepted: 1 to 2^46");
+            if (a.kind == ArgSpec::Kind::Int && (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
+                bad_field(fa, std::to_string(v) + "; accepted: a 32-bit int");
+        }
+    }
+    for (const std::string& p : *params)
+        if (!seen.count(p) && !is_macro(p)) bad_field(f + ".args", "none for parameter '" + shown(p, 40) + "' of '" + shown(entry, 40) + "'");
+}
+
+}  // namespace
+
+void validate_launch(const LaunchConfig& c) {
+    const KernelSpec& k = c.kernel;
+    if (k.name.empty() || k.name.size() > kMaxKernelNameChars)
+        bad_field("launch.kernel.name", std::to_string(k.name.size()) + " characters; accepted: 1 to " + std::to_string(kMaxKernelNameChars));
+    if (k.source.empty() && k.library.empty()) bad_field("launch.kernel.source", "empty; accepted: the kernel's OpenCL C");
+    if (c.tile < 1 || c.tile > 1024) bad_field("launch.tile", std::to_string(c.tile) + "; accepted: 1 to 1024");
+    for (const ProblemSize& s : {c.size})
+        if (s.M < 1 || s.N < 1 || s.K < 1 || s.M > (int64_t(1) << 26) || s.N > (int64_t(1) << 26) || s.K > (int64_t(1) << 26))
+            bad_field("launch.size", s.label() + "; accepted: M, N and K from 1 to 2^26");
+    SizeVars vars{c.size.M, c.size.N, c.size.K, c.tile};
+    std::vector<std::string> pnames;
+    for (const TunableParam& p : k.params) {
+        const std::string fp = "launch.kernel.params '" + shown(p.name, 40) + "'";
+        if (!identifier(p.name) || p.name == "M" || p.name == "N" || p.name == "K" || p.name == "TS")
+            bad_field(fp, "not a new name; accepted: an identifier other than M, N, K and TS");
+        if (vars.params.count(p.name)) bad_field(fp, "given twice");
+        if (p.default_value < 0 || p.default_value > (int64_t(1) << 40)) bad_field(fp, "default " + std::to_string(p.default_value) + "; accepted: 0 to 2^40");
+        vars.params[p.name] = p.default_value;
+        pnames.push_back(p.name);
+    }
+    for (const auto& [name, value] : c.params) {
+        const std::string fp = "launch.params '" + shown(name, 40) + "'";
+        if (!k.find_param(name))
+            bad_field(fp, "the kernel has no such parameter; accepted: " + (k.params.empty() ? std::string("none") : params_text(k, {})));
+        if (value < 0 || value > (int64_t(1) << 40)) bad_field(fp, std::to_string(value) + "; accepted: 0 to 2^40");
+        vars.params[name] = value;
+    }
+    for (const auto& [name, e] : k.defines) {
+        if (!identifier(name)) bad_field("launch.kernel.defines", "'" + shown(name, 40) + "'; accepted: NAME=E with NAME an identifier");
+        eval_expr(e, vars, "launch.kernel.defines " + name);
+    }
+    if (!k.library.empty()) return;  // a library call: no OpenCL C of ours to bind
+    std::vector<std::string> then_params;
+    if (k.then) {
+        const auto names = kernel_parameter_names(program_source(k), k.then->entry);
+        if (!names) bad_field("launch.kernel.then.entry", "no kernel function '" + shown(k.then->entry, 40) + "' in the source");
+        then_params = *names;
+    }
+    check_function("launch.kernel", k, k.entry, k.global, k.local, k.args, vars, then_params);
+    if (k.then) {
+        const FollowUpKernel& t = *k.then;
+        for (const ArgSpec& a : t.args) {
+            const ArgSpec* same = k.find_arg(a.name);
+            if (!same || same->kind != a.kind)
+                bad_field("launch.kernel.then.args '" + shown(a.name, 40) + "'", "not an argument of the first kernel");
+        }
+        check_function("launch.kernel.then", k, t.entry, t.global, t.local, t.args, vars);
+    }
+    if (k.check) {
+        const ArgSpec* m[3];
+        const std::string* names[3] = {&k.check->c, &k.check->a, &k.check->b};
+        for (int i = 0; i < 3; ++i) {
+            m[i] = k.find_arg(*names[i]);
+            if (!m[i] || m[i]->kind != ArgSpec::Kind::Matrix)
+                bad_field("launch.kernel.check", "names '" + shown(*names[i], 40) + "', which is not a matrix argument; accepted: C=A*B over three matrix arguments");
+        }
+        int64_t r[3], cols[3];
+        for (int i = 0; i < 3; ++i) {
+            r[i] = eval_expr(m[i]->rows, vars, "launch.kernel.args '" + shown(m[i]->name, 40) + "' rows");
+            cols[i] = eval_expr(m[i]->cols, vars, "launch.kernel.args '" + shown(m[i]->name, 40) + "' cols");
+        }
+        if (r[1] != r[0] || cols[2] != cols[0] || cols[1] != r[2])
+            bad_field("launch.kernel.check", k.check->c + "=" + k.check->a + "*" + k.check->b + " over shapes " + std::to_string(r[0]) +
+                                                 "x" + std::to_string(cols[0]) + " = " + std::to_string(r[1]) + "x" + std::to_string(cols[1]) +
+                                                 " * " + std::to_string(r[2]) + "x" + std::to_string(cols[2]) +
+                                                 "; accepted: shapes that multiply");
+    }
+    // What is left (the check's shapes) is what resolve() checks; its words name options, so
+    // they are said as this field's.
+    try {
+        resolve(c);
+    } catch (const InputError& e) {
+        bad_field("launch", std::string(e.what()));
+    }
 }
 
 }  // namespace tilescope

@@ -73,6 +73,17 @@ std::string changed_params_text(const KernelSpec& kernel, const std::map<std::st
 std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text,
                                             std::string_view option = "--param");
 
+// Every field of a launch that came in a file (a saved trace), checked against the others
+// before anything uses it (issue 32, item 3): names, 1 to 3 dimensions with as many local
+// sizes as global ones, every expression well formed and evaluated at the launch's sizes,
+// each local size positive and dividing its global size, the work-group and the whole
+// NDRange within bounds, arguments unique and named after the kernel function's parameters,
+// each local store of at least one float, the check naming three matrix arguments whose
+// shapes multiply, parameters the kernel has. Throws InputError "launch.FIELD: what;
+// accepted: ..." (no file name: the caller adds it). The one validator the GUI and export
+// share: both read saved launches through it (core/io/trace_file_check.cpp).
+void validate_launch(const LaunchConfig& config);
+
 // Evaluates every expression; checks sizes are positive, the NDRange is a whole number
 // of work-groups. Throws InputError.
 ResolvedLaunch resolve(const LaunchConfig& config);

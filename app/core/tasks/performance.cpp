@@ -84,7 +84,8 @@ PerformancePlan performance_plan(const std::string& device, int size, const std:
         for (int t : {4, 8, 16, 32}) plan.points.push_back({PlanPart::tiles, LaunchConfig{*k, square, t}, false});
     for (const KernelSpec& k : ladder())
         if (k.library.empty()) plan.intensity.push_back(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile});
-    if (custom && custom->kernel.custom) {
+    // A kernel from someone's file is measured in a child process only; it is not traced here.
+    if (custom && custom->kernel.custom && custom->kernel.carried_by.empty()) {
         LaunchConfig c = *custom;
         c.size = ProblemSize{64, 64, 64};
         plan.intensity.push_back(c);

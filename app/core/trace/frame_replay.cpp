@@ -112,7 +112,9 @@ private:
             std::vector<Held>& cells = held_[a.buffer];
             if (a.store()) {
                 for (uint32_t k = 0; k < words && a.element + k < cells.size(); ++k) {
-                    const Held h = a.has_value() ? match(w.stored_words[a.value_begin + k]) : Held{Held::Unknown};
+                    // the words it carries (a file's are validated; none is read past them here either)
+                    const bool known = a.has_value() && k < a.value_count() && size_t(a.value_begin) + k < w.stored_words.size();
+                    const Held h = known ? match(w.stored_words[a.value_begin + k]) : Held{Held::Unknown};
                     cells[a.element + k] = h;
                     part.local_stores.push_back({a.buffer, a.element + k, h, -1});
                 }

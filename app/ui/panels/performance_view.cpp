@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/device/contained_measure.h"
 #include "core/device/spread.h"
 #include "core/tasks/performance.h"
 #include "ui/panels/cache_views.h"
@@ -329,6 +330,49 @@ float explanation_box(const CpuExplanation& e, ImVec2 at, ImVec2 size, bool brie
 
 }  // namespace
 
+static std::string trust_prompt_text(const AppState& state) {
+    const LaunchConfig& c = *state.main.config;
+    size_t lines = 1;
+    for (char ch : c.kernel.source) lines += ch == '\n';
+    const std::string device = state.device_sel.empty() ? "the default device (the first real GPU, else the first CPU)"
+                                                        : "the device '" + state.device_sel + "'";
+    const ContainedLimits limits = default_contained_limits(ResolvedLaunch{}, DeviceInfo{});
+    return c.kernel.carried_by + " carries its own kernel '" + c.kernel.name + "' (entry " + c.kernel.entry + ", " +
+           std::to_string(lines) + " lines of OpenCL C). It is code from the file, not from tilescope's catalog, and " +
+           "nothing of it has been built or run. Measuring it builds and runs it on " + device + " at " +
+           std::to_string(state.perf.size) + "x" + std::to_string(state.perf.size) + "x" + std::to_string(state.perf.size) +
+           ", in a child process stopped after " + std::to_string(int(limits.wall_s)) +
+           " s (and, on a CPU, past 4 GiB plus three times its matrices): a crash or an endless loop costs one line, "
+           "not this window.";
+}
+
+static void draw_trust_prompt(AppState& state, ImVec2 size) {
+    const Palette& pal = theme().pal;
+    ImGui::PushFont(theme().big);
+    ImGui::TextUnformatted("Run the kernel this file carries?");
+    ImGui::PopFont();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(size.x, ImGui::GetFontSize() * 46));
+    ImGui::TextUnformatted(trust_prompt_text(state).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    if (ImGui::Button("Run it in a child process")) {
+        state.main.config->kernel.trusted = true;
+        if (state.main.shown && state.main.shown->kernel.carried_by == state.main.config->kernel.carried_by)
+            state.main.shown->kernel.trusted = true;
+        start_performance(state);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Measure the ladder without it")) {
+        state.perf.without_carried = true;
+        start_performance(state);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) state.perf.asking_trust = false;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
+    ImGui::TextWrapped("From the command line: tilescope gui --open FILE --trust-source, or tilescope bench --open FILE --trust-source.");
+    ImGui::PopStyleColor();
+}
+
 void start_performance(AppState& state) {
     if (state.perf.job && !state.perf.job->done) return;
     state.perf.error.clear();
@@ -336,6 +380,16 @@ void start_performance(AppState& state) {
     // with the custom kernel on show, if any: a student's kernel is measured beside the ladder
     std::optional<LaunchConfig> custom;
     if (state.main.config && state.main.config->kernel.custom) custom = *state.main.config;
+    // A kernel from someone's file is built and run only once the user says so (the view's
+    // confirm, or gui --trust-source), and then in a child process (core/device/contained_measure.h).
+    if (custom && !custom->kernel.carried_by.empty() && !custom->kernel.trusted) {
+        if (!state.perf.without_carried) {
+            state.perf.asking_trust = true;
+            return;
+        }
+        custom.reset();
+    }
+    state.perf.asking_trust = false;
     const tasks::PerformancePlan plan = tasks::performance_plan(state.device_sel, state.perf.size, custom);
     state.perf.job = state.worker->submit("measure GFLOP/s", [plan](JobStatus& s) -> std::any {
         return tasks::run_performance_plan(plan, task_progress(s));
@@ -361,6 +415,10 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
     if (!perf.ready()) {
+        if (!perf.job && perf.asking_trust && state.main.config) {
+            draw_trust_prompt(state, size);
+            return;
+        }
         if (perf.job) {
             ImGui::Text("Measuring on the device... %s", perf.job->message().c_str());
             ImGui::ProgressBar(perf.job->fraction(), ImVec2(std::min(size.x, 600.f), 0));

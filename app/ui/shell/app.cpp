@@ -172,6 +172,7 @@ void App::write_state_report(const std::string& path) const {
     const Performance& perf = s_.perf;
     j["view"] = view_name(s_.view);
     j["measuring"] = perf.job && !perf.job->done;
+    j["asking_trust"] = perf.asking_trust;  // the confirm before a file's kernel is run (issue 32)
     j["size"] = perf.size;
     j["device"] = perf.device;
     nlohmann::json rows = nlohmann::json::array();

@@ -42,7 +42,11 @@ const char* const kGuiHelp =
     "                     view, play, presenter, compare, compare_params}; params: {\"NAME\": V, ...}\n"
     "  --lesson FILE.json a lesson (assets/lessons/): its steps, script and questions in a side panel;\n"
     "  --step N           the step to open (1 = the first); PgDn / PgUp move between steps\n"
-    "  --open FILE.tstrace  show a saved trace (tilescope trace ... --save): no OpenCL device needed\n"
+    "  --open FILE.tstrace  show a saved trace (tilescope trace ... --save): no OpenCL device needed;\n"
+    "           nothing is built or run by opening it. A kernel the file carries (its own OpenCL C) is\n"
+    "           measured only after the performance view asks, in a child process with a time and a\n"
+    "           memory limit\n"
+    "  --trust-source  with --open: answer that question yes (a scripted run measures it)\n"
     "  --record OUT.gif   write the selected group's phases as an animated GIF (one frame per\n"
     "                     part of each phase, captioned) and exit; no display needed\n"
     "  --screenshot OUT   write the window as PNG after the last frame\n"
@@ -189,7 +193,7 @@ std::vector<std::string> with_lesson(const std::vector<std::string>& args, const
                            "--lesson '" + path + "' step " + std::to_string(g.lesson_step + 1));
 }
 
-const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings", "reveal"};
+const std::set<std::string> kFlags = {"help", "play", "frame-stats", "presenter", "timings", "reveal", "trust-source"};
 
 std::set<std::string> valued_options() {
     std::set<std::string> valued = {"kernel", "size", "tile", "device", "group", "phase", "part", "interval", "iteration", "item", "naming", "view", "scene", "screenshot",
@@ -303,7 +307,13 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
             for (const char* setup : {"kernel", "source", "size", "tile", "scene", "lesson", "compare"})
                 if (pre.has(setup))
                     throw InputError("--open: accepted without --" + std::string(setup) + " (the saved trace is the set-up)");
-            g.opened = std::make_shared<const TraceFile>(load_trace_file(*pre.get("open"), "--open"));
+            TraceFile file = load_trace_file(*pre.get("open"), "--open");
+            // The kernel the file carries runs only when trusted (issue 32): here by the
+            // command line, else by the performance view's confirm.
+            file.launch.kernel.trusted = pre.has("trust-source");
+            g.opened = std::make_shared<const TraceFile>(std::move(file));
+        } else if (pre.has("trust-source")) {
+            throw InputError("--trust-source: accepted only with --open FILE.tstrace (the kernel a saved trace carries)");
         }
         if (pre.has("record")) {
             g.record = *pre.get("record");

@@ -103,6 +103,10 @@ struct DrawnFigure {
 struct Performance : tasks::PerformanceResult {
     JobHandle job;
     std::string error;
+    // The kernel on show came in a file (KernelSpec::carried_by) and Measure was asked: the
+    // view asks first, and nothing runs until it is answered (issue 32).
+    bool asking_trust = false;
+    bool without_carried = false;  // answered "the ladder without it"
     std::vector<DrawnFigure> drawn;  // the last frame's
     bool ready() const { return !rungs.empty(); }
 };

@@ -1,0 +1,147 @@
+// Issue 32 on the command line: a saved trace's kernel runs only with --trust-source, and
+// then in a child process whose crash or endless loop is one line; export refuses a saved
+// launch whose fields disagree (exit 2, one line naming the file and the field).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "core/base/errors.h"
+#include "core/device/contained_measure.h"
+#include "core/device/contained_trial.h"
+#include "core/device/opencl_env.h"
+#include "core/device/runner.h"
+#include "core/kernel/catalog.h"
+#include "hardening/carried_kernel.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const std::string kBin = TILESCOPE_BIN;
+const std::string kData = TILESCOPE_HARDENING_DATA;
+
+fs::path scratch() {
+    static const fs::path d = [] {
+        const fs::path p = fs::temp_directory_path() / ("ts-carried-" + std::to_string(getpid()));
+        fs::remove_all(p);
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+// The scratch folder goes when the program ends normally (a test main that leaves with _Exit keeps it).
+const struct ScratchCleanup {
+    ~ScratchCleanup() {
+        std::error_code ec;
+        fs::remove_all(fs::temp_directory_path() / ("ts-carried-" + std::to_string(getpid())), ec);
+    }
+} scratch_cleanup;
+
+struct Outcome {
+    int status = -1;  // exit status; -1 killed by a signal or the test's limit
+    std::string err;
+    double seconds = 0;
+};
+
+// `tilescope ARGS` (a shell line), stdout discarded; killed after 120 s.
+Outcome run(const std::string& args) {
+    const fs::path err = scratch() / "stderr";
+    const auto t0 = Clock::now();
+    const int raw = std::system(("timeout -s KILL 120 " + kBin + " " + args + " >/dev/null 2>" + err.string()).c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, tilescope::testing::slurp_text(err), std::chrono::duration<double>(Clock::now() - t0).count()};
+}
+
+int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+const std::string& oob_trace() {
+    static const std::string path = tilescope::testing::carried_kernel_trace(scratch(), "oob.tstrace", tilescope::testing::slurp_text(kData + "/out_of_bounds.cl"));
+    return path;
+}
+
+}  // namespace
+
+TEST(CarriedKernelCli, BenchRefusesAFilesKernelWithoutTrustSource) {
+    const Outcome r = run("bench --open " + oob_trace() + " --device pocl --reps 1 --warmup 0");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("oob.tstrace"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("carries its own kernel 'endless'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--trust-source runs it"), std::string::npos) << r.err;
+    const Outcome alone = run("bench --trust-source --kernel tiled --size 16");
+    EXPECT_EQ(alone.status, 2) << alone.err;
+    EXPECT_NE(alone.err.find("accepted only with --open"), std::string::npos) << alone.err;
+}
+
+TEST(CarriedKernelCli, ACrashingKernelFromAFileCostsOneLineNotTheProcess) {
+    // Trusted: it runs in a child process on PoCL, writes past C until the child dies, and
+    // the parent says so in one line (exit 2), its own process alive to say it.
+    const Outcome r = run("bench --open " + oob_trace() + " --trust-source --device pocl --reps 1 --warmup 0");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("the kernel 'endless' from --open"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("crashed (SIG"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nothing was measured"), std::string::npos) << r.err;
+}
+
+TEST(CarriedKernelCli, AnEndlessKernelFromAFileIsStoppedAtItsTimeLimit) {
+    // The same measure the CLI and the GUI make, with a 3 s limit instead of minutes.
+    set_trial_program(kBin);
+    const std::string path = tilescope::testing::carried_kernel_trace(scratch(), "endless.tstrace", tilescope::testing::slurp_text(kData + "/endless.cl"));
+    LaunchConfig c = load_trace_file(path, "--open").launch;
+    c.kernel.trusted = true;
+    RunOptions ro;
+    ro.reps = 1;
+    ro.warmup = 0;
+    const auto t0 = Clock::now();
+    try {
+        measure_contained(c, select_device("pocl"), ro, ContainedLimits{3, 0});
+        ADD_FAILURE() << "an endless kernel was measured";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("did not end within 3 s"), std::string::npos) << what;
+        EXPECT_NE(what.find("nothing was measured"), std::string::npos) << what;
+    }
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 30.0);
+    // A well-behaved kernel from a file, trusted, is measured in its child as in-process.
+    const std::string good = tilescope::testing::carried_kernel_trace(scratch(), "good.tstrace",
+                                                           "__kernel void endless(__global volatile float* C, int n)\n{\n    C[1] = (float)n;\n}\n");
+    LaunchConfig g = load_trace_file(good, "--open").launch;
+    g.kernel.trusted = true;
+    const Measurement m = Runner(select_device("pocl")).measure(g, ro);
+    EXPECT_EQ(m.times_s.size(), 1u);
+    EXPECT_GT(m.median_s, 0);
+    EXPECT_EQ(m.kernel, "endless");
+}
+
+TEST(CarriedKernelCli, ExportRefusesASavedLaunchWhoseFieldsDisagree) {
+    TraceFile f;
+    f.launch = LaunchConfig{*find_kernel("tiled"), {16, 16, 16}, 8};
+    f.trace = run_trace(f.launch);
+    const std::vector<std::pair<std::string, std::function<void(TraceFile&)>>> edits = {
+        {"launch.kernel.local", [](TraceFile& t) { t.launch.kernel.local.pop_back(); }},
+        {"launch.kernel.global: 5 sizes", [](TraceFile& t) { t.launch.kernel.global = t.launch.kernel.local = {"16", "16", "1", "1", "1"}; }},
+        {"launch.kernel.check", [](TraceFile& t) { t.launch.kernel.check = CheckSpec{"", "", ""}; }},
+        {"launch.kernel.args", [](TraceFile& t) { t.launch.kernel.args.clear(); }},
+    };
+    for (const auto& [field, edit] : edits) {
+        TraceFile bad = f;
+        edit(bad);
+        const fs::path in = scratch() / "bad.tstrace", out = scratch() / "bad.html";
+        std::ofstream(in, std::ios::binary) << serialize_trace_file(bad);
+        const Outcome r = run("export --html " + out.string() + " " + in.string());
+        EXPECT_EQ(r.status, 2) << field << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1) << field << ": " << r.err;
+        EXPECT_NE(r.err.find("bad.tstrace"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(field), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(out)) << field;
+    }
+}

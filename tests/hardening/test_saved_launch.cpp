@@ -1,0 +1,239 @@
+// Issue 32, item 3: every field of a saved launch validated against the others by one
+// function (validate_launch), which the GUI and export both reach through the trace file's
+// reader; item 1's core side: a kernel a file carries is marked, and no device builds or
+// runs it until it is trusted. Each hostile file is written with a valid checksum.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+
+#include "core/base/errors.h"
+#include "core/device/contained_measure.h"
+#include "core/device/opencl_env.h"
+#include "core/device/runner.h"
+#include "core/emulator/trace_runner.h"
+#include "core/io/trace_file.h"
+#include "core/kernel/catalog.h"
+#include "core/trace/frame_replay.h"
+#include "hardening/carried_kernel.h"
+
+using namespace tilescope;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch() {
+    static const fs::path d = [] {
+        const fs::path p = fs::temp_directory_path() / ("ts-saved-launch-" + std::to_string(getpid()));
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+// The scratch folder goes when the program ends normally (a test main that leaves with _Exit keeps it).
+const struct ScratchCleanup {
+    ~ScratchCleanup() {
+        std::error_code ec;
+        fs::remove_all(fs::temp_directory_path() / ("ts-saved-launch-" + std::to_string(getpid())), ec);
+    }
+} scratch_cleanup;
+
+const TraceFile& tiled32() {
+    static const TraceFile file = [] {
+        TraceFile f;
+        f.launch = LaunchConfig{*find_kernel("tiled"), {32, 32, 32}, 8};
+        f.trace = run_trace(f.launch);
+        return f;
+    }();
+    return file;
+}
+
+// The one line parse_trace_file refuses `tiled32()` with after `edit` (saved with a valid
+// checksum); a failure when it is accepted, more than one line or not naming the file.
+std::string refusal_of(const std::function<void(TraceFile&)>& edit) {
+    TraceFile f = tiled32();
+    edit(f);
+    const std::string bytes = serialize_trace_file(f);
+    try {
+        parse_trace_file(bytes, "hostile.tstrace");
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("hostile.tstrace", 0), 0u) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        return what;
+    }
+    ADD_FAILURE() << "accepted";
+    return {};
+}
+
+#define EXPECT_NAMES(text, field) EXPECT_NE((text).find(field), std::string::npos) << (text)
+
+}  // namespace
+
+TEST(SavedLaunch, TheIssuesCrashesAreRefusedNamingTheField) {
+    // A local store flagged as carrying a value but of size 0: the replay read a word of an
+    // empty list (SIGSEGV in export and the GUI).
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     bool edited = false;
+                     for (GroupTrace& g : f.trace.detail)
+                         for (BarrierInterval& in : g.intervals)
+                             for (WorkItemAccesses& w : in.access_log)
+                                 for (MemoryAccess& a : w.accesses)
+                                     if (!edited && a.has_value()) {
+                                         a.size = 0;
+                                         edited = true;
+                                     }
+                     ASSERT_TRUE(edited) << "the traced tiled kernel logged no local store with its value";
+                 }),
+                 "a store of 0 bytes");
+    // Global and local lists of different lengths; 4 and 5 dimensions.
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.local.pop_back(); }), "launch.kernel.local");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.global.push_back("1"); }), "launch.kernel.local");
+    for (int extra : {2, 3})
+        EXPECT_NAMES(refusal_of([&](TraceFile& f) {
+                         for (int i = 0; i < extra; ++i) {
+                             f.launch.kernel.global.push_back("1");
+                             f.launch.kernel.local.push_back("1");
+                         }
+                     }),
+                     "launch.kernel.global: " + std::to_string(2 + extra) + " sizes; accepted: 1 to 3");
+    // Check names and the argument list missing.
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.check = CheckSpec{"", "", ""}; }), "launch.kernel.check");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.check->a = "nowhere"; }), "launch.kernel.check");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.args.clear(); }), "launch.kernel.args: none");
+}
+
+TEST(SavedLaunch, EveryFieldIsCheckedAgainstTheOthers) {
+    // an argument the kernel function has no parameter for, and a parameter left unbound
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.args.front().name = "Q"; }), "has no parameter of that name");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.args.pop_back(); }), "none for parameter");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.args.push_back(f.launch.kernel.args.front()); }), "given twice");
+    // a local size that does not divide its global size, one of 0, a group past 1024 items
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.local[0] = "3"; }), "launch.kernel.local[0]");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.local[1] = "0"; }), "launch.kernel.local[1]");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     f.launch.kernel.local = {"64", "32"};
+                     f.launch.kernel.global = {"64", "32"};
+                 }),
+                 "launch.kernel.local");
+    // an expression that does not parse, an entry the source lacks, a parameter the kernel lacks
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.global[0] = "N+"; }), "launch.kernel.global[0]");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.entry = "elsewhere"; }), "launch.kernel.entry");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.params["NOPE"] = 1; }), "launch.params 'NOPE'");
+    // a matrix of no cells, an NDRange other than the one traced
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     for (ArgSpec& a : f.launch.kernel.args)
+                         if (a.name == f.launch.kernel.check->a) a.rows = "M-M";
+                 }), "launch.kernel.args");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.global = {"N", "M*2"}; }), "launch.kernel.global");
+    // the file's own launch is accepted as it was saved
+    EXPECT_TRUE(parse_trace_file(serialize_trace_file(tiled32()), "ok.tstrace") == tiled32());
+}
+
+TEST(SavedLaunch, ALocalStoreOfNoFloatsIsRefused) {
+    // A kernel with a __local argument (tests/hardening/data/local_arg.cl), its size 0.
+    CustomKernelOptions o;
+    o.source_path = std::string(TILESCOPE_HARDENING_DATA) + "/local_arg.cl";
+    o.entry = "with_local";
+    o.global = {"16"};
+    o.local = {"16"};
+    o.args = {"C=matrix:1x16:out", "t=local:TS"};
+    LaunchConfig c{load_custom_kernel(o), {16, 16, 16}, 16};
+    EXPECT_NO_THROW(validate_launch(c));
+    c.kernel.args[1].value = "TS-16";
+    try {
+        validate_launch(c);
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NAMES(std::string(e.what()), "launch.kernel.args 't': a local store of 0 floats");
+    }
+}
+
+TEST(SavedLaunch, ResolveRefusesAMalformedSpecInsteadOfCrashing) {
+    // What the GUI's resolve() met in a file: every other path that resolves a spec is safe too.
+    for (const std::function<void(KernelSpec&)>& edit : std::vector<std::function<void(KernelSpec&)>>{
+             [](KernelSpec& k) { k.local.pop_back(); },
+             [](KernelSpec& k) { k.global = k.local = {"1", "1", "1", "1", "1"}; },
+             [](KernelSpec& k) { k.global.clear(); k.local.clear(); },
+             [](KernelSpec& k) { k.check = CheckSpec{"", "", ""}; },
+         }) {
+        LaunchConfig c{*find_kernel("tiled"), {32, 32, 32}, 8};
+        edit(c.kernel);
+        EXPECT_THROW(resolve(c), InputError);
+    }
+}
+
+TEST(SavedLaunch, TheReplayReadsNoWordAStoreDoesNotCarry) {
+    // Past the reader (a trace made in memory): the replay itself stays inside the words kept.
+    Trace t = tiled32().trace;
+    for (GroupTrace& g : t.detail)
+        for (BarrierInterval& in : g.intervals)
+            for (WorkItemAccesses& w : in.access_log) {
+                for (MemoryAccess& a : w.accesses)
+                    if (a.has_value()) a.size = 0;
+                w.stored_words.clear();
+            }
+    ASSERT_FALSE(t.detail.empty());
+    const frame_replay::GroupReplay r = frame_replay::replay(t, matrix_roles(t), t.detail.front());
+    EXPECT_TRUE(r.has_log);
+}
+
+TEST(KernelParameters, NamesAreReadFromTheEntrysDefinition) {
+    const std::string src =
+        "// void k(int commented)\n"
+        "#define TS 4\n"
+        "__kernel __attribute__((reqd_work_group_size(4, 4, 1)))\n"
+        "void k(__global const float* restrict A, /* int B */ const int N,\n"
+        "       __local float t[TS*TS], __global float *C) { }\n"
+        "__kernel void other(void) { }\n";
+    EXPECT_EQ(kernel_parameter_names(src, "k"), (std::vector<std::string>{"A", "N", "t", "C"}));
+    EXPECT_EQ(kernel_parameter_names(src, "other"), std::vector<std::string>{});
+    EXPECT_EQ(kernel_parameter_names(src, "missing"), std::nullopt);
+    EXPECT_EQ(kernel_parameter_names(src, "commented"), std::nullopt);
+    // every rung's arguments are its kernel function's parameters
+    for (const std::vector<KernelSpec>* list : {&ladder(), &exercises()})
+        for (const KernelSpec& k : *list)
+            if (k.library.empty()) EXPECT_NO_THROW(validate_launch(LaunchConfig{k, {64, 64, 64}, k.default_tile})) << k.name;
+}
+
+TEST(CarriedKernel, AFilesOwnSourceIsMarkedAndRunsNowhereUntilTrusted) {
+    // the catalog's rung, as saved: not carried
+    EXPECT_TRUE(parse_trace_file(serialize_trace_file(tiled32()), "own.tstrace").launch.kernel.carried_by.empty());
+    // a rung's name around other source, or other arguments: carried by the file
+    TraceFile edited = tiled32();
+    edited.launch.kernel.source += "\n// changed\n";
+    EXPECT_EQ(parse_trace_file(serialize_trace_file(edited), "--open 'e.tstrace'").launch.kernel.carried_by, "--open 'e.tstrace'");
+    // a custom kernel: carried; refused by the trace runner and by every device's runner
+    const std::string path = tilescope::testing::carried_kernel_trace(scratch(), "oob.tstrace",
+                                                           tilescope::testing::slurp_text(std::string(TILESCOPE_HARDENING_DATA) + "/out_of_bounds.cl"));
+    const LaunchConfig c = load_trace_file(path, "--open").launch;
+    EXPECT_NE(c.kernel.carried_by.find("oob.tstrace"), std::string::npos);
+    EXPECT_FALSE(c.kernel.trusted);
+    auto refused = [&](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    const std::string traced = refused([&] { run_trace(c); });
+    EXPECT_NAMES(traced, "--trust-source");
+    EXPECT_NAMES(traced, "oob.tstrace");
+    for (const DeviceInfo& d : all_devices()) {
+        Runner runner(d);
+        RunOptions ro;
+        ro.reps = 1;
+        ro.warmup = 0;
+        EXPECT_NAMES(refused([&] { runner.measure(c, ro); }), "--trust-source");
+        EXPECT_NAMES(refused([&] { runner.run_once(c); }), "--trust-source");
+        EXPECT_NAMES(refused([&] { runner.validate(c); }), "--trust-source");
+        if (!d.is_emulator) {  // trusted, it still never runs in this process on a real device
+            LaunchConfig trusted = c;
+            trusted.kernel.trusted = true;
+            EXPECT_NAMES(refused([&] { runner.run_once(trusted); }), "only in a child process");
+        }
+    }
+}
