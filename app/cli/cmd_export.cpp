@@ -75,6 +75,18 @@ nlohmann::json lesson_page_data(const Lesson& lesson) {
                 if (const auto g = group_of(s)) it->second.groups.insert(*g);
         }
     }
+    // All the tracing the lesson asks for, estimated before any starts (issue 32): within
+    // what one trace may take (TraceOptions::max_seconds), not that once per set-up.
+    double seconds = 0;
+    for (const std::string& key : order) {
+        TraceOptions to;
+        to.cache_requests = true;
+        seconds += estimate_trace(setups.at(key).config, to).seconds;
+    }
+    if (seconds > TraceOptions{}.max_seconds)
+        throw InputError("--lesson '" + shown(lesson.name) + "': steps: its " + std::to_string(order.size()) +
+                         " set-ups would take about " + std::to_string(int(seconds)) + " s to trace; a lesson may ask for at most " +
+                         std::to_string(int(TraceOptions{}.max_seconds)) + " s of tracing");
     std::map<std::string, Trace> traces;
     std::map<std::string, int> index;
     json page_traces = json::array();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/errors.h"
+#include "core/base/input_budget.h"
 
 namespace tilescope {
 namespace {
@@ -177,8 +178,12 @@ uint64_t fnv1a64(std::string_view bytes) {
     return h;
 }
 
-void check_cbor(std::string_view in, int max_depth, std::string_view label) {
+void check_cbor(std::string_view in, int max_depth, std::string_view label, InputCost* cost) {
     const std::string who(label);
+    // What nlohmann's document will take in memory (issue 32): a value is 16 bytes in
+    // its parent; an array adds its vector, a map a tree node per entry, a string or a
+    // binary block its heap copy. An empty map is one byte of CBOR but ~100 bytes here.
+    uint64_t item_count = 0, dom_bytes = 0;
     size_t at = 0;
     auto fail = [&](const std::string& what) -> void {
         throw InputError(who + ": damaged trace file (" + what + " at byte " + std::to_string(at) + ")");
@@ -187,6 +192,7 @@ void check_cbor(std::string_view in, int max_depth, std::string_view label) {
     struct Open {
         uint64_t left;
         bool indefinite;
+        bool map = false;
     };
     std::vector<Open> open;
     auto argument = [&](uint8_t info) -> uint64_t {
@@ -198,7 +204,7 @@ void check_cbor(std::string_view in, int max_depth, std::string_view label) {
         for (int k = 0; k < bytes; ++k) v = (v << 8) | static_cast<unsigned char>(in[at++]);
         return v;
     };
-    open.push_back({1, false});  // the root: one item
+    open.push_back({1, false, false});  // the root: one item
     for (;;) {
         while (!open.empty() && !open.back().indefinite && open.back().left == 0) open.pop_back();
         if (open.empty()) break;
@@ -211,6 +217,8 @@ void check_cbor(std::string_view in, int max_depth, std::string_view label) {
         }
         if (!open.back().indefinite) --open.back().left;
         const uint8_t major = head >> 5, info = head & 31;
+        ++item_count;
+        dom_bytes += open.back().map ? 48 : 16;  // in a map: half of an entry's tree node
         switch (major) {
             case 0:
             case 1:
@@ -228,11 +236,14 @@ void check_cbor(std::string_view in, int max_depth, std::string_view label) {
                         if (len > in.size() - at) fail("string longer than the file");
                         if (major == 3 && !valid_utf8(in.substr(at, size_t(len)))) fail("text that is not valid UTF-8");
                         at += size_t(len);
+                        dom_bytes += len;
                     }
+                    dom_bytes += 64;
                     break;
                 }
                 const uint64_t len = argument(info);
                 if (len > in.size() - at) fail("string longer than the file");
+                dom_bytes += 64 + len;
                 if (major == 3 && !valid_utf8(in.substr(at, size_t(len)))) fail("text that is not valid UTF-8");
                 at += size_t(len);
                 break;
@@ -240,14 +251,15 @@ void check_cbor(std::string_view in, int max_depth, std::string_view label) {
             case 4:
             case 5: {
                 if (int(open.size()) > max_depth) fail("nested deeper than " + std::to_string(max_depth) + " levels");
+                dom_bytes += 64;
                 if (info == 31) {
-                    open.push_back({0, true});
+                    open.push_back({0, true, major == 5});
                 } else {
                     const uint64_t n = argument(info);
                     // Each item takes at least one byte; a map's entries two.
                     const uint64_t items = major == 5 ? (n > UINT64_MAX / 2 ? UINT64_MAX : n * 2) : n;
                     if (items > in.size() - at) fail("container longer than the file");
-                    open.push_back({items, false});
+                    open.push_back({items, false, major == 5});
                 }
                 break;
             }
@@ -263,6 +275,11 @@ void check_cbor(std::string_view in, int max_depth, std::string_view label) {
         }
     }
     if (at != in.size()) fail("trailing bytes after the content");
+    if (cost) {
+        const std::string field = "its document (" + std::to_string(item_count) + " CBOR items)";
+        cost->bytes(field, dom_bytes);
+        cost->steps(field, item_count, 10);
+    }
 }
 
 }  // namespace tilescope

@@ -12,6 +12,8 @@
 
 namespace tilescope {
 
+class InputCost;  // core/base/input_budget.h
+
 // Reads the whole file at `path`, which must be a regular file (symlinks followed) of at
 // most `max_bytes` bytes; both are checked on the opened descriptor before any byte is
 // read, and a file that grows past the limit while being read is refused too. A FIFO,
@@ -47,7 +49,9 @@ void check_json_depth(std::string_view text, int max_depth, std::string_view lab
 // would otherwise meet unprepared: nesting at most `max_depth`, every length within the
 // bytes that remain, text strings valid UTF-8, no trailing bytes. Throws InputError
 // naming `label` and the byte offset.
-void check_cbor(std::string_view bytes, int max_depth, std::string_view label);
+// With `cost`, also charges what nlohmann's document of these bytes will take (memory
+// and work, issue 32) before one is built.
+void check_cbor(std::string_view bytes, int max_depth, std::string_view label, InputCost* cost = nullptr);
 
 bool valid_utf8(std::string_view text);
 

@@ -182,7 +182,16 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     // Private accesses cost about as much as the others.
     const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
     const double rate = 1.3e6 * workers / (options.checks ? 1.5 : 1.0) / (options.uninitialized ? 2.2 : 1.0);
-    e.seconds = (events + private_events) / rate + 0.3;
+    // Per work-group and per work-item, whatever the kernel does (issue 32: a custom
+    // NDRange of 65536^2 work-items in 1x1 groups took 1.7 GB before it aborted, its
+    // estimate counting accesses only): measured here with a kernel of one store per
+    // work-item in 1x1 groups (512^2 groups: 2.3 s and 155 MB above the base on 2
+    // workers), about 8 us and 600 bytes a group (its summary in the plugin, the Trace's
+    // group totals, Oclgrind's group state); a work-item about 1 us.
+    const double groups_run = double(launch.total_groups());
+    double work_items = 1;
+    for (int d = 0; d < launch.dims; ++d) work_items *= double(launch.global[d]);
+    e.seconds = (events + private_events) / rate + (groups_run * 16e-6 + work_items * 2e-6) / workers + 0.3;
 
     // Memory: Oclgrind and LLVM themselves, the matrices on the host (inputs, outputs and
     // the reference), the device copies (plus shadow copies when the checks are on),
@@ -217,7 +226,9 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
         if (std::find(e.detail_groups.begin(), e.detail_groups.end(), g) == e.detail_groups.end())
             e.detail_groups.push_back(g);
     e.detail_bytes = per_group_detail * e.detail_groups.size() * 2;  // touches, then the Trace built from them
-    e.peak_bytes = base + buffer_bytes * 4 + checks + heatmaps + e.detail_bytes;
+    const double per_group_bytes = groups_run * 640;
+    e.peak_bytes = base + buffer_bytes * 4 + checks + heatmaps + e.detail_bytes +
+                   (per_group_bytes > 1.8e19 ? uint64_t(1.8e19) : uint64_t(per_group_bytes));
     // The cache model's requests: about one sector per 8 accesses at 8 bytes, plus the
     // request records; kept twice while the Trace is built.
     if (options.cache_requests) e.peak_bytes += static_cast<uint64_t>(events * 3);
@@ -412,7 +423,19 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
             } catch (const InputError&) {
             }
         }
-        throw InputError("--size " + config.size.label() + ": tracing '" + config.kernel.name + "' on the emulator needs " +
+        // A custom kernel's cost comes from its NDRange as much as from --size: name both.
+        std::string given = "--size " + config.size.label();
+        if (config.kernel.custom) {
+            const auto joined = [](const std::vector<std::string>& v) {
+                std::string out;
+                for (const std::string& x : v) out += (out.empty() ? "" : ",") + x;
+                return shown(out, 60);
+            };
+            given = "--global " + joined(config.kernel.global) + " --local " + joined(config.kernel.local) + " (" +
+                    std::to_string(parts.launch.total_groups()) + " work-groups of " + std::to_string(parts.launch.group_size()) +
+                    " work-items) at " + given;
+        }
+        throw InputError(given + ": tracing '" + config.kernel.name + "' on the emulator needs " +
                          est.text() + " (limits " + human_seconds(options.max_seconds) + ", " + human_bytes(mem_limit) +
                          "); use a smaller --size" + (smaller.empty() ? "" : " such as " + smaller) +
                          (est.detail_groups.size() > 1 && est.detail_bytes * 4 > est.peak_bytes ? " or fewer --groups" : "") +

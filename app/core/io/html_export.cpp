@@ -1,5 +1,6 @@
 #include "core/io/html_export.h"
 
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -44,9 +45,11 @@ json local_array(const LocalArrayView& la) {
 json group_json(const Trace& t, const MatrixRoles& roles, const GroupTrace& g) {
     json phases = json::array();
     GroupPhaseView first;
-    for (int p = 0; p < int(g.intervals.size()); ++p) {
-        const GroupPhaseView v = group_phase_view(t, roles, g.group, p);
-        if (p == 0) first = v;
+    int p = 0;
+    // One walk over the group's intervals (issue 32: one group_phase_view per interval
+    // replayed the local arrays from the start each time, K^2 work for K phases).
+    for_each_phase_view(t, roles, g.group, [&](const GroupPhaseView& v) {
+        if (p++ == 0) first = v;
         json locals = json::array();
         for (const LocalArrayView& la : v.locals) locals.push_back(local_array(la));
         phases.push_back({{"end_line", v.end_line},
@@ -61,7 +64,7 @@ json group_json(const Trace& t, const MatrixRoles& roles, const GroupTrace& g) {
                           {"local_load_bytes", v.local.load_bytes},
                           {"local_store_bytes", v.local.store_bytes},
                           {"locals", locals}});
-    }
+    });
     return {{"id", {g.group[0], g.group[1], g.group[2]}},
             {"phase_count", first.phases},
             {"a_strip", rects(first.a_strip)},
@@ -97,7 +100,7 @@ int role_index(CellRole r) {
 // cells per array as [row, col, role, label], and for each of the group's sums (in the
 // order of the group's "sums") how many of its terms it has so far. `cells` counts the
 // cells embedded.
-json page_frame(const Frame& f, const std::vector<CellSum>& final_sums, int64_t& cells) {
+json page_frame(const Frame& f, const std::vector<size_t>& counts, int64_t& cells) {
     json arrays = json::object();
     for (const FrameArray& a : f.arrays) {
         json list = json::array();
@@ -107,23 +110,9 @@ json page_frame(const Frame& f, const std::vector<CellSum>& final_sums, int64_t&
         cells += int64_t(a.cells.size());
         arrays[a.key] = std::move(list);
     }
-    json counts = json::array();
-    size_t k = 0;
-    for (const CellSum& fin : final_sums) {
-        while (k < f.sums.size() && std::tie(f.sums[k].row, f.sums[k].col) < std::tie(fin.row, fin.col)) ++k;
-        size_t n = 0;
-        if (k < f.sums.size() && f.sums[k].row == fin.row && f.sums[k].col == fin.col) {
-            n = f.sums[k].terms.size();
-            // Sums only grow: what a frame has so far is the start of the final sum.
-            for (size_t i = 0; i < n; ++i)
-                if (i >= fin.terms.size() || fin.terms[i] != f.sums[k].terms[i])
-                    throw std::logic_error("hand-out: the sum of " + fin.label + " in " + f.title + " is not a start of its final sum");
-        }
-        counts.push_back(n);
-    }
     return {{"interval", f.interval}, {"phase", f.phase}, {"part", f.part},
             {"iteration", f.iteration ? json(*f.iteration) : json(nullptr)}, {"iterations", f.iterations},
-            {"title", f.title}, {"cells", arrays}, {"sum_terms", counts}};
+            {"title", f.title}, {"cells", arrays}, {"sum_terms", json(counts)}};
 }
 
 // A work-item's story, compact (the page holds up to max_story_items of them): elements
@@ -159,17 +148,20 @@ json page_story(const WorkItemStory& s, int dims) {
 // stories, within the budgets of `options` (see HandoutOptions).
 void add_frames(const Trace& t, const MatrixRoles& roles, const GroupTrace& g, const HandoutOptions& options,
                 int64_t& cells, size_t& stories, json& out) {
-    const PhasePlan plan = phase_plan(g);
+    // The group is replayed once; every frame, sum and story below reads that replay
+    // (issue 32: one replay per frame made the hand-out quadratic in the phases).
+    const GroupFrames group(t, roles, g.group);
+    const PhasePlan& plan = group.plan();
     std::vector<Frame> parts;
+    std::set<std::pair<int, std::string>> named;
     for (const PhasePart& p : plan.parts) {
-        Frame f = build_frame(t, roles, FrameRequest{g.group, p.phase, p.name, std::nullopt, std::nullopt, Naming::Slides});
-        if (f.interval != p.interval) return;  // two parts of one phase with one name: not addressable by name
-        parts.push_back(std::move(f));
+        if (!named.insert({p.phase, p.name}).second) return;  // two parts of one phase with one name: not addressable by name
+        parts.push_back(group.frame(FrameRequest{g.group, p.phase, p.name, std::nullopt, std::nullopt, Naming::Slides}, false));
     }
     if (parts.empty()) {  // no barrier: the whole run is one part
-        parts.push_back(build_frame(t, roles, FrameRequest{g.group, 0, "", std::nullopt, std::nullopt, Naming::Slides}));
+        parts.push_back(group.frame(FrameRequest{g.group, 0, "", std::nullopt, std::nullopt, Naming::Slides}, false));
     }
-    const std::vector<CellSum> final_sums = parts.back().sums;
+    const std::vector<CellSum>& final_sums = group.final_sums();
     // What embedding every iteration would cost, estimated from the part frames.
     int64_t part_cells = 0, iteration_cells = 0;
     for (const Frame& f : parts) {
@@ -183,12 +175,12 @@ void add_frames(const Trace& t, const MatrixRoles& roles, const GroupTrace& g, c
     json frames = json::array();
     for (const Frame& f : parts) {
         if (!iterations || f.iterations == 0) {
-            frames.push_back(page_frame(f, final_sums, cells));
+            frames.push_back(page_frame(f, group.term_counts(f.interval, std::nullopt), cells));
             continue;
         }
         for (int i = 0; i < f.iterations; ++i)
-            frames.push_back(page_frame(build_frame(t, roles, FrameRequest{g.group, f.phase, f.part, i, std::nullopt, Naming::Slides}),
-                                        final_sums, cells));
+            frames.push_back(page_frame(group.frame(FrameRequest{g.group, f.phase, f.part, i, std::nullopt, Naming::Slides}, false),
+                                        group.term_counts(f.interval, i), cells));
     }
     json sums = json::array();
     for (const CellSum& s : final_sums) sums.push_back({s.row, s.col, s.label, s.terms});
@@ -202,7 +194,7 @@ void add_frames(const Trace& t, const MatrixRoles& roles, const GroupTrace& g, c
         for (uint32_t z = 0; z < lz; ++z)
             for (uint32_t y = 0; y < ly; ++y)
                 for (uint32_t x = 0; x < lx; ++x)
-                    items.push_back(page_story(work_item_story(t, roles, g.group, WorkItemId{x, y, z}), t.dims));
+                    items.push_back(page_story(group.story(WorkItemId{x, y, z}), t.dims));
         stories += n_items;
     }
     out["frames"] = frames;

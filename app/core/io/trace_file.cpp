@@ -8,7 +8,9 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/input_budget.h"
 #include "core/base/untrusted_file.h"
+#include "core/io/trace_cost.h"
 #include "core/io/trace_file_check.h"
 #include "core/kernel/catalog.h"
 
@@ -18,6 +20,16 @@ using nlohmann::json;
 namespace {
 
 constexpr std::string_view kMagic = "tilescope trace file, version ";
+
+// The budget of the file being parsed (issue 32): the decoders below charge what they
+// allocate before allocating it. Set by parse_trace_file for the parse's duration.
+thread_local InputCost* decoding_cost = nullptr;
+void charge_decoded(std::string_view field, uint64_t count, uint64_t each) {
+    if (decoding_cost) {
+        decoding_cost->bytes(field, count, each);
+        decoding_cost->steps(field, count, 2);
+    }
+}
 
 // --- small pieces ---
 
@@ -78,6 +90,7 @@ template <class T>
 std::vector<T> words_from(const json& j) {
     const auto& bytes = j.get_binary();
     if (bytes.size() % sizeof(T)) throw json::other_error::create(501, "binary block of the wrong length", &j);
+    charge_decoded("a block of counters or values", bytes.size() / sizeof(T), sizeof(T));
     std::vector<T> v(bytes.size() / sizeof(T));
     if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
     return v;
@@ -121,6 +134,7 @@ std::vector<ElementTouch> touches_from(const json& j) {
     size_t at = 0;
     const uint64_t n = get_varint(in, at, j);
     if (n > in.size()) throw json::other_error::create(501, "touch count larger than the file", &j);
+    charge_decoded("an interval's element touches (" + std::to_string(n) + ")", n, sizeof(ElementTouch));
     std::vector<ElementTouch> out(n);
     uint32_t element = 0, item = 0;
     for (auto& t : out) {
@@ -168,6 +182,7 @@ std::vector<MemoryAccess> accesses_from(const json& j) {
     size_t at = 0;
     const uint64_t n = get_varint(in, at, j);
     if (n > in.size()) throw json::other_error::create(501, "access count larger than the file", &j);
+    charge_decoded("a work-item's access log (" + std::to_string(n) + " accesses)", n, sizeof(MemoryAccess));
     std::vector<MemoryAccess> out(n);
     std::map<uint32_t, std::pair<int64_t, int64_t>> last;
     uint32_t line = 0, size = 0, words = 0;
@@ -724,8 +739,14 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
     const std::string file(name);
     const int version = header_version(bytes, file);
     const std::string_view body = checked_body(bytes, version, file);
-    // nlohmann's CBOR reader recurses per nesting level: depth, lengths and UTF-8 first.
-    check_cbor(body, kMaxTraceNesting, file);
+    // nlohmann's CBOR reader recurses per nesting level: depth, lengths and UTF-8 first,
+    // and what its document will take (issue 32): one budget for the whole file.
+    InputCost cost(file);
+    check_cbor(body, kMaxTraceNesting, file, &cost);
+    struct Charging {
+        explicit Charging(InputCost* c) { decoding_cost = c; }
+        ~Charging() { decoding_cost = nullptr; }
+    } charging(&cost);
     try {
         const json content = json::from_cbor(body.begin(), body.end());
         TraceFile out;
@@ -734,12 +755,16 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
         out.measurements = content.at("measurements");
         if (!out.measurements.is_array()) throw InputError("measurements: not a list");
         validate_trace_file(out);
+        // What the views, the replay and the hand-out will derive from it, before they do.
+        charge_trace_views(out, cost);
         // A kernel whose source is the file's, not the catalog's, is carried by the file: it
         // is built or run nowhere until the user trusts it (issue 32, item 1).
         const KernelSpec& k = out.launch.kernel;
         const KernelSpec* known = k.custom ? nullptr : find_kernel(k.name);
         if (!known || !runs_as_catalog(k, *known)) out.launch.kernel.carried_by = file;
         return out;
+    } catch (const InputTooCostly&) {
+        throw;
     } catch (const json::exception& e) {
         const bool truncated = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
         throw InputError(file + (truncated ? ": truncated (the file ends early); save it again"

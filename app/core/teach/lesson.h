@@ -20,6 +20,8 @@ inline constexpr uint64_t kMaxLessonBytes = 1u << 20;   // 1 MiB
 inline constexpr int kMaxLessonNesting = 16;             // a real lesson nests 4 deep
 inline constexpr size_t kMaxLessonTitleChars = 200;      // step titles; question texts 4x this
 inline constexpr size_t kMaxLessonScriptChars = 4000;    // the instructor's script of one step
+inline constexpr size_t kMaxLessonSteps = 256;           // issue 32; the shipped lessons have at most 11
+inline constexpr size_t kMaxLessonSetups = 16;           // different set-ups (traces); the shipped ones need at most 4
 
 struct LessonQuestion {
     std::string text;      // what the screen asks

@@ -148,7 +148,7 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
     const int margin = 16, gap = 12, label_h = 2 * kLineHeight;
     const PhasePlan plan = phase_plan(t, group);
     std::vector<GroupPhaseView> views;
-    for (int p = 0; p < parts; ++p) views.push_back(group_phase_view(t, roles, group, p));
+    for_each_phase_view(t, roles, group, [&](const GroupPhaseView& v) { views.push_back(v); });  // one walk, not one per part
 
     // The local arrays stand in a column right of B and C, cells as large as the matrices'.
     int local_cols = 0, local_rows = 0;

@@ -29,14 +29,15 @@ std::string id_text(const std::array<uint32_t, 3>& id, int dims) {
     return s;
 }
 
-// Everything the pieces below share.
+// Everything the pieces below share: a group prepared once (GroupFrames::State) seen
+// with one naming.
 struct Context {
     const Trace& trace;
     const MatrixRoles& roles;
     Naming naming;
     const GroupTrace& group;
-    PhasePlan plan;
-    GroupReplay replay;
+    const PhasePlan& plan;
+    const GroupReplay& replay;
 
     std::string matrix_of(uint32_t buffer) const {
         const char r = frame_replay::role_of(trace, roles, buffer);
@@ -96,7 +97,7 @@ struct Context {
     }
 };
 
-Context make_context(const Trace& trace, const MatrixRoles& roles, const GroupId& group, Naming naming) {
+const GroupTrace& detail_group(const Trace& trace, const GroupId& group) {
     const GroupTrace* g = trace.find_group(group);
     if (!g) {
         std::string kept;
@@ -104,7 +105,7 @@ Context make_context(const Trace& trace, const MatrixRoles& roles, const GroupId
         throw InputError("--group " + id_text(group, trace.dims) + ": the trace kept no detail for this work-group; accepted: " +
                          (kept.empty() ? "none (trace again with --groups)" : kept));
     }
-    return Context{trace, roles, naming, *g, phase_plan(*g), frame_replay::replay(trace, roles, *g)};
+    return *g;
 }
 
 std::optional<ElementRef> computes_of(const Context& cx, uint32_t lane) {
@@ -311,8 +312,10 @@ const FrameArray* Frame::find(std::string_view key) const {
     return nullptr;
 }
 
-Frame build_frame(const Trace& trace, const MatrixRoles& roles, const FrameRequest& request) {
-    const Context cx = make_context(trace, roles, request.group, request.naming);
+// The frame of `request` from a prepared group; sums: every C cell's sum so far in words
+// (the hand-out asks only how many terms each has, GroupFrames::term_counts).
+static Frame frame_of(const Context& cx, const FrameRequest& request, bool sums) {
+    const Trace& trace = cx.trace;
     Frame f;
     f.dims = trace.dims;
     f.group = request.group;
@@ -350,6 +353,7 @@ Frame build_frame(const Trace& trace, const MatrixRoles& roles, const FrameReque
               " for Block (" + id_text(f.group, trace.dims) + ")" +
               (f.iteration ? " (iteration " + std::to_string(*f.iteration) + ")" : "");
     fill_arrays(cx, f);
+    if (!sums) return f;
     // Sums of work-items that compute one element of C (a work-item computing several
     // mixes their terms in its reads: no sum is claimed for it).
     for (uint32_t lane = 0; lane < cx.replay.c_element.size(); ++lane)
@@ -364,18 +368,119 @@ Frame build_frame(const Trace& trace, const MatrixRoles& roles, const FrameReque
     return f;
 }
 
+struct GroupFrames::State {
+    const Trace& trace;
+    MatrixRoles roles;
+    const GroupTrace& group;
+    PhasePlan plan;
+    GroupReplay replay;
+    // Per work-item: terms of its sum from the intervals before each interval, and the
+    // iterations (distinct, sorted) that add a term in each interval (issue 32: the
+    // hand-out counts a frame's terms without rebuilding every sum).
+    std::vector<std::vector<uint32_t>> terms_before;             // [lane][interval + 1]
+    std::vector<std::vector<std::vector<int>>> term_iterations;  // [lane][interval]
+    std::vector<uint32_t> sum_lanes;                             // lanes with a claimed sum, in the order of final sums
+    std::vector<CellSum> final_sums;
+};
+
+static Context context_of(const GroupFrames::State& st, Naming naming) {
+    return Context{st.trace, st.roles, naming, st.group, st.plan, st.replay};
+}
+
+GroupFrames::GroupFrames(const Trace& trace, const MatrixRoles& roles, const GroupId& group) {
+    const GroupTrace& g = detail_group(trace, group);
+    auto state = std::shared_ptr<State>(new State{trace, roles, g, phase_plan(g), frame_replay::replay(trace, roles, g), {}, {}, {}, {}});
+    State& st = *state;
+    const size_t lanes = st.replay.c_element.size(), n = st.replay.parts.size();
+    st.terms_before.assign(lanes, std::vector<uint32_t>(n + 1, 0));
+    st.term_iterations.assign(lanes, std::vector<std::vector<int>>(n));
+    for (size_t lane = 0; lane < lanes; ++lane)
+        for (size_t i = 0; i < n; ++i) {
+            std::vector<int>& its = st.term_iterations[lane][i];
+            for (const auto& r : st.replay.parts[i][lane].local_reads) its.push_back(r.iteration);
+            std::sort(its.begin(), its.end());
+            its.erase(std::unique(its.begin(), its.end()), its.end());
+            st.terms_before[lane][i + 1] = st.terms_before[lane][i] + uint32_t(its.size());
+        }
+    // The sums as the last part ends: what every frame's sums are a start of.
+    if (n > 0) {
+        const Context cx = context_of(st, Naming::Slides);
+        std::vector<std::pair<CellSum, uint32_t>> sums;
+        for (uint32_t lane = 0; lane < lanes; ++lane)
+            if (const auto c = computes_of(cx, lane); c && st.replay.c_stores[lane] == 1) {
+                CellSum s = sum_of(cx, lane, int(n) - 1, std::nullopt);
+                s.row = c->row, s.col = c->col, s.label = c->label;
+                sums.emplace_back(std::move(s), lane);
+            }
+        std::stable_sort(sums.begin(), sums.end(), [](const auto& a, const auto& b) {
+            return std::tie(a.first.row, a.first.col) < std::tie(b.first.row, b.first.col);
+        });
+        for (auto& [s, lane] : sums) {
+            st.final_sums.push_back(std::move(s));
+            st.sum_lanes.push_back(lane);
+        }
+    }
+    state_ = std::move(state);
+}
+
+Frame GroupFrames::frame(const FrameRequest& request, bool sums) const {
+    return frame_of(context_of(*state_, request.naming), request, sums);
+}
+
+WorkItemStory GroupFrames::story(const WorkItemId& local, Naming naming) const { return story_of(context_of(*state_, naming), local); }
+
+std::optional<CellSum> GroupFrames::sum(const FrameRequest& request, int64_t row, int64_t col) const {
+    const Frame f = frame_of(context_of(*state_, request.naming), FrameRequest{request.group, request.phase, request.part,
+                                                                   request.iteration, std::nullopt, request.naming}, false);
+    const Context cx = context_of(*state_, request.naming);
+    for (uint32_t lane = 0; lane < state_->replay.c_element.size(); ++lane)
+        if (const auto c = computes_of(cx, lane); c && state_->replay.c_stores[lane] == 1 && c->row == row && c->col == col) {
+            CellSum s = sum_of(cx, lane, f.interval, f.iteration);
+            s.row = c->row, s.col = c->col, s.label = c->label;
+            return s;
+        }
+    return std::nullopt;
+}
+
+const std::vector<CellSum>& GroupFrames::final_sums() const { return state_->final_sums; }
+
+std::vector<size_t> GroupFrames::term_counts(int interval, std::optional<int> iteration) const {
+    std::vector<size_t> out;
+    const State& st = *state_;
+    for (const uint32_t lane : st.sum_lanes) {
+        if (interval < 0 || size_t(interval) >= st.term_iterations[lane].size()) {
+            out.push_back(0);
+            continue;
+        }
+        const std::vector<int>& its = st.term_iterations[lane][size_t(interval)];
+        const size_t here = iteration ? size_t(std::upper_bound(its.begin(), its.end(), *iteration) - its.begin()) : its.size();
+        out.push_back(st.terms_before[lane][size_t(interval)] + here);
+    }
+    return out;
+}
+
+const PhasePlan& GroupFrames::plan() const { return state_->plan; }
+const GroupId& GroupFrames::group() const { return state_->group.group; }
+
+int GroupFrames::iterations(int interval) const {
+    int n = 0;
+    if (interval < 0 || size_t(interval) >= state_->replay.parts.size()) return 0;
+    for (const frame_replay::ItemPart& ip : state_->replay.parts[size_t(interval)]) n = std::max(n, ip.iterations);
+    return n;
+}
+
+Frame build_frame(const Trace& trace, const MatrixRoles& roles, const FrameRequest& request) {
+    return GroupFrames(trace, roles, request.group).frame(request);
+}
+
 WorkItemStory work_item_story(const Trace& trace, const MatrixRoles& roles, const GroupId& group,
                               const WorkItemId& local, Naming naming) {
-    return story_of(make_context(trace, roles, group, naming), local);
+    return GroupFrames(trace, roles, group).story(local, naming);
 }
 
 std::optional<CellSum> cell_sum(const Trace& trace, const MatrixRoles& roles, const FrameRequest& request,
                                 int64_t row, int64_t col) {
-    const Frame f = build_frame(trace, roles, FrameRequest{request.group, request.phase, request.part,
-                                                           request.iteration, std::nullopt, request.naming});
-    for (const CellSum& s : f.sums)
-        if (s.row == row && s.col == col) return s;
-    return std::nullopt;
+    return GroupFrames(trace, roles, request.group).sum(request, row, col);
 }
 
 }  // namespace tilescope

@@ -13,12 +13,14 @@
 // work-item's own global loads earlier in the same part (the latest match wins). A
 // stored 0 that matches no load is a written zero (label "0").
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/trace/trace.h"
+#include "core/trace/phases.h"
 #include "core/trace/view_model.h"
 
 namespace tilescope {
@@ -141,6 +143,37 @@ struct Frame {
 // Builds the frame. Throws InputError naming the option a value came from (--group,
 // --phase, --part, --iteration, --item), the value and what is accepted.
 Frame build_frame(const Trace& trace, const MatrixRoles& roles, const FrameRequest& request);
+
+// A detail group prepared once (its phase plan and the replay of its access log): every
+// frame, story and sum of the group then costs only what it shows. build_frame,
+// work_item_story and cell_sum each prepare the group anew; a view that shows many
+// frames of one group, or the hand-out that embeds them all, keeps one of these instead,
+// so its work stays linear in the trace (issue 32: the hand-out of a trace of K phases
+// replayed the group once per frame, K^2 work). Holds references to `trace`, which must
+// outlive it; copies share the prepared state.
+class GroupFrames {
+public:
+    // Throws InputError (--group) when the trace kept no detail for `group`.
+    GroupFrames(const Trace& trace, const MatrixRoles& roles, const GroupId& group);
+    // sums = false leaves Frame::sums empty (term_counts says how far each has got).
+    Frame frame(const FrameRequest& request, bool sums = true) const;
+    WorkItemStory story(const WorkItemId& local, Naming naming = Naming::Slides) const;
+    std::optional<CellSum> sum(const FrameRequest& request, int64_t row, int64_t col) const;
+    // The sums of the group's C cells once its last part ends, sorted by row and column.
+    const std::vector<CellSum>& final_sums() const;
+    // For each of final_sums(): how many of its terms it has at `interval` (up to and
+    // including `iteration` in it; none: the whole interval). A frame's sum is the start
+    // of the final one.
+    std::vector<size_t> term_counts(int interval, std::optional<int> iteration) const;
+    const PhasePlan& plan() const;
+    const GroupId& group() const;
+    int iterations(int interval) const;  // of the part; 0 when it reads no local memory
+
+    struct State;
+
+private:
+    std::shared_ptr<const State> state_;
+};
 
 // A work-item's story over the whole run (`local`: its local id). Throws InputError for a
 // group without detail or a work-item outside it.

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <tuple>
 
 #include "core/device/matrix.h"
 
@@ -10,14 +14,49 @@ namespace {
 
 // The values the run's inputs held: every matrix nothing stored into was filled by
 // random_matrix under its parameter's name (core/device/runner.cpp, make_matrices).
-std::vector<std::vector<uint32_t>> input_words(const Trace& trace) {
-    std::vector<std::vector<uint32_t>> out(trace.buffers.size());
+// Drawing them is the dear part of a replay (issue 32: twelve 8192^2 inputs took 3.4 GB
+// and 30 s, drawn again for every frame), so each is drawn once and kept while it is
+// among the last few asked for; a saved trace's budget (core/io/trace_cost.h) bounds
+// what one trace may ask for.
+using InputKey = std::tuple<std::string, int64_t, int64_t, int>;
+struct InputCache {
+    std::mutex mutex;
+    std::list<std::pair<InputKey, std::shared_ptr<const HostMatrix>>> recent;  // newest first
+    uint64_t draws = 0;
+};
+InputCache& input_cache() {
+    static InputCache cache;
+    return cache;
+}
+constexpr uint64_t kInputCacheBytes = uint64_t(1) << 30;
+
+std::shared_ptr<const HostMatrix> input_matrix(const TracedBuffer& b) {
+    InputCache& cache = input_cache();
+    const InputKey key{b.name, b.rows, b.cols, int(b.layout)};
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    for (auto it = cache.recent.begin(); it != cache.recent.end(); ++it)
+        if (it->first == key) {
+            cache.recent.splice(cache.recent.begin(), cache.recent, it);
+            return it->second;
+        }
+    auto m = std::make_shared<const HostMatrix>(random_matrix(b.name, b.rows, b.cols, b.layout));
+    ++cache.draws;
+    cache.recent.emplace_front(key, m);
+    uint64_t kept = 0;
+    for (auto it = cache.recent.begin(); it != cache.recent.end();) {
+        kept += it->second->data.size() * sizeof(float);
+        if (it != cache.recent.begin() && (kept > kInputCacheBytes || cache.recent.size() > 16)) it = cache.recent.erase(it);
+        else ++it;
+    }
+    return m;
+}
+
+std::vector<std::shared_ptr<const HostMatrix>> input_words(const Trace& trace) {
+    std::vector<std::shared_ptr<const HostMatrix>> out(trace.buffers.size());
     for (size_t i = 0; i < trace.buffers.size(); ++i) {
         const TracedBuffer& b = trace.buffers[i];
         if (!b.is_matrix || b.traffic.store_bytes > 0 || b.rows <= 0 || b.cols <= 0) continue;
-        const HostMatrix m = random_matrix(b.name, b.rows, b.cols, b.layout);
-        out[i].resize(m.data.size());
-        std::memcpy(out[i].data(), m.data.data(), m.data.size() * sizeof(float));
+        out[i] = input_matrix(b);
     }
     return out;
 }
@@ -90,14 +129,16 @@ private:
 
     // The words a global load brought, when the host knows them.
     void remember_load(const MemoryAccess& a, uint32_t words) {
-        const std::vector<uint32_t>& values = inputs_[a.buffer];
-        if (values.empty()) return;
+        if (!inputs_[a.buffer]) return;
+        const std::vector<float>& values = inputs_[a.buffer]->data;
         const uint32_t per_element = std::max<uint32_t>(1, trace_.buffers[a.buffer].element_size / 4);
         for (uint32_t k = 0; k < words; ++k) {
             const uint64_t at = uint64_t(a.element) * per_element + k;
             if (at >= values.size()) break;
             Held h{Held::Element, uint8_t((at % per_element)), a.buffer, uint32_t(at / per_element)};
-            loaded_.push_back({values[at], h});
+            uint32_t bits = 0;
+            std::memcpy(&bits, &values[at], sizeof bits);
+            loaded_.push_back({bits, h});
         }
     }
 
@@ -110,7 +151,7 @@ private:
     }
 
     const Trace& trace_;
-    std::vector<std::vector<uint32_t>> inputs_;
+    std::vector<std::shared_ptr<const HostMatrix>> inputs_;
     int c_buffer_ = -1;
     std::vector<std::vector<Held>> held_;  // [local array][word], as the replay goes
     std::vector<LoadedWord> loaded_;       // the current work-item's loads in this interval
@@ -120,7 +161,20 @@ private:
 }  // namespace
 
 GroupReplay replay(const Trace& trace, const MatrixRoles& roles, const GroupTrace& group) {
+    ++replay_counters().replays;
+    for (const BarrierInterval& in : group.intervals)
+        for (const WorkItemAccesses& w : in.access_log) replay_counters().accesses += w.accesses.size();
     return Replayer(trace, roles, group).take();
+}
+
+ReplayCounters& replay_counters() {
+    static ReplayCounters c;
+    return c;
+}
+
+uint64_t input_draws() {
+    std::lock_guard<std::mutex> lock(input_cache().mutex);
+    return input_cache().draws;
 }
 
 char role_of(const Trace& trace, const MatrixRoles& roles, uint32_t buffer) {

@@ -6,6 +6,7 @@
 // interval, whose values the host knows (random_matrix); each local read takes what the
 // word holds at that moment and its iteration (the i-th read of that array by that
 // work-item in the interval).
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +54,17 @@ struct GroupReplay {
 };
 
 GroupReplay replay(const Trace& trace, const MatrixRoles& roles, const GroupTrace& group);
+
+// The work replays did in this process, counted so tests can check that a view or the
+// hand-out replays each group once (linear in the trace), not once per frame (issue 32).
+struct ReplayCounters {
+    std::atomic<uint64_t> replays{0};   // groups replayed
+    std::atomic<uint64_t> accesses{0};  // access-log records walked
+};
+ReplayCounters& replay_counters();
+// Input matrices drawn (random_matrix) for replays; each is kept while among the last
+// few asked for, so a trace's inputs are drawn once however many frames are built.
+uint64_t input_draws();
 
 // 'A', 'B', 'C' for the buffers playing those roles, 0 for others.
 char role_of(const Trace& trace, const MatrixRoles& roles, uint32_t buffer);

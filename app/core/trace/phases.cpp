@@ -1,23 +1,37 @@
 #include "core/trace/phases.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace tilescope {
 
+// Parts are in interval order and their phases never decrease (phase_plan makes them
+// so): a phase's parts are found by binary search, so stepping through every part of a
+// long trace stays linear (issue 32).
+namespace {
+std::pair<std::vector<PhasePart>::const_iterator, std::vector<PhasePart>::const_iterator> phase_range(
+    const std::vector<PhasePart>& parts, int phase) {
+    return std::equal_range(parts.begin(), parts.end(), phase, [](const auto& a, const auto& b) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, PhasePart>) return a.phase < b;
+        else return a < b.phase;
+    });
+}
+}  // namespace
+
 std::vector<PhasePart> PhasePlan::parts_of(int phase) const {
-    std::vector<PhasePart> out;
-    for (const PhasePart& p : parts)
-        if (p.phase == phase) out.push_back(p);
-    return out;
+    const auto [from, to] = phase_range(parts, phase);
+    return std::vector<PhasePart>(from, to);
 }
 
 int PhasePlan::interval_of(int phase, const std::string& name) const {
-    for (const PhasePart& p : parts)
-        if (p.phase == phase && (name.empty() || p.name == name)) return p.interval;
+    const auto [from, to] = phase_range(parts, phase);
+    for (auto p = from; p != to; ++p)
+        if (name.empty() || p->name == name) return p->interval;
     return -1;
 }
 
 const PhasePart* PhasePlan::part_at(int interval) const {
+    if (interval >= 0 && size_t(interval) < parts.size() && parts[size_t(interval)].interval == interval) return &parts[size_t(interval)];
     for (const PhasePart& p : parts)
         if (p.interval == interval) return &p;
     return nullptr;

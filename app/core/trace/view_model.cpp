@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "core/trace/analysis.h"
@@ -59,6 +60,91 @@ int interval_count(const Trace& trace, const GroupId& group) {
     return g ? int(g->intervals.size()) : 0;
 }
 
+namespace {
+
+// What every part of a group shares: its plan and the bounding boxes of all it touches.
+struct GroupWhole {
+    PhasePlan plan;
+    std::vector<Rect> a_strip, b_strip, c_block;
+};
+GroupWhole group_whole(const GroupTrace& g, const MatrixRoles& roles) {
+    GroupWhole w;
+    w.plan = phase_plan(g);
+    for (const BarrierInterval& in : g.intervals) {
+        if (auto* a = find_global(in, roles.a)) bound(w.a_strip, a->loaded);
+        if (auto* b = find_global(in, roles.b)) bound(w.b_strip, b->loaded);
+        if (auto* c = find_global(in, roles.c)) bound(w.c_block, c->stored);
+    }
+    return w;
+}
+
+// The view of one interval without its local arrays.
+GroupPhaseView phase_view_head(const GroupTrace& g, const GroupWhole& w, const MatrixRoles& roles, int interval) {
+    GroupPhaseView v;
+    v.group = g.group;
+    v.has_detail = true;
+    v.intervals = int(g.intervals.size());
+    v.interval = interval;
+    v.phases = w.plan.phases;
+    if (interval < int(w.plan.parts.size()) && w.plan.parts[size_t(interval)].interval == interval) {
+        v.phase = w.plan.parts[size_t(interval)].phase;
+        v.part = w.plan.parts[size_t(interval)].name;
+    } else if (const PhasePart* part = w.plan.part_at(interval)) {
+        v.phase = part->phase, v.part = part->name;
+    }
+    v.title = part_title(w.plan, interval);
+    v.a_strip = w.a_strip, v.b_strip = w.b_strip, v.c_block = w.c_block;
+    const BarrierInterval& in = g.intervals[size_t(interval)];
+    v.end_line = in.end_line;
+    v.global = in.global;
+    v.local = in.local;
+    if (auto* a = find_global(in, roles.a)) v.a_loaded = a->loaded;
+    if (auto* b = find_global(in, roles.b)) v.b_loaded = b->loaded;
+    if (auto* c = find_global(in, roles.c)) v.c_stored = c->stored;
+    return v;
+}
+
+}  // namespace
+
+void for_each_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group,
+                         const std::function<void(const GroupPhaseView&)>& visit) {
+    const GroupTrace* g = trace.find_group(group);
+    if (!g || g->intervals.empty()) return;
+    const GroupWhole w = group_whole(*g, roles);
+    // The local arrays as the walk goes: the last writer of every word so far.
+    std::vector<const LocalBuffer*> arrays;
+    for (const LocalBuffer& lb : trace.local_buffers)
+        if (lb.rows && lb.cols) arrays.push_back(&lb);
+    std::stable_sort(arrays.begin(), arrays.end(), [](const auto* x, const auto* y) { return x->name < y->name; });
+    std::vector<std::vector<int32_t>> writers;
+    for (const LocalBuffer* lb : arrays) writers.emplace_back(size_t(lb->rows) * lb->cols, -1);
+    for (int i = 0; i < int(g->intervals.size()); ++i) {
+        GroupPhaseView v = phase_view_head(*g, w, roles, i);
+        for (size_t k = 0; k < arrays.size(); ++k) {
+            LocalArrayView la;
+            la.name = arrays[k]->name;
+            la.rows = int(arrays[k]->rows);
+            la.cols = int(arrays[k]->cols);
+            la.read.assign(writers[k].size(), 0);
+            la.fresh.assign(writers[k].size(), 0);
+            for (const auto& acc : g->intervals[size_t(i)].local_buffers) {
+                if (acc.buffer != la.name) continue;
+                for (const auto& t2 : acc.stores) {
+                    if (t2.element >= writers[k].size()) continue;
+                    writers[k][t2.element] = t2.work_item == ElementTouch::kWholeGroup ? 0 : int32_t(t2.work_item);
+                    la.fresh[t2.element] = 1;
+                    ++la.stored;
+                }
+                for (const auto& t2 : acc.loads)
+                    if (t2.element < la.read.size()) la.read[t2.element] = 1;
+            }
+            la.writer = writers[k];
+            v.locals.push_back(std::move(la));
+        }
+        visit(v);
+    }
+}
+
 GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group, int interval,
                                 double progress) {
     GroupPhaseView v;
@@ -66,26 +152,8 @@ GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, co
     v.interval = interval;
     const GroupTrace* g = trace.find_group(group);
     if (!g || g->intervals.empty()) return v;
-    v.has_detail = true;
-    v.intervals = int(g->intervals.size());
-    interval = std::clamp(interval, 0, v.intervals - 1);
-    v.interval = interval;
-    const PhasePlan plan = phase_plan(*g);
-    v.phases = plan.phases;
-    if (const PhasePart* part = plan.part_at(interval)) v.phase = part->phase, v.part = part->name;
-    v.title = part_title(plan, interval);
-    for (const BarrierInterval& in : g->intervals) {
-        if (auto* a = find_global(in, roles.a)) bound(v.a_strip, a->loaded);
-        if (auto* b = find_global(in, roles.b)) bound(v.b_strip, b->loaded);
-        if (auto* c = find_global(in, roles.c)) bound(v.c_block, c->stored);
-    }
-    const BarrierInterval& in = g->intervals[interval];
-    v.end_line = in.end_line;
-    v.global = in.global;
-    v.local = in.local;
-    if (auto* a = find_global(in, roles.a)) v.a_loaded = a->loaded;
-    if (auto* b = find_global(in, roles.b)) v.b_loaded = b->loaded;
-    if (auto* c = find_global(in, roles.c)) v.c_stored = c->stored;
+    interval = std::clamp(interval, 0, int(g->intervals.size()) - 1);
+    v = phase_view_head(*g, group_whole(*g, roles), roles, interval);
 
     const uint32_t group_size = std::max<uint32_t>(1, g->size[0] * g->size[1] * g->size[2]);
     const double p = std::clamp(progress, 0.0, 1.0);

@@ -3,6 +3,7 @@
 // g", which work-item owns a cell of C, how often elements were fetched. Pure functions
 // over a Trace; the UI only paints their results (and tests check them headless).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,11 @@ struct GroupPhaseView {
 };
 GroupPhaseView group_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group, int interval,
                                 double progress = 1.0);
+// Every interval's view of a group in order (progress 1), as group_phase_view gives each,
+// in one walk: linear in the group's detail, where calling group_phase_view for each
+// interval replays the local arrays from the start every time (issue 32).
+void for_each_phase_view(const Trace& trace, const MatrixRoles& roles, const GroupId& group,
+                         const std::function<void(const GroupPhaseView&)>& visit);
 
 // Number of barrier intervals (parts) of a group (0 when it has no detail). Phases, as
 // the slides count them, come from core/trace/phases.h.

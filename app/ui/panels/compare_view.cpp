@@ -51,9 +51,15 @@ std::pair<int64_t, int64_t> block_origin(const LaunchConfig& c, const GroupId& g
 
 // The part of `v2` that loads column k of A, the first one `v1` loads now.
 std::optional<int> phase_loading(const Trace& t2, const MatrixRoles& roles2, const GroupId& g2, int64_t k) {
-    for (int p = 0, n = interval_count(t2, g2); p < n; ++p)
-        for (const Rect& r : group_phase_view(t2, roles2, g2, p).a_loaded)
-            if (r.c0 <= k && k <= r.c1) return p;
+    // The intervals' own rectangles: one group_phase_view per interval rebuilt the local
+    // arrays from the start each time, every drawn frame (issue 32).
+    const GroupTrace* g = t2.find_group(g2);
+    if (!g || roles2.a.empty()) return std::nullopt;
+    for (int p = 0; p < int(g->intervals.size()); ++p)
+        for (const BufferIntervalAccess& acc : g->intervals[size_t(p)].buffers)
+            if (acc.buffer == roles2.a)
+                for (const Rect& r : acc.loaded)
+                    if (r.c0 <= k && k <= r.c1) return p;
     return std::nullopt;
 }
 

@@ -60,7 +60,7 @@ void WorkItemPanel::draw(AppState& s) {
         story_.reset();
         why_.clear();
         try {
-            story_ = std::make_shared<const WorkItemStory>(work_item_story(*t, s.main.roles, key.group, key.item, key.naming));
+            story_ = std::make_shared<const WorkItemStory>(s.main.frames.group(*t, s.main.roles, s.main.version, key.group).story(key.item, key.naming));
         } catch (const InputError& e) {
             why_ = e.what();
         }

@@ -32,30 +32,41 @@ std::shared_ptr<const Frame> FrameCache::frame(const Trace& trace, const MatrixR
         return frame_;
     }
     try {
-        frame_ = std::make_shared<const Frame>(build_frame(trace, roles, *request));
+        frame_ = std::make_shared<const Frame>(group(trace, roles, key.version, key.group).frame(*request));
     } catch (const InputError& e) {
         why_ = e.what();
     }
     return frame_;
 }
 
-int FrameCache::iterations(const Trace& trace, const MatrixRoles& roles, uint64_t version, const GroupId& group, int interval) {
+const GroupFrames& FrameCache::group(const Trace& trace, const MatrixRoles& roles, uint64_t version, const GroupId& group) {
+    const std::pair<uint64_t, GroupId> key{version, group};
+    if (!group_ || group_key_ != key) {
+        group_.reset();
+        group_key_.reset();
+        group_.emplace(trace, roles, group);
+        group_key_ = key;
+    }
+    return *group_;
+}
+
+int FrameCache::iterations(const Trace& trace, const MatrixRoles& roles, uint64_t version, const GroupId& group_id, int interval) {
     if (version != iterations_version_) iterations_.clear(), iterations_version_ = version;
-    const auto at = iterations_.find({group, interval});
+    const auto at = iterations_.find({group_id, interval});
     if (at != iterations_.end()) return at->second;
     int n = 0;
     FrameKey key;
     key.version = version;
-    key.group = group;
+    key.group = group_id;
     key.interval = interval;
     if (const std::optional<FrameRequest> r = frame_request(trace, key)) {
         try {
-            n = build_frame(trace, roles, *r).iterations;
+            n = group(trace, roles, version, group_id).frame(*r, false).iterations;
         } catch (const InputError&) {
             n = 0;
         }
     }
-    iterations_[{group, interval}] = n;
+    iterations_[{group_id, interval}] = n;
     return n;
 }
 

@@ -31,8 +31,13 @@ public:
     // Iterations of the part (0: it reads no local memory, or nothing is known).
     int iterations(const Trace& trace, const MatrixRoles& roles, uint64_t version, const GroupId& group, int interval);
     const std::string& why() const { return why_; }
+    // The group prepared once (its replay) for every frame, story and sum of it (issue 32:
+    // each frame replayed the group and drew its inputs again). Throws InputError (no detail).
+    const GroupFrames& group(const Trace& trace, const MatrixRoles& roles, uint64_t version, const GroupId& group);
 
 private:
+    std::optional<std::pair<uint64_t, GroupId>> group_key_;
+    std::optional<GroupFrames> group_;
     std::optional<FrameKey> key_;
     std::shared_ptr<const Frame> frame_;
     std::string why_;

@@ -686,9 +686,10 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
             ImGui::Text("row %lld of M: each element fetched from global %.1f times (mean, traced)", (long long)row, info->a_row_mean_loads);
             ImGui::Text("column %lld of N: each element fetched from global %.1f times (mean, traced)", (long long)col, info->b_col_mean_loads);
         }
-        if (f.d.request && info->has_detail && o.group == f.d.request->group)
-            if (const auto sum = cell_sum(f.t, *f.d.roles, *f.d.request, row, col))
-                ImGui::Text("%s so far (traced): %s", sum->label.c_str(), sum->text.c_str());
+        // The cursor's frame carries every sum so far: read, not rebuilt per drawn frame (issue 32).
+        if (f.d.request && f.d.frame && info->has_detail && o.group == f.d.request->group)
+            for (const CellSum& sum : f.d.frame->sums)
+                if (sum.row == row && sum.col == col) ImGui::Text("%s so far (traced): %s", sum.label.c_str(), sum.text.c_str());
         ImGui::TextDisabled("click: this work-group, and this work-item's story");
         ImGui::EndTooltip();
         if (!pinned && ImGui::IsMouseClicked(0)) {
