@@ -43,7 +43,7 @@ void print_explanation(std::FILE* out, const CpuExplanation& e) {
 
 const char* kHelp =
     "usage: tilescope bench [--device SEL] [--kernel K[,K..]|all] [--size S[,S..]] [--tile T[,T..]]\n"
-    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-] [--explain]\n"
+    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-] [--explain] [--pad auto|off]\n"
     "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
     "       tilescope bench --plan performance [--device SEL] [--size N] [--json PATH|-] [--csv PATH|-]\n"
@@ -77,6 +77,10 @@ const char* kHelp =
     "       rungs at 64 on the emulator) and modelled (the cpu cache profile), beside the\n"
     "       Osnabrueck slides' claim that local memory hurts on a CPU. Runs within noise are said\n"
     "       to be. Also printed by --plan performance on a CPU.\n"
+    "  --pad auto|off  auto (default): a rung marked \"pad\" in kernels/ladder.json (warp_tile,\n"
+    "       splitk) runs, when N or K is not a multiple of 4, on zero-padded copies of A, B and C\n"
+    "       (kernels/support/pad_copy.cl) so that its unchecked float4 loop runs; the copies are\n"
+    "       timed with it and the table says [padded to MxNxK, copies timed]. off: never.\n"
     "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
     "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
@@ -185,7 +189,7 @@ int run_performance_plan_cli(const Options& o) {
 
 int cmd_bench(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan"});
+    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan", "pad"});
     Options o("bench", valued, {"help", "explain"});
     o.parse(args);
     if (o.has("help")) {
@@ -205,6 +209,11 @@ int cmd_bench(const std::vector<std::string>& args) {
         throw InputError("--json - and --csv -: only one of them can go to standard output");
 
     std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
+    // --pad auto (the default): a rung with "pad" in the catalog runs on zero-padded copies when
+    // the size is not a multiple of it; --pad off: always on the matrices as they are.
+    const std::string pad = o.get_or("pad", "auto");
+    if (pad != "auto" && pad != "off") throw InputError("--pad " + shown(pad) + ": accepted: auto or off");
+    for (LaunchConfig& c : configs) c.pad = pad == "auto";
     const DeviceInfo& device = select_device(o.get_or("device", ""));
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
