@@ -1,6 +1,8 @@
 // Fast everywhere (issue 12): tuning that finds its device (exact, similar, type defaults,
 // per size bucket) and the CPU rung verified on PoCL.
 #include <gtest/gtest.h>
+#include <cstdio>
+#include <random>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -224,9 +226,12 @@ TEST(WarpTileEdges, VerifiesOnPoclAtAnySize) {
         {64, {{"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}}}};
     for (const std::string size : {"37x29x45", "1000", "1000x64x2000", "200x136x44", "64x8x36", "130x68x20"})
         for (const Point& p : points) {
-            const Measurement m = r.measure(LaunchConfig{*k, parse_size(size), p.tile, p.params, "given"}, o);
+            LaunchConfig c{*k, parse_size(size), p.tile, p.params, "given"};
+            c.pad = false;  // the kernel's own paths at these sizes, checked loads included
+            const Measurement m = r.measure(c, o);
             EXPECT_TRUE(m.verification.verified) << size << " TS=" << p.tile << ": " << m.verification.summary();
             EXPECT_EQ(m.verification.checked_elements, m.size.M * m.size.N) << size;
+            EXPECT_EQ(m.ran_at, m.size) << size;
         }
 }
 
@@ -274,4 +279,39 @@ TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
     // Without a unit count nothing is judged: the bucket's choice stands.
     gpu.compute_units = 0;
     EXPECT_EQ(lookup_tuning(gpu, "warp_tile", parse_size("3000"))->choice.tile, 128);
+}
+
+// Issue 30: warp_tile and splitk run on zero-padded copies (ladder.json "pad") when N or K is
+// not a multiple of 4: the copies in, the kernel at the padded size, C copied back, verified
+// against the CPU reference at sizes drawn at random on every run (the seed is printed; set
+// TILESCOPE_TEST_SEED to repeat one), small enough to take seconds on PoCL.
+TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
+    uint64_t seed = static_cast<uint64_t>(std::random_device{}());
+    if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
+    std::printf("PaddedRungs seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
+                static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const auto draw = [&](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+    Runner r(select_device("pocl"));
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    for (const char* name : {"warp_tile", "splitk"})
+        for (int i = 0; i < 2; ++i) {
+            // N and K never multiples of 4 here, so the copies always run; M anything.
+            const ProblemSize size{draw(1, 90), draw(1, 22) * 4 + draw(1, 3), draw(1, 22) * 4 + draw(1, 3)};
+            const KernelSpec& k = *find_rung(name);
+            const Measurement m = r.measure(LaunchConfig{k, size, 64}, o);
+            EXPECT_TRUE(m.verification.verified) << name << " " << size.label() << " seed " << seed << ": " << m.verification.summary();
+            EXPECT_EQ(m.verification.checked_elements, size.M * size.N);
+            EXPECT_EQ(m.ran_at, (ProblemSize{size.M, (size.N + 3) / 4 * 4, (size.K + 3) / 4 * 4})) << size.label();
+            EXPECT_EQ(m.launch.flops, 2.0 * size.M * size.N * size.K);  // the user's product, not the padded one
+            // The emulator would trace it as written: no padding there.
+            LaunchConfig c{k, size, 64};
+            DeviceInfo emu;
+            emu.is_emulator = true;
+            EXPECT_FALSE(padded_config(c, emu).has_value());
+            c.pad = false;
+            EXPECT_FALSE(padded_config(c, r.device()).has_value());
+        }
 }

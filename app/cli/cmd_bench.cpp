@@ -45,7 +45,7 @@ void print_explanation(std::FILE* out, const CpuExplanation& e) {
 
 const char* kHelp =
     "usage: tilescope bench [--device SEL] [--kernel K[,K..]|all] [--size S[,S..]] [--tile T[,T..]]\n"
-    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-] [--explain]\n"
+    "                       [--reps R] [--warmup W] [--json PATH|-] [--csv PATH|-] [--explain] [--pad auto|off]\n"
     "       tilescope bench ... --source FILE.cl --entry NAME --global E[,E[,E]] --local E[,E[,E]]\n"
     "                       [--define NAME=E]... --arg SPEC [--arg SPEC]... [--check C=A*B]\n"
     "       tilescope bench --open FILE.tstrace [--trust-source] [--device SEL] [--size S] [--reps R] ...\n"
@@ -84,6 +84,10 @@ const char* kHelp =
     "       whose OpenCL C came in the file (a custom kernel, or a rung's source changed) is built and\n"
     "       run only with --trust-source, and then in a child process with a time and a memory\n"
     "       limit: a crash or an endless loop is one line, \"nothing was measured\" (exit 2).\n"
+    "  --pad auto|off  auto (default): a rung marked \"pad\" in kernels/ladder.json (warp_tile,\n"
+    "       splitk) runs, when N or K is not a multiple of 4, on zero-padded copies of A, B and C\n"
+    "       (kernels/support/pad_copy.cl) so that its unchecked float4 loop runs; the copies are\n"
+    "       timed with it and the table says [padded to MxNxK, copies timed]. off: never.\n"
     "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
     "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
@@ -233,7 +237,7 @@ int run_saved_launch(const Options& o) {
 
 int cmd_bench(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
-    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan", "open"});
+    valued.insert({"device", "kernel", "size", "tile", "param", "reps", "warmup", "json", "csv", "plan", "open", "pad"});
     Options o("bench", valued, {"help", "explain", "trust-source"});
     o.parse(args);
     if (o.has("help")) {
@@ -255,6 +259,11 @@ int cmd_bench(const std::vector<std::string>& args) {
         throw InputError("--json - and --csv -: only one of them can go to standard output");
 
     std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
+    // --pad auto (the default): a rung with "pad" in the catalog runs on zero-padded copies when
+    // the size is not a multiple of it; --pad off: always on the matrices as they are.
+    const std::string pad = o.get_or("pad", "auto");
+    if (pad != "auto" && pad != "off") throw InputError("--pad " + shown(pad) + ": accepted: auto or off");
+    for (LaunchConfig& c : configs) c.pad = pad == "auto";
     const DeviceInfo& device = select_device(o.get_or("device", ""));
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "

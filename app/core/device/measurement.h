@@ -17,6 +17,9 @@ struct Measurement {
     ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
     std::string params_source = "default";  // where tile and parameters came from: default, tuned, similar, type-defaults, given
     std::string tuning_note;      // the same in words ("tuned for a similar device: NAME")
+    // The size the kernel ran at on zero-padded copies of A, B and C (KernelSpec::pad), the
+    // copies timed with it; equal to `size` when it ran on the matrices themselves.
+    ProblemSize ran_at;
     int reps = 0;
     std::vector<double> times_s;  // one per timed launch
     double median_s = 0, min_s = 0;

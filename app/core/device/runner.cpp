@@ -12,6 +12,7 @@
 #include "core/base/watchdog.h"
 #include "core/device/contained_measure.h"
 #include "core/device/contained_trial.h"
+#include "core/kernel/catalog.h"
 
 namespace tilescope {
 namespace {
@@ -76,6 +77,18 @@ TimeSummary summarize_times(std::vector<double> times_s) {
     return {n % 2 ? times_s[n / 2] : 0.5 * (times_s[n / 2 - 1] + times_s[n / 2]), times_s.front()};
 }
 
+std::optional<LaunchConfig> padded_config(const LaunchConfig& config, const DeviceInfo& device) {
+    const KernelSpec& k = config.kernel;
+    if (!config.pad || !k.pad || device.is_emulator || !k.library.empty() || !k.check) return std::nullopt;
+    for (const ArgSpec& a : k.args)
+        if (a.kind == ArgSpec::Kind::Matrix && a.layout != Layout::RowMajor) return std::nullopt;
+    const auto up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
+    LaunchConfig p = config;
+    p.size = ProblemSize{up(config.size.M, k.pad->M), up(config.size.N, k.pad->N), up(config.size.K, k.pad->K)};
+    if (p.size == config.size) return std::nullopt;
+    return p;
+}
+
 std::map<std::string, HostMatrix> make_matrices(const ResolvedLaunch& launch) {
     std::map<std::string, HostMatrix> m;
     for (const ResolvedArg& a : launch.args) {
@@ -102,6 +115,41 @@ struct Runner::Impl {
         cl::Kernel then;  // the second kernel (KernelSpec::then), when there is one
         std::map<std::string, cl::Buffer> buffers;
     };
+
+    // A launch on padded copies (padded_config): the user's matrices whose padded shape
+    // differs, their buffers at the user's shape, and the copies before and after the kernel.
+    struct Padding {
+        struct Copy {
+            std::string name;
+            int64_t rows = 0, cols = 0;    // the user's matrix
+            int64_t prows = 0, pcols = 0;  // its padded copy (the kernel's buffer)
+            bool in = true;                // copied in before the kernel, else back after it
+        };
+        std::vector<Copy> copies;
+        std::map<std::string, cl::Buffer> user;  // by name, the user-shaped buffer of each copy
+        cl::Kernel copy;                          // kernels/support/pad_copy.cl
+    };
+
+    cl::Kernel pad_copy_kernel(const DeviceInfo& info) {
+        KernelSpec k;
+        k.name = "pad_copy";
+        k.source_name = "support/pad_copy.cl";
+        k.source = std::string(embedded_text("kernels/support/pad_copy.cl"));
+        return cl::Kernel(build(k, "", info), "pad_copy");
+    }
+
+    // One copy: dst (rows x cols) from src (src_rows x src_cols), zeros where src has none.
+    void enqueue_copy(Padding& pad, const cl::Buffer& src, int64_t src_rows, int64_t src_cols, const cl::Buffer& dst,
+                      int64_t rows, int64_t cols, cl::Event* ev) {
+        pad.copy.setArg(0, static_cast<cl_int>(rows));
+        pad.copy.setArg(1, static_cast<cl_int>(cols));
+        pad.copy.setArg(2, src);
+        pad.copy.setArg(3, static_cast<cl_int>(src_rows));
+        pad.copy.setArg(4, static_cast<cl_int>(src_cols));
+        pad.copy.setArg(5, dst);
+        const size_t gx = static_cast<size_t>((cols + 63) / 64 * 64), gy = static_cast<size_t>((rows + 3) / 4 * 4);
+        queue.enqueueNDRangeKernel(pad.copy, cl::NullRange, cl::NDRange(gx, gy), cl::NDRange(64, 4), nullptr, ev);
+    }
 
     cl::Program build(const KernelSpec& spec, const std::string& options, const DeviceInfo& info) {
         const std::string source = program_source(spec);  // the prelude, if any, then "#line 1"
@@ -182,10 +230,12 @@ struct Runner::Impl {
     }
 
     // Builds and binds every argument by name. With `host` null, only checks: no buffers.
+    // `buffers`: buffers made already, bound by name instead of new ones (a padded launch's).
     Prepared prepare(const LaunchConfig& config, const ResolvedLaunch& launch, const DeviceInfo& info,
-                     std::map<std::string, HostMatrix>* host) {
+                     std::map<std::string, HostMatrix>* host, std::map<std::string, cl::Buffer> buffers = {}) {
         const KernelSpec& spec = config.kernel;
         Prepared p;
+        p.buffers = std::move(buffers);
         if (!spec.library.empty()) {
             // A library call takes the matrices as buffers; it has no kernel of ours.
             for (const ResolvedArg& a : launch.args)
@@ -237,8 +287,10 @@ struct Runner::Impl {
     }
 
     // One launch; returns its device time in seconds (profiling events).
+    // With `pad`, the copies into the padded buffers come first and the copy of C back last,
+    // all timed with the kernels.
     double launch_once(const LaunchConfig& config, const ResolvedLaunch& launch, Prepared& p,
-                       const std::map<std::string, HostMatrix>& host) {
+                       const std::map<std::string, HostMatrix>& host, Padding* pad = nullptr) {
         // Outputs start from zero every time, so a kernel that accumulates into C is
         // judged on one launch, not on the sum of all of them.
         for (const ResolvedArg& a : launch.args)
@@ -266,14 +318,28 @@ struct Runner::Impl {
             if (raw) clReleaseEvent(raw);
             return std::chrono::duration<double>(t1 - t0).count();
         }
+        cl::Event first;
+        bool copied_in = false;
+        if (pad)
+            for (const Padding::Copy& c : pad->copies)
+                if (c.in) {
+                    cl::Event e;
+                    enqueue_copy(*pad, pad->user.at(c.name), c.rows, c.cols, p.buffers.at(c.name), c.prows, c.pcols, &e);
+                    if (!copied_in) first = e;
+                    copied_in = true;
+                }
         queue.enqueueNDRangeKernel(p.kernel, cl::NullRange, range(launch.global, launch.dims),
                                    range(launch.local, launch.dims), nullptr, &ev);
+        if (!copied_in) first = ev;
         cl::Event last = ev;
         if (launch.then_dims > 0)  // the second kernel: the same in-order queue, timed with the first
             queue.enqueueNDRangeKernel(p.then, cl::NullRange, range(launch.then_global, launch.then_dims),
                                        range(launch.then_local, launch.then_dims), nullptr, &last);
+        if (pad)
+            for (const Padding::Copy& c : pad->copies)
+                if (!c.in) enqueue_copy(*pad, p.buffers.at(c.name), c.prows, c.pcols, pad->user.at(c.name), c.rows, c.cols, &last);
         last.wait();
-        const cl_ulong t0 = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        const cl_ulong t0 = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
         const cl_ulong t1 = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
         return static_cast<double>(t1 - t0) * 1e-9;
     }
@@ -354,11 +420,16 @@ void Runner::validate(const LaunchConfig& config, const std::function<bool()>& c
     check_carried(config, device_);
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
+    // A rung that runs padded here is refused or accepted as it will run: at the padded size.
+    const std::optional<LaunchConfig> padded = padded_config(config, device_);
+    const LaunchConfig& run = padded ? *padded : config;
+    const ResolvedLaunch run_launch = padded ? resolve(run) : launch;
+    if (padded) check_limits(run, run_launch);
     // Built and run first where a crash inside the driver (its compiler or the kernel it
     // compiled) cannot take this process down; the build here then comes from its cache.
-    run_contained_trial(config, device_, cancelled);
+    run_contained_trial(run, device_, cancelled);
     try {
-        impl_->prepare(config, launch, device_, nullptr);
+        impl_->prepare(run, run_launch, device_, nullptr);
     } catch (const cl::Error& e) {
         throw InputError("kernel '" + config.kernel.name + "' cannot be set up on " + device_.label() + ": " + e.what() +
                          " " + cl_error_name(e.err()));
@@ -371,9 +442,15 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     if (!config.kernel.carried_by.empty() && !device_.is_emulator && !in_contained_child())
         return measure_contained(config, device_, options);  // refuses it first unless trusted
     check_carried(config, device_);
-    const ResolvedLaunch launch = resolve(config);
+    const ResolvedLaunch launch = resolve(config);  // the user's sizes: the matrices, the check, the flops
     check_limits(config, launch);
-    run_contained_trial(config, device_, options.cancelled);  // once per point and process; validate() may have tried it
+    // A rung that may run padded, at a size that is not a multiple of its pad, runs at the
+    // padded size on copies (padded_config); everything else runs as asked.
+    const std::optional<LaunchConfig> padded = padded_config(config, device_);
+    const LaunchConfig& run = padded ? *padded : config;
+    const ResolvedLaunch run_launch = padded ? resolve(run) : launch;
+    if (padded) check_limits(run, run_launch);
+    run_contained_trial(run, device_, options.cancelled);  // once per point and process; validate() may have tried it
     std::map<std::string, HostMatrix> host = make_matrices(launch);
 
     Measurement m;
@@ -382,24 +459,66 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     m.library = !config.kernel.library.empty();
     m.device = device_.label();
     m.size = config.size;
+    m.ran_at = run.size;
     m.tile = config.tile;
-    m.launch = launch;
+    m.launch = run_launch;
+    m.launch.flops = launch.flops;  // the user's product: the padding's zeros are no work done
     m.params_source = config.params_source;
     m.tuning_note = config.tuning_note;
     m.reps = options.reps;
     try {
-        Impl::Prepared p = impl_->prepare(config, launch, device_, &host);
+        Impl::Prepared p;
+        Impl::Padding pad;
+        if (padded) {
+            // Every matrix gets its buffer here: the user's own where the padded shape is the
+            // same (bound directly), else a padded one with a copy in (inputs) or back (the
+            // checked output; other outputs, splitk's W, are the kernel's scratch).
+            std::map<std::string, cl::Buffer> buffers;
+            pad.copy = impl_->pad_copy_kernel(device_);
+            for (const ResolvedArg& a : run_launch.args) {
+                if (a.spec.kind != ArgSpec::Kind::Matrix) continue;
+                const ResolvedArg* u = launch.find(a.spec.name);
+                HostMatrix& h = host.at(a.spec.name);
+                if (u && u->rows == a.rows && u->cols == a.cols) {
+                    buffers.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                            h.data.size() * sizeof(float), h.data.data()));
+                    continue;
+                }
+                buffers.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE, a.bytes()));
+                const bool in = a.spec.access == Access::In;
+                if (!u || (!in && a.spec.name != config.kernel.check->c)) continue;
+                pad.copies.push_back({a.spec.name, u->rows, u->cols, a.rows, a.cols, in});
+                pad.user.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                         h.data.size() * sizeof(float), h.data.data()));
+            }
+            std::map<std::string, HostMatrix> none;
+            p = impl_->prepare(run, run_launch, device_, &none, std::move(buffers));
+        } else {
+            p = impl_->prepare(config, launch, device_, &host);
+        }
         const int total = options.warmup + options.reps;
         for (int r = 0; r < total; ++r) {
             if (options.cancelled && options.cancelled()) throw Cancelled();
-            const double t = impl_->launch_once(config, launch, p, host);
+            const double t = impl_->launch_once(run, run_launch, p, host, padded ? &pad : nullptr);
             if (r >= options.warmup) m.times_s.push_back(t);
             if (options.progress)
                 options.progress((r < options.warmup ? "warm-up " : "run ") +
                                  std::to_string(r < options.warmup ? r + 1 : r - options.warmup + 1) + "/" +
                                  std::to_string(r < options.warmup ? options.warmup : options.reps));
         }
-        impl_->read_back(launch, p, host);
+        if (padded) {
+            // The user's matrices: the copied-back output and those bound directly.
+            for (auto& [name, h] : host) {
+                auto u = pad.user.find(name);
+                const ResolvedArg* a = run_launch.find(name);
+                const cl::Buffer* b = u != pad.user.end() ? &u->second
+                                      : (a && a->rows == h.rows && a->cols == h.cols) ? &p.buffers.at(name)
+                                                                                      : nullptr;
+                if (b) impl_->queue.enqueueReadBuffer(*b, CL_TRUE, 0, h.data.size() * sizeof(float), h.data.data());
+            }
+        } else {
+            impl_->read_back(launch, p, host);
+        }
     } catch (const cl::Error& e) {
         throw InputError("kernel '" + config.kernel.name + "' failed on " + device_.label() + ": " + e.what() + " " +
                          cl_error_name(e.err()));

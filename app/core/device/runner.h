@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,14 @@ struct TimeSummary {
     double median_s = 0, min_s = 0;
 };
 TimeSummary summarize_times(std::vector<double> times_s);
+
+// The launch a rung that may run padded (KernelSpec::pad) makes on `device` instead of
+// `config`: the same rung, tile and parameters at M, N, K rounded up to the pad's multiples,
+// on zero-padded copies of the matrices. nullopt when the size is already a multiple, the
+// rung has no pad, config.pad is false, or the device is the emulator (which traces the rung
+// as written). Runner::measure makes the copies, times them with the product from the
+// user's A and B to the user's C, and verifies that C.
+std::optional<LaunchConfig> padded_config(const LaunchConfig& config, const DeviceInfo& device);
 
 // Fresh inputs (seeded random) and zeroed outputs for every matrix argument.
 std::map<std::string, HostMatrix> make_matrices(const ResolvedLaunch& launch);

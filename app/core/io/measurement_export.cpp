@@ -46,6 +46,9 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         r["params"] = m.launch.params;  // tunable parameters beyond TS ({} for most rungs)
         r["params_source"] = m.params_source;
         if (!m.tuning_note.empty()) r["tuning"] = m.tuning_note;  // "tuned here", "defaults for CPUs", ...
+        // Ran on zero-padded copies (KernelSpec::pad): the size the kernel ran at; the copies
+        // are inside every time above and the rate is the user's 2*M*N*K.
+        if (m.ran_at.M > 0 && !(m.ran_at == m.size)) r["padded_to"] = m.ran_at.label();
         list.push_back(r);
     }
     return list.dump(2) + "\n";
@@ -102,6 +105,7 @@ std::string measurement_row(const Measurement& m) {
         const std::string source = m.tuning_note.empty() ? m.params_source : m.tuning_note;
         row += "  [" + source + (params.empty() ? "" : ":" + params) + "]";
     }
+    if (m.ran_at.M > 0 && !(m.ran_at == m.size)) row += "  [padded to " + m.ran_at.label() + ", copies timed]";
     return row;
 }
 

@@ -115,6 +115,17 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
             if (t.contains("closed_forms")) f.closed_forms = parse_closed_forms(t.at("closed_forms"), spec.name + ".then");
             spec.then = std::move(f);
         }
+        // "pad": {"N": 4, "K": 4}: the multiples the runner may pad the sizes to (see PadSpec).
+        if (r.contains("pad")) {
+            PadSpec pad;
+            for (const auto& [dim, v] : r.at("pad").items()) {
+                const int64_t m = v.get<int64_t>();
+                if (m < 1 || m > 1024 || (dim != "M" && dim != "N" && dim != "K"))
+                    throw InputError("kernel '" + spec.name + "': pad accepts M, N, K with multiples 1 to 1024, not " + dim);
+                (dim == "M" ? pad.M : dim == "N" ? pad.N : pad.K) = m;
+            }
+            spec.pad = pad;
+        }
         spec.tiles = r.value("tiles", std::vector<int>{16});
         spec.default_tile = r.value("default_tile", 16);
         spec.compares_with = r.value("compares_with", "");

@@ -79,6 +79,15 @@ struct FollowUpKernel {
     ClosedForms closed_forms;
 };
 
+// ladder.json "pad": the rung may run on copies of A, B and C padded with zeros up to these
+// multiples of M, N and K (warp_tile: N and K to 4, so that every row is float4-aligned and the
+// unchecked loop runs). The runner (core/device/runner.h, padded_config) makes the copies with
+// a small kernel (kernels/support/pad_copy.cl) on a real device, times them with the product and
+// verifies the user's C; the emulator traces the rung as written, at the size asked for.
+struct PadSpec {
+    int64_t M = 1, N = 1, K = 1;
+};
+
 struct KernelSpec {
     std::string name;         // catalog name ("tiled") or the custom file's stem
     std::string title;        // short label for tables and plots
@@ -112,6 +121,7 @@ struct KernelSpec {
     // ladder.json "compares_with": the rung this one teaches one change against (an earlier
     // OpenCL C rung); `trace` traces it beside this one. Empty: shown alone (the lesson's rungs).
     std::string compares_with;
+    std::optional<PadSpec> pad;          // may run on zero-padded copies (see PadSpec); none for most
 
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;
