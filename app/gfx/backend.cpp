@@ -173,8 +173,8 @@ void Backend::render(uint32_t clear_rgba) {
     damage_h_ = r.h;
 }
 
-bool Backend::save_png(const std::string& path, std::string& error, int max_width) {
-    return gfx::save_png(path, fb_w_, fb_h_, error, max_width);
+bool Backend::save_png(const std::string& path, std::string& error, int max_width, const std::string& option) {
+    return gfx::save_png(path, fb_w_, fb_h_, error, max_width, option);
 }
 
 void Backend::present() {

@@ -48,7 +48,7 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         if (!m.tuning_note.empty()) r["tuning"] = m.tuning_note;  // "tuned here", "defaults for CPUs", ...
         list.push_back(r);
     }
-    return list.dump(2) + "\n";
+    return list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string measurements_to_csv(const std::vector<Measurement>& ms) {

@@ -67,7 +67,7 @@ void save_settings(const Settings& s) {
                         {"size", s.size}, {"tile", s.tile}, {"device", s.device}, {"sidebar_width", s.sidebar_width}};
     try {
         // Atomic: two windows saving at once, or one killed mid-write, never leave half a file.
-        write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
+        write_file_atomically(config_dir() + "/settings.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const InputError&) {
         // Settings are a convenience: an unwritable config directory must not stop the GUI.
     }
