@@ -254,14 +254,14 @@ TEST(OneWriter, JsonAndCborTextIsValidUtf8) {
 TEST(Environment, NumbersAreCheckedLikeOptions) {
     for (const char* bad : {"inf", "1e300", "nan", "-1", "abc", "0x10", " 5", "0"}) {
         setenv("TILESCOPE_BUILD_TIMEOUT_S", bad, 1);
-        const std::string why = thrown<InputError>([] { (void)env_number("TILESCOPE_BUILD_TIMEOUT_S", 1, 3600, "seconds"); });
+        const std::string why = thrown<InputError>([] { (void)env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds"); });
         EXPECT_NE(why.find("TILESCOPE_BUILD_TIMEOUT_S='" + std::string(bad) + "'"), std::string::npos) << why;
-        EXPECT_NE(why.find("from 1 to 3600"), std::string::npos) << why;
+        EXPECT_NE(why.find("from 0.10 to 3600"), std::string::npos) << why;
     }
     setenv("TILESCOPE_BUILD_TIMEOUT_S", "2.5", 1);
-    EXPECT_EQ(env_number("TILESCOPE_BUILD_TIMEOUT_S", 1, 3600, "seconds").value_or(0), 2.5);
+    EXPECT_EQ(env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds").value_or(0), 2.5);
     unsetenv("TILESCOPE_BUILD_TIMEOUT_S");
-    EXPECT_FALSE(env_number("TILESCOPE_BUILD_TIMEOUT_S", 1, 3600, "seconds"));
+    EXPECT_FALSE(env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds"));
 }
 
 TEST(Environment, TheTuningFolderIsReadWithinItsBudget) {
@@ -352,7 +352,7 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
     put(d / "afile", "x");
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"TILESCOPE_BUILD_TIMEOUT_S=inf", "TILESCOPE_BUILD_TIMEOUT_S='inf'"},
-        {"TILESCOPE_BUILD_TIMEOUT_S=1e300", "from 1 to 3600"},
+        {"TILESCOPE_BUILD_TIMEOUT_S=1e300", "from 0.10 to 3600"},
         {"TILESCOPE_BUILD_TIMEOUT_S=nan", "TILESCOPE_BUILD_TIMEOUT_S='nan'"},
         {"TILESCOPE_BUILD_TIMEOUT_S=-1", "TILESCOPE_BUILD_TIMEOUT_S='-1'"},
         {"TILESCOPE_BUILD_TIMEOUT_S=abc", "TILESCOPE_BUILD_TIMEOUT_S='abc'"},

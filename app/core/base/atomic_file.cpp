@@ -1,4 +1,5 @@
 #include "core/base/atomic_file.h"
+#include "core/base/environment.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -48,8 +49,8 @@ bool write_all(int fd, const std::string& text) {
 // For the kill -9 test only: holds the finished temporary file this long before the
 // rename, so a test can kill the process mid-write deterministically.
 void test_pause_before_rename() {
-    if (const char* ms = std::getenv("TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS"); ms && *ms)
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+    if (const auto ms = env_number("TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS", 0, 600000, "milliseconds"))
+        std::this_thread::sleep_for(std::chrono::milliseconds(int64_t(*ms)));
 }
 
 // The standard streams by name: written through, never replaced by a file.

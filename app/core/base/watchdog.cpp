@@ -146,7 +146,7 @@ Deadline::~Deadline() {
 double build_limit_seconds() {
     // Checked at start-up (check_environment); a value refused there never gets here.
     try {
-        if (const auto v = env_number("TILESCOPE_BUILD_TIMEOUT_S", 1, 3600, "seconds")) return *v;
+        if (const auto v = env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds")) return *v;
     } catch (const InputError&) {
     }
     return 120;

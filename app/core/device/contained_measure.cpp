@@ -1,4 +1,5 @@
 #include "core/device/contained_measure.h"
+#include "core/base/environment.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -136,8 +137,7 @@ struct TempFile {
     std::string path;
     int fd = -1;
     TempFile() {
-        const char* dir = std::getenv("TMPDIR");
-        path = std::string(dir && *dir ? dir : "/tmp") + "/tilescope-measure-XXXXXX";
+        path = env_text("TMPDIR").value_or("/tmp") + "/tilescope-measure-XXXXXX";
         fd = mkstemp(path.data());
         if (fd < 0) throw InputError("cannot make a temporary file in " + path.substr(0, path.rfind('/')) + ": " + std::strerror(errno));
     }
