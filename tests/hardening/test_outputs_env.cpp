@@ -60,14 +60,14 @@ std::vector<std::string> entries(const fs::path& dir) {
     return out;
 }
 
-struct Run {
+struct CliRun {
     int status = -1;  // exit code, or 128 + signal
     std::string out, err;
 };
 
 // The binary with argv as given; `env` entries added; stdout to `stdout_path` (a file
 // in the scratch folder when empty); `fsize` > 0 limits file sizes (RLIMIT_FSIZE).
-Run run(const std::vector<std::string>& args, const fs::path& dir, const std::vector<std::string>& env = {},
+CliRun run(const std::vector<std::string>& args, const fs::path& dir, const std::vector<std::string>& env = {},
         const std::string& stdout_path = "", rlim_t fsize = 0) {
     const fs::path out = stdout_path.empty() ? dir / "stdout.txt" : fs::path(stdout_path), err = dir / "stderr.txt";
     const pid_t pid = fork();
@@ -89,7 +89,7 @@ Run run(const std::vector<std::string>& args, const fs::path& dir, const std::ve
     }
     int st = 0;
     waitpid(pid, &st, 0);
-    Run r;
+    CliRun r;
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     if (stdout_path.empty()) r.out = slurp(out);
     r.err = slurp(err);
@@ -291,7 +291,7 @@ TEST(Environment, TheTuningFolderIsReadWithinItsBudget) {
 
 TEST(OutputsCli, JsonToAFullDiskExitsOne) {
     const fs::path d = scratch("full");
-    const Run r = run({"trace", "--size", "8", "--tile", "4", "--json", "-"}, d, {}, "/dev/full");
+    const CliRun r = run({"trace", "--size", "8", "--tile", "4", "--json", "-"}, d, {}, "/dev/full");
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("standard output"), std::string::npos) << r.err;
     fs::remove_all(d);
@@ -300,12 +300,12 @@ TEST(OutputsCli, JsonToAFullDiskExitsOne) {
 TEST(OutputsCli, AJsonFilePastTheFileSizeLimitExitsOneAndLeavesNothing) {
     const fs::path d = scratch("fsize");
     put(d / "out.json", "old");
-    const Run r = run({"trace", "--size", "8", "--tile", "4", "--json", (d / "out.json").string()}, d, {}, "", 64 << 10);
+    const CliRun r = run({"trace", "--size", "8", "--tile", "4", "--json", (d / "out.json").string()}, d, {}, "/dev/null", 512);
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("--json '"), std::string::npos) << r.err;
     EXPECT_EQ(slurp(d / "out.json"), "old");
-    EXPECT_EQ(entries(d), (std::vector<std::string>{"out.json", "stderr.txt", "stdout.txt"}));
+    EXPECT_EQ(entries(d), (std::vector<std::string>{"out.json", "stderr.txt"}));
     fs::remove_all(d);
 }
 
@@ -315,7 +315,7 @@ TEST(OutputsCli, TheHandOutAndTheSheetCannotBeOneFile) {
     fs::create_symlink(d / "x.html", d / "y.html");
     const std::string lesson = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/1_naive.json";
     for (const std::string& sheet : {(d / "x.html").string(), (d / "y.html").string()}) {
-        const Run r = run({"export", "--html", (d / "x.html").string(), "--sheet", sheet, "--lesson", lesson}, d);
+        const CliRun r = run({"export", "--html", (d / "x.html").string(), "--sheet", sheet, "--lesson", lesson}, d);
         EXPECT_EQ(r.status, 2) << r.err;
         EXPECT_EQ(lines(r.err), 1) << r.err;
         EXPECT_NE(r.err.find("--sheet"), std::string::npos) << r.err;
@@ -327,19 +327,19 @@ TEST(OutputsCli, TheHandOutAndTheSheetCannotBeOneFile) {
 TEST(OutputsCli, TheOpenedTraceAndTheLessonAreNeverReplacedByARecording) {
     const fs::path d = scratch("record");
     const fs::path saved = d / "t.tstrace";
-    const Run made = run({"trace", "--size", "8", "--tile", "4", "--save", saved.string()}, d);
+    const CliRun made = run({"trace", "--size", "8", "--tile", "4", "--save", saved.string()}, d);
     ASSERT_EQ(made.status, 0) << made.err;
     const std::string before = slurp(saved);
     fs::create_symlink(saved, d / "alias.gif");
     for (const std::string& target : {saved.string(), (d / "alias.gif").string()}) {
-        const Run r = run({"gui", "--open", saved.string(), "--record", target}, d);
+        const CliRun r = run({"gui", "--open", saved.string(), "--record", target}, d);
         EXPECT_EQ(r.status, 2) << r.err;
         EXPECT_NE(r.err.find("--record '" + target + "'"), std::string::npos) << r.err;
         EXPECT_EQ(lines(r.err), 1) << r.err;
     }
     EXPECT_EQ(slurp(saved), before);
     // export of the trace onto itself (through a link) is refused too.
-    const Run e = run({"export", "--html", (d / "alias.gif").string(), saved.string()}, d);
+    const CliRun e = run({"export", "--html", (d / "alias.gif").string(), saved.string()}, d);
     EXPECT_EQ(e.status, 2) << e.err;
     EXPECT_EQ(slurp(saved), before);
     fs::remove_all(d);
@@ -361,7 +361,7 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
         {"TILESCOPE_TUNING_DIR=" + (d / "afile").string(), "TILESCOPE_TUNING_DIR="},
     };
     for (const auto& [kv, what] : cases) {
-        const Run r = run({"devices"}, d, {kv});
+        const CliRun r = run({"devices"}, d, {kv});
         EXPECT_EQ(r.status, 2) << kv << ": " << r.err;
         EXPECT_EQ(lines(r.err), 1) << kv << ": " << r.err;
         EXPECT_NE(r.err.find(what), std::string::npos) << kv << ": " << r.err;
@@ -371,8 +371,8 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
 
 TEST(MessagesCli, ALessonGroupOfTextNamesTheFileTheStepAndTheField) {
     const fs::path d = scratch("lesson");
-    put(d / "l.json", R"({"title": "t", "steps": [{"title": "s", "state": {"group": ["a"]}, "script": ["x"]}]})");
-    const Run r = run({"export", "--html", (d / "o.html").string(), "--lesson", (d / "l.json").string()}, d);
+    put(d / "l.json", R"({"title": "t", "steps": [{"title": "s", "state": {"group": ["a"]}, "script": "x"}]})");
+    const CliRun r = run({"export", "--html", (d / "o.html").string(), "--lesson", (d / "l.json").string()}, d);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
     for (const std::string& part : {(d / "l.json").string(), std::string("step 1"), std::string("'group'")})
@@ -385,14 +385,14 @@ TEST(MessagesCli, ALatin1SourceNameIsSavedAndReadBack) {
     const fs::path d = scratch("latin1");
     const fs::path src = d / "k\xe9.cl";
     fs::copy_file(kData + "/../../data/custom_cab.cl", src);
-    const Run r = run({"trace", "--size", "16", "--source", src.string(), "--entry", "matmul_cab", "--global", "M,N", "--local",
+    const CliRun r = run({"trace", "--size", "16", "--source", src.string(), "--entry", "matmul_cab", "--global", "M,N", "--local",
                        "16,16", "--arg", "C=matrix:MxN:out", "--arg", "A=matrix:MxK", "--arg", "B=matrix:KxN", "--arg",
                        "wA=int:K", "--arg", "wB=int:N", "--arg", "hA=int:M", "--json", (d / "t.json").string(), "--save",
                        (d / "t.tstrace").string()},
                       d);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-    const Run e = run({"export", "--html", (d / "h.html").string(), (d / "t.tstrace").string()}, d);
+    const CliRun e = run({"export", "--html", (d / "h.html").string(), (d / "t.tstrace").string()}, d);
     EXPECT_EQ(e.status, 0) << e.err;
     EXPECT_TRUE(valid_utf8(slurp(d / "t.json")));
     fs::remove_all(d);

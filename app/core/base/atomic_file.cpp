@@ -122,7 +122,7 @@ void check_writable(const std::string& path, const std::string& option) {
     if (access(dir.c_str(), W_OK) != 0)
         throw InputError(option + " '" + shown(path) + "': directory '" + shown(dir.string()) + "' is not writable");
     if (fs::is_directory(path, ec)) throw InputError(option + " '" + shown(path) + "': is a directory");
-    for (const std::string& input : input_files_read()) check_not_input(target, option, input, "'" + shown(input) + "'");
+    for (const std::string& input : input_files_read()) check_not_input(path, option, input, "'" + shown(input) + "'");
 }
 
 namespace {
@@ -167,7 +167,7 @@ void write_impl(const std::string& named, const std::string& bytes, const std::s
     check_target_kind(path, named, option);
     for (const std::string& input : input_files_read()) {
         if (!own_input.empty() && same_file(input, own_input)) continue;
-        check_not_input(path, option, input, "'" + shown(input) + "'");
+        check_not_input(named, option, input, "'" + shown(input) + "'");
     }
     std::string tmp;
     const int fd = create_temporary(path, tmp, option);

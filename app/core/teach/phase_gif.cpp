@@ -13,6 +13,7 @@
 
 #include <stb/stb_easy_font.h>  // header-only, static functions
 
+#include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 
 namespace tilescope {
