@@ -25,10 +25,11 @@ int main(int argc, char** argv) {
     int code = status;
     std::cout.flush();
     errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail()) {
+    // Said once: a run that failed already said why (an output's own line).
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail()) && code == 0) {
         const int e = errno;
         std::fprintf(stderr, "tilescope: cannot write standard output (%s)\n", e ? std::strerror(e) : "write error");
-        if (code == 0) code = 1;
+        code = 1;
     }
     std::fflush(nullptr);
     std::_Exit(code);

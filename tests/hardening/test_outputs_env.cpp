@@ -293,7 +293,8 @@ TEST(OutputsCli, JsonToAFullDiskExitsOne) {
     const fs::path d = scratch("full");
     const CliRun r = run({"trace", "--size", "8", "--tile", "4", "--json", "-"}, d, {}, "/dev/full");
     EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_NE(r.err.find("standard output"), std::string::npos) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("--json '-': cannot write standard output (No space left on device)"), std::string::npos) << r.err;
     fs::remove_all(d);
 }
 

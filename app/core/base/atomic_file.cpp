@@ -149,12 +149,13 @@ int create_temporary(const std::string& path, std::string& tmp, const std::strin
 void write_impl(const std::string& named, const std::string& bytes, const std::string& option, const std::string& own_input) {
     if (const int stream = standard_stream(named); stream == 1 || stream == 2) {
         std::ostream& out = stream == 1 ? std::cout : std::cerr;
+        errno = 0;
         out.write(bytes.data(), std::streamsize(bytes.size()));
         out.flush();
+        int e = errno;  // ENOSPC from the flush, before anything else can reset it
         std::FILE* f = stream == 1 ? stdout : stderr;
-        errno = 0;
         if (!out || std::fflush(f) != 0 || std::ferror(f)) {
-            const int e = errno;
+            if (!e) e = errno;
             throw OutputError(option + " '" + shown(named) + "': cannot write standard " + (stream == 1 ? "output" : "error") +
                               " (" + (e ? std::strerror(e) : "write error") + ")");
         }
