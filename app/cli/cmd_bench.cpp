@@ -113,6 +113,7 @@ int run_performance_plan_cli(const Options& o) {
     const auto json_path = o.get("json"), csv_path = o.get("csv");
     if (json_path) check_writable(*json_path, "--json");
     if (csv_path) check_writable(*csv_path, "--csv");
+    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
     if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
         throw InputError("--json - and --csv -: only one of them can go to standard output");
     const DeviceInfo& device = select_device(o.get_or("device", ""));
@@ -185,9 +186,9 @@ int run_performance_plan_cli(const Options& o) {
             list[i]["plan"] = "performance";
             list[i]["part"] = parts[i];
         }
-        write_file_atomically(*json_path, list.dump(2) + "\n");
+        write_file_atomically(*json_path, list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
     }
-    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results));
+    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results), "--csv");
     if (!all_verified) std::fprintf(stderr, "bench: some results did NOT verify; no GFLOP/s is reported for them\n");
     return all_verified ? 0 : 1;
 }
@@ -203,6 +204,7 @@ int run_saved_launch(const Options& o) {
     const auto json_path = o.get("json"), csv_path = o.get("csv");
     if (json_path) check_writable(*json_path, "--json");
     if (csv_path) check_writable(*csv_path, "--csv");
+    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
     if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
         throw InputError("--json - and --csv -: only one of them can go to standard output");
     LaunchConfig c = load_trace_file(*o.get("open"), "--open").launch;
@@ -226,8 +228,8 @@ int run_saved_launch(const Options& o) {
     const Measurement m = runner.measure(c, ro);
     std::fprintf(table, "%s\n", measurement_row(m).c_str());
     std::fflush(table);
-    if (json_path) write_file_atomically(*json_path, measurements_to_json({m}));
-    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv({m}));
+    if (json_path) write_file_atomically(*json_path, measurements_to_json({m}), "--json");
+    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv({m}), "--csv");
     const bool verified = !m.checked || m.verification.verified;
     if (!verified) std::fprintf(stderr, "bench: the result did NOT verify; no GFLOP/s is reported for it\n");
     return verified ? 0 : 1;
@@ -255,6 +257,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     const auto json_path = o.get("json"), csv_path = o.get("csv");
     if (json_path) check_writable(*json_path, "--json");
     if (csv_path) check_writable(*csv_path, "--csv");
+    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
     if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
         throw InputError("--json - and --csv -: only one of them can go to standard output");
 
@@ -337,8 +340,8 @@ int cmd_bench(const std::vector<std::string>& args) {
         if (m.checked && !m.verification.verified) all_verified = false;
         results.push_back(std::move(m));
     }
-    if (json_path) write_file_atomically(*json_path, measurements_to_json(results));
-    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results));
+    if (json_path) write_file_atomically(*json_path, measurements_to_json(results), "--json");
+    if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results), "--csv");
     if (explain) {  // each size's naive and tiled, as measured above
         tasks::TaskProgress progress;
         progress.cancelled = interrupted;

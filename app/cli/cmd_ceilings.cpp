@@ -35,7 +35,7 @@ int cmd_ceilings(const std::vector<std::string>& args) {
     if (json_path) {
         const nlohmann::json j = {{"device", device.label()}, {"peak_gflops", c.peak_gflops},
                                   {"bandwidth_gbs", c.bandwidth_gbs}, {"reps", reps}};
-        write_file_atomically(*json_path, j.dump(2) + "\n");
+        write_file_atomically(*json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
     }
     if (!json_path || *json_path != "-")
         std::printf("device: %s\npeak FP32: %.1f GFLOP/s\nbandwidth: %.1f GB/s\nridge point: %.1f FLOPs per byte\n",

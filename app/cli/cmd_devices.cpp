@@ -71,7 +71,7 @@ int cmd_devices(const std::vector<std::string>& args) {
             }
             if (const std::string profile = cache_profile_for(d); !profile.empty()) list.back()["cache_profile"] = profile;
         }
-        std::cout << list.dump(2) << "\n";
+        std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
     if (devs.empty()) {

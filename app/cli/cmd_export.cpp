@@ -181,16 +181,17 @@ int cmd_export(const std::vector<std::string>& args) {
             throw InputError("--lesson " + *lesson_path + ": give a lesson or a saved trace, not both (" + files.front() + ")");
         if (out) check_writable(*out, "--html");
         if (sheet) check_writable(*sheet, "--sheet");
+        check_distinct_outputs({{"--html", out ? *out : ""}, {"--sheet", sheet ? *sheet : ""}});
         if (out && sheet && *out == *sheet && *out != "-")
             throw InputError("--sheet " + *sheet + ": the same file as --html; accepted: two different files");
         const Lesson lesson = load_lesson(*lesson_path);
         const nlohmann::json page = lesson_page_data(lesson);
         if (out) {
-            write_file_atomically(*out, handout_page(page));
+            write_file_atomically(*out, handout_page(page), "--html");
             if (*out != "-") std::cerr << "export: wrote " << *out << " (" << lesson.steps.size() << " steps)\n";
         }
         if (sheet) {
-            write_file_atomically(*sheet, instructor_sheet_html(page));
+            write_file_atomically(*sheet, instructor_sheet_html(page), "--sheet");
             if (*sheet != "-") std::cerr << "export: wrote the instructor's sheet " << *sheet << "\n";
         }
         return 0;
@@ -202,7 +203,7 @@ int cmd_export(const std::vector<std::string>& args) {
     check_writable(*out, "--html");
     check_not_input(*out, "--html", files.front(), "FILE.tstrace");
     const TraceFile trace = load_trace_file(files.front());
-    write_file_atomically(*out, handout_html(trace));
+    write_file_atomically(*out, handout_html(trace), "--html");
     if (*out != "-") std::cerr << "export: wrote " << *out << "\n";
     return 0;
 }

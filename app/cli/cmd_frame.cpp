@@ -108,7 +108,7 @@ int cmd_frame(const std::vector<std::string>& args) {
     const Trace trace = run_trace(config, to);
     const Frame frame = build_frame(trace, matrix_roles(trace, config.kernel.check), request);
 
-    if (json_path) write_file_atomically(*json_path, frame_to_json(frame).dump(2) + "\n");
+    if (json_path) write_file_atomically(*json_path, frame_to_json(frame).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
     if (!json_path || *json_path != "-") std::cout << frame_text(frame);
     return 0;
 }

@@ -235,7 +235,7 @@ int sampled(const Options& o, const LaunchConfig& config, const std::optional<Ca
         j["kernel"] = config.kernel.name;
         j["size"] = config.size.label();
         j["tile"] = config.tile;
-        write_file_atomically(*json_path, j.dump(2) + "\n");
+        write_file_atomically(*json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
     }
     if (!json_path || *json_path != "-")
         std::cout << config.kernel.name << " at " << config.size.label() << ", TS " << config.tile << "\n"
@@ -298,6 +298,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     if (save_path) {
         if (*save_path == "-") throw InputError("--save -: accepted: a file name (the trace file is binary)");
         check_writable(*save_path, "--save");
+        check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--save", *save_path}});
     }
 
     install_interrupt_handler();
@@ -330,7 +331,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     }
     if (caches) trace.caches = model_trace_caches(trace, caches->profile, caches->overrides);
 
-    if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace));
+    if (json_path) write_file_atomically(*json_path, trace_to_json_text(trace), "--json");
     if (save_path) save_trace_file(*save_path, TraceFile{config, trace});
     if (text_out) {
         std::cout << trace_summary(trace, so);

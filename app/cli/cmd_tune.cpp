@@ -214,7 +214,7 @@ int cmd_tune(const std::vector<std::string>& args) {
             if (r.status == "refused")
                 list.push_back({{"kernel", kernel.name}, {"device", device.label()}, {"M", size.M}, {"N", size.N},
                                 {"K", size.K}, {"tile", r.tile}, {"params", r.params}, {"refused", r.message}});
-        write_file_atomically(*json_path, list.dump(2) + "\n");
+        write_file_atomically(*json_path, list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
     }
     if (best < 0) {
         std::fprintf(stderr, "tune: no point verified; %s was not changed\n", out_path.c_str());

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "core/base/environment.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
 #include "core/device/contained_measure.h"
@@ -71,6 +72,8 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             watchdog::enable("tilescope " + shown(cmd, 40));
             install_interrupt_handler();
         }
+        // Environment variables are checked like options, before any work (issue 32).
+        check_environment();
         if (cmd == "devices") return cmd_devices(args);
         if (cmd == "bench") return cmd_bench(args);
         if (cmd == "trace") return cmd_trace(args);
@@ -98,6 +101,10 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         // One line whatever the input held: control characters in quoted values are escaped.
         std::cerr << "tilescope " << shown(cmd, 40) << ": " << shown(e.what(), std::string::npos) << "\n";
         return 2;
+    } catch (const OutputError& e) {
+        if (interrupted()) return cancelled(cmd);
+        std::cerr << "tilescope " << shown(cmd, 40) << ": " << shown(e.what(), std::string::npos) << "\n";
+        return 1;
     } catch (const std::exception& e) {
         if (interrupted()) return cancelled(cmd);
         std::cerr << "tilescope " << shown(cmd, 40) << ": internal error: " << shown(e.what(), std::string::npos) << "\n";

@@ -1,5 +1,7 @@
 #include "gfx/backend.h"
 
+#include "core/base/environment.h"
+
 #include <dlfcn.h>
 
 #include <atomic>
@@ -37,7 +39,7 @@ void install_damage_callbacks(GLFWwindow* w) {
 
 // GLX_MESA_copy_sub_buffer, looked up without X11 headers: GLX entry points by name.
 void find_copy_sub_buffer(void*& copy_fn, void*& display, unsigned long& drawable) {
-    if (!glfwExtensionSupported("GLX_MESA_copy_sub_buffer") || std::getenv("TILESCOPE_FULL_REDRAW")) return;
+    if (!glfwExtensionSupported("GLX_MESA_copy_sub_buffer") || env_text("TILESCOPE_FULL_REDRAW")) return;
     using GetDisplay = void* (*)();
     using GetDrawable = unsigned long (*)();
     auto get_display = reinterpret_cast<GetDisplay>(glfwGetProcAddress("glXGetCurrentDisplay"));
@@ -80,9 +82,7 @@ int tolerate_lost_present(void* display, XErrorEventAbi* e) {
 }  // namespace
 
 bool Backend::display_available(std::string& why) {
-    const char* d = std::getenv("DISPLAY");
-    const char* w = std::getenv("WAYLAND_DISPLAY");
-    if ((!d || !*d) && (!w || !*w)) {
+    if (!env_text("DISPLAY") && !env_text("WAYLAND_DISPLAY")) {
         why = "no display (DISPLAY is not set); run under X11 or Xvfb, or use `tilescope tour`";
         return false;
     }
@@ -173,8 +173,8 @@ void Backend::render(uint32_t clear_rgba) {
     damage_h_ = r.h;
 }
 
-bool Backend::save_png(const std::string& path, std::string& error, int max_width) {
-    return gfx::save_png(path, fb_w_, fb_h_, error, max_width);
+bool Backend::save_png(const std::string& path, std::string& error, int max_width, const std::string& option) {
+    return gfx::save_png(path, fb_w_, fb_h_, error, max_width, option);
 }
 
 void Backend::present() {

@@ -49,7 +49,7 @@ public:
     void render(uint32_t clear_rgba);   // after ImGui::Render(): paints the damage into the back buffer
     // The frame just rendered, as a PNG (call between render and present). False with
     // `error` set on failure. `max_width` > 0 scales the image down.
-    bool save_png(const std::string& path, std::string& error, int max_width = 0);
+    bool save_png(const std::string& path, std::string& error, int max_width = 0, const std::string& option = "screenshot");
     void present();                     // shows the frame
 
     // False for a few frames after a size, minimise or DPI change: until the back buffer

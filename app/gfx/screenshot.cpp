@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/base/atomic_file.h"
+
 namespace tilescope::gfx {
 
-bool save_png(const std::string& path, int w, int h, std::string& error, int max_width) {
+bool save_png(const std::string& path, int w, int h, std::string& error, int max_width, const std::string& option) {
     if (w <= 0 || h <= 0) {
         error = "empty framebuffer";
         return false;
@@ -43,18 +45,17 @@ bool save_png(const std::string& path, int w, int h, std::string& error, int max
         img.swap(small);
     }
     stbi_write_png_compression_level = 9;  // docs screenshots stay small
-    const std::string tmp = path + ".tmp";
-    if (!stbi_write_png(tmp.c_str(), ow, oh, 3, img.data(), ow * 3)) {
-        error = "cannot write " + path;
+    // Encoded in memory, then written by the one output writer (core/base/atomic_file.h):
+    // a fresh O_EXCL temporary name, never a fixed NAME.tmp a planted link could redirect.
+    std::string png;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, ow, oh, 3, img.data(), ow * 3)) {
+        error = option + " '" + path + "': cannot encode the PNG";
         return false;
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        error = "cannot write " + path + ": " + ec.message();
-        std::filesystem::remove(tmp, ec);
-        return false;
-    }
+    write_file_atomically(path, png, option);  // throws InputError (refused) or OutputError (short write)
     return true;
 }
 

@@ -57,6 +57,12 @@ function named(label) {
   if (!state.abc || !label || !ABC[label[0]] || !/^[MNP][0-9]/.test(label)) return label;
   return ABC[label[0]] + label.slice(1);
 }
+// A local array's name as an attribute-name suffix: setAttribute throws on a space or a
+// quote (a name from a saved trace is anyone's text), which would stop the whole page.
+// Identifiers (all real names) come through lowercased, anything else as _HEX.
+function attrKey(name) {
+  return String(name).toLowerCase().replace(/[^a-z0-9_-]/g, (ch) => '_' + ch.charCodeAt(0).toString(16));
+}
 function elementName(key, r, c) { return named({ A: 'M', B: 'N', C: 'P' }[key] + r + ',' + c); }
 
 // --- steps: each group's parts, and inside a use part its iterations ---
@@ -383,8 +389,8 @@ function paintLocals(g, ph, frame) {
       labels.push(row.join(' '));
     }
     gridLines(x, 1, 1, la.rows, la.cols, s);
-    rec.setAttribute('data-labels-' + la.name.toLowerCase(), frame ? labels.join('/') : '');
-    rec.setAttribute('data-roles-' + la.name.toLowerCase(), roles.join(';'));
+    rec.setAttribute('data-labels-' + attrKey(la.name), frame ? labels.join('/') : '');
+    rec.setAttribute('data-roles-' + attrKey(la.name), roles.join(';'));
     // Whose elements the array holds (its cells' labels: M.. are A's, N.. B's): its name and a
     // bar beside it in that matrix's colour, so A's and B's local arrays are told apart while
     // their cells keep the state colours (stored / read / holds).
@@ -396,7 +402,7 @@ function paintLocals(g, ph, frame) {
       wrap.style.borderLeft = '5px solid ' + colour; wrap.style.paddingLeft = '4px';
       cap.textContent += holds === 'M' ? ': holds elements of M (A)' : ': holds elements of N (B)';
     }
-    rec.setAttribute('data-holds-' + la.name.toLowerCase(), holds);
+    rec.setAttribute('data-holds-' + attrKey(la.name), holds);
     wrap.appendChild(cap); wrap.appendChild(c); box.appendChild(wrap);
   }
   rec.dataset.localCell = minCell === Infinity ? '' : String(minCell);

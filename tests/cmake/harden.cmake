@@ -67,7 +67,8 @@ set_tests_properties(fuzz_files PROPERTIES TIMEOUT ${TILESCOPE_FUZZ_TIMEOUT} COS
 # The real binary: hostile values, Ctrl-C during endless kernels, 50 MB sources, tuning
 # files under two writers and kill -9.
 add_executable(hardening_cli_tests hardening/test_cli_hostile.cpp
-  hardening/test_carried_cli.cpp)  # issue 32: a file's kernel asked first, run contained; export's validator
+  hardening/test_carried_cli.cpp  # issue 32: a file's kernel asked first, run contained; export's validator
+  hardening/test_outputs_env.cpp)  # issue 32: one output writer, environment checked, messages
 target_link_libraries(hardening_cli_tests PRIVATE tilescope_core GTest::gtest_main nlohmann_json::nlohmann_json)
 target_include_directories(hardening_cli_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 if(TARGET tilescope_trace)
@@ -75,7 +76,8 @@ if(TARGET tilescope_trace)
 endif()
 target_compile_definitions(hardening_cli_tests PRIVATE
   TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
-  TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data")
+  TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data"
+  TILESCOPE_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_dependencies(hardening_cli_tests tilescope)
 gtest_discover_tests(hardening_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
 

@@ -373,7 +373,7 @@ TEST(TuningFile, KillNineMidWriteLeavesTheEarlierResults) {
     const auto t0 = Clock::now();
     auto temporary_exists = [&] {
         for (const auto& e : fs::directory_iterator(dir))
-            if (e.path().filename().string().find(".tmp-") != std::string::npos) return true;
+            if (const std::string n = e.path().filename().string(); n.size() > 4 && n.compare(n.size() - 4, 4, ".tmp") == 0) return true;
         return false;
     };
     while (!temporary_exists()) {

@@ -188,7 +188,21 @@ TEST(TraceFileHostile, TheIssuesSemanticEditsNameTheField) {
     EXPECT_NE(refusal_of_edit([](TraceFile& f) { f.trace.seconds = std::nan(""); }).find("seconds"), std::string::npos);
     EXPECT_NE(refusal_of_edit([](TraceFile& f) { f.trace.tile = 0; }).find("tile"), std::string::npos);
     EXPECT_NE(refusal_of_edit([](TraceFile& f) { f.trace.size.M = -1; }).find("size M"), std::string::npos);
-    EXPECT_NE(refusal_of_edit([](TraceFile& f) { f.trace.kernel = "bad \xff\xfe name"; }).find("UTF-8"), std::string::npos);
+    {
+        // Issue 32: the writer stores invalid bytes as U+FFFD, so what it writes reads back;
+        // a hostile author's raw invalid UTF-8 (checksum right) is still refused.
+        TraceFile f = tiled32();
+        f.trace.kernel = "bad \xff\xfe name";
+        const TraceFile back = parse_trace_file(serialize_trace_file(f), "x.tstrace");
+        EXPECT_EQ(back.trace.kernel, "bad \xef\xbf\xbd\xef\xbf\xbd name");
+        const std::string saved = serialize_trace_file(tiled32());
+        std::string body = saved.substr(saved.find('\n', saved.find('\n') + 1) + 1);
+        const size_t at = body.find("tiled");
+        ASSERT_NE(at, std::string::npos);
+        body[at] = '\xff';
+        const std::string what = refusal([&] { parse_trace_file(with_header(body), "x.tstrace"); });
+        EXPECT_NE(what.find("UTF-8"), std::string::npos) << what;
+    }
     EXPECT_NE(refusal_of_edit([](TraceFile& f) { f.trace.wrong_cells.push_back({40, 0}); }).find("wrong_cells"),
               std::string::npos);
     EXPECT_NE(refusal_of_edit([](TraceFile& f) {
@@ -271,7 +285,15 @@ TEST(TraceFileCaches, ADamagedReportIsRefusedNamingTheField) {
     names(caches_refusal([](CacheReport& r) { r.params.ways = 0; }), "trace.caches params");
     names(caches_refusal([](CacheReport& r) { r.params.l2_bytes = uint64_t(1) << 50; }), "trace.caches params");
     names(caches_refusal([](CacheReport& r) { r.params.cluster_of.assign(200, 0); }), "trace.caches cluster_of");
-    names(caches_refusal([](CacheReport& r) { r.profile = "h200 \xff\xfe"; }), "UTF-8");
+    // An invalid byte in the profile's name is written as U+FFFD (issue 32), so the file
+    // reads back; the profile then names none known.
+    {
+        TraceFile f = tiled32_caches();
+        f.trace.caches->profile = "h200 \xff\xfe";
+        const TraceFile back = parse_trace_file(serialize_trace_file(f), "c.tstrace");
+        ASSERT_TRUE(back.trace.caches);
+        EXPECT_EQ(back.trace.caches->profile, "h200 \xef\xbf\xbd\xef\xbf\xbd");
+    }
     names(caches_refusal([](CacheReport& r) { r.profile.clear(); }), "trace.caches profile");
     names(caches_refusal([](CacheReport& r) { r.dram_reads.front().second += 1; }), "trace.caches dram_reads");
     names(caches_refusal([](CacheReport& r) { r.dram_reads.front().second = 0; }), "trace.caches dram_reads");

@@ -1,4 +1,5 @@
 #include "core/base/atomic_file.h"
+#include "core/base/environment.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -8,13 +9,16 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <random>
 #include <thread>
+#include <vector>
 
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
@@ -45,8 +49,8 @@ bool write_all(int fd, const std::string& text) {
 // For the kill -9 test only: holds the finished temporary file this long before the
 // rename, so a test can kill the process mid-write deterministically.
 void test_pause_before_rename() {
-    if (const char* ms = std::getenv("TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS"); ms && *ms)
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+    if (const auto ms = env_number("TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS", 0, 600000, "milliseconds"))
+        std::this_thread::sleep_for(std::chrono::milliseconds(int64_t(*ms)));
 }
 
 // The standard streams by name: written through, never replaced by a file.
@@ -118,40 +122,94 @@ void check_writable(const std::string& path, const std::string& option) {
     if (access(dir.c_str(), W_OK) != 0)
         throw InputError(option + " '" + shown(path) + "': directory '" + shown(dir.string()) + "' is not writable");
     if (fs::is_directory(path, ec)) throw InputError(option + " '" + shown(path) + "': is a directory");
+    for (const std::string& input : input_files_read()) check_not_input(path, option, input, "'" + shown(input) + "'");
 }
 
-void write_file_atomically(const std::string& named, const std::string& text) {
-    if (const int stream = standard_stream(named); stream == 1) {
-        std::cout << text << std::flush;
-        return;
-    } else if (stream == 2) {
-        std::cerr << text << std::flush;
+namespace {
+
+// A fresh name beside `path`, made with O_EXCL so nothing planted there (a symlink, a
+// file) is ever opened: random suffix, retried on collision. Returns the open descriptor.
+int create_temporary(const std::string& path, std::string& tmp, const std::string& option) {
+    static std::atomic<unsigned> serial{0};
+    thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(getpid()) << 32) ^ serial++};
+    const fs::path target(path);
+    const std::string base = (directory_of(path) / ("." + target.filename().string())).string();
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        char suffix[24];
+        std::snprintf(suffix, sizeof suffix, ".%012llx.tmp", (unsigned long long)(rng() & 0xffffffffffffULL));
+        tmp = base + suffix;
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd >= 0) return fd;
+        if (errno != EEXIST) throw InputError(option + " '" + shown(path) + "': cannot create a file in '" +
+                                              shown(directory_of(path).string()) + "' (" + std::strerror(errno) + ")");
+    }
+    throw InputError(option + " '" + shown(path) + "': no free temporary name in '" + shown(directory_of(path).string()) + "'");
+}
+
+void write_impl(const std::string& named, const std::string& bytes, const std::string& option, const std::string& own_input) {
+    if (const int stream = standard_stream(named); stream == 1 || stream == 2) {
+        std::ostream& out = stream == 1 ? std::cout : std::cerr;
+        errno = 0;
+        out.write(bytes.data(), std::streamsize(bytes.size()));
+        out.flush();
+        int e = errno;  // ENOSPC from the flush, before anything else can reset it
+        std::FILE* f = stream == 1 ? stdout : stderr;
+        if (!out || std::fflush(f) != 0 || std::ferror(f)) {
+            if (!e) e = errno;
+            throw OutputError(option + " '" + shown(named) + "': cannot write standard " + (stream == 1 ? "output" : "error") +
+                              " (" + (e ? std::strerror(e) : "write error") + ")");
+        }
         return;
     } else if (stream == 3) {
         return;
     }
-    const std::string path = write_target(named, "output");
-    check_target_kind(path, named, "output");
-    for (const std::string& input : input_files_read()) check_not_input(path, "output", input, "'" + shown(input) + "'");
-    // Unique per process and call, so concurrent writers never share a temporary file.
-    static std::atomic<unsigned> serial{0};
-    const std::string tmp = path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(serial++);
+    if (named.empty()) throw InputError(option + ": needs a file name or - for standard output");
+    const std::string path = write_target(named, option);
+    check_target_kind(path, named, option);
+    for (const std::string& input : input_files_read()) {
+        if (!own_input.empty() && same_file(input, own_input)) continue;
+        check_not_input(named, option, input, "'" + shown(input) + "'");
+    }
+    std::string tmp;
+    const int fd = create_temporary(path, tmp, option);
     const watchdog::TempPath remove_if_killed(tmp);
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) throw InputError("cannot write '" + shown(path) + "': " + std::strerror(errno));
     // fsync before the rename: after a power cut the name points at complete data.
-    const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
-    if (::close(fd) != 0 || !ok) {
-        const std::string why = std::strerror(errno);
+    errno = 0;
+    bool ok = write_all(fd, bytes);
+    int e = errno;
+    if (ok && ::fsync(fd) != 0) ok = false, e = errno;
+    if (::close(fd) != 0 && ok) ok = false, e = errno;
+    if (!ok) {
         std::remove(tmp.c_str());
-        throw InputError("cannot write '" + shown(path) + "': " + why);
+        throw OutputError(option + " '" + shown(named) + "': cannot write (" + (e ? std::strerror(e) : "short write") +
+                          "); nothing was written");
     }
     test_pause_before_rename();
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
+        e = errno;
         std::remove(tmp.c_str());
-        throw InputError("cannot write '" + shown(path) + "': " + why);
+        throw OutputError(option + " '" + shown(named) + "': cannot replace it (" + std::strerror(e) + "); nothing was written");
     }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& named, const std::string& bytes, const std::string& option) {
+    write_impl(named, bytes, option, "");
+}
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i)
+        for (size_t j = i + 1; j < outputs.size(); ++j) {
+            const auto& [oa, a] = outputs[i];
+            const auto& [ob, b] = outputs[j];
+            if (a.empty() || b.empty() || standard_stream(a) == 3 || standard_stream(b) == 3) continue;
+            const bool both_stdout = standard_stream(a) == 1 && standard_stream(b) == 1;
+            if (both_stdout || a == b || same_file(a, b) ||
+                (standard_stream(a) < 0 && standard_stream(b) < 0 && write_target(a, oa) == write_target(b, ob)))
+                throw InputError(ob + " '" + shown(b) + "': names the same file as " + oa + " '" + shown(a) +
+                                 "'; accepted: a different file for each output");
+        }
 }
 
 void update_file_locked(const std::string& path, const std::function<std::string(const std::string& current)>& merge) {
@@ -169,7 +227,7 @@ void update_file_locked(const std::string& path, const std::function<std::string
     try {
         // Bounded like any file from elsewhere; a missing file is new.
         const std::string current = read_untrusted_file_or_empty(path, 16u << 20, "'" + shown(path) + "'");
-        write_file_atomically(path, merge(current));
+        write_impl(path, merge(current), "output", path);
     } catch (...) {
         ::close(lock);  // closing releases the lock
         throw;

@@ -6,14 +6,26 @@
 // goes through here.
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tilescope {
 
-// PATH "-" (and /dev/stdout, /dev/stderr) writes to that stream. A symlink is written
-// through to its target; an existing device, FIFO, socket or directory is refused, never
-// replaced; nothing but the named file (its temporary sibling) is ever renamed. Throws
-// InputError when the file cannot be written.
-void write_file_atomically(const std::string& path, const std::string& text);
+// The one writer of every output (--json, --csv, --save, --html, --sheet, --screenshot,
+// --record, the control file's screenshot, F12). PATH "-" (and /dev/stdout, /dev/stderr)
+// writes to that stream, checked after the flush. Otherwise the bytes go to a fresh
+// temporary name (random suffix, O_EXCL|O_NOFOLLOW, retried) in the target's folder,
+// fsynced, then renamed over the target. A symlink is written through: the link stays, its
+// target is replaced in the target's own folder. Refused (InputError, exit 2) when the
+// target is a device, FIFO, socket or directory, or any file this process has read as
+// input (input_files_read()). A short write, a full disk or a failed rename is an
+// OutputError (exit 1) and removes the temporary file. `option` names the output in
+// messages ("--json").
+void write_file_atomically(const std::string& path, const std::string& bytes, const std::string& option = "output");
+
+// Refuses two outputs of one run that name the same file (or both standard output):
+// InputError naming both options. Pairs are (option, path); empty paths are ignored.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 // Whether two paths name one existing file (symlinks followed).
 bool same_file(const std::string& a, const std::string& b);

@@ -13,6 +13,12 @@ struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// An output could not be written whole (a full disk, a short write, standard output
+// closed): the CLI prints one line and exits 1; nothing half-written is left behind.
+struct OutputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // The user was cancelled the work (Ctrl-C, the GUI's cancel button).
 struct Cancelled : std::runtime_error {
     Cancelled() : std::runtime_error("cancelled") {}

@@ -105,6 +105,11 @@ std::string read_untrusted_file(const std::string& path, uint64_t max_bytes, std
     return text;
 }
 
+void note_input_file(const std::string& path) {
+    const std::lock_guard<std::mutex> lock(inputs_mutex);
+    inputs_read.push_back(path);
+}
+
 std::vector<std::string> input_files_read() {
     const std::lock_guard<std::mutex> lock(inputs_mutex);
     return inputs_read;
@@ -139,6 +144,43 @@ void check_json_depth(std::string_view text, int max_depth, std::string_view lab
     if (json_depth(text, max_depth) > max_depth)
         throw InputError(std::string(label) + ": nested deeper than " + std::to_string(max_depth) +
                          " levels; accepted: JSON nested at most " + std::to_string(max_depth) + " levels deep");
+}
+
+namespace {
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when none starts there.
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) return 1;
+    int len;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07;
+    else return 0;
+    if (i + size_t(len) > s.size()) return 0;
+    for (int k = 1; k < len; ++k) {
+        const unsigned char d = static_cast<unsigned char>(s[i + size_t(k)]);
+        if ((d & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (d & 0x3f);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    return size_t(len);
+}
+}  // namespace
+
+std::string utf8_replaced(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        if (const size_t n = utf8_sequence_length(s, i)) {
+            out.append(s.substr(i, n));
+            i += n;
+        } else {
+            out += "\xEF\xBF\xBD";  // U+FFFD, as nlohmann's error_handler_t::replace writes it
+            ++i;
+        }
+    }
+    return out;
 }
 
 bool valid_utf8(std::string_view s) {

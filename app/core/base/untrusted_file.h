@@ -28,6 +28,8 @@ std::string read_untrusted_file(const std::string& path, uint64_t max_bytes, std
 // scenes): write_file_atomically refuses to replace one of them, so an output named like
 // an input (`export --html x.tstrace x.tstrace`) cannot destroy it.
 std::vector<std::string> input_files_read();
+// Adds a file read some other way (a tuning file in use) to input_files_read().
+void note_input_file(const std::string& path);
 
 // Like read_untrusted_file, but a missing file reads as "" (tuning files, settings).
 std::string read_untrusted_file_or_empty(const std::string& path, uint64_t max_bytes, std::string_view label);
@@ -54,6 +56,10 @@ void check_json_depth(std::string_view text, int max_depth, std::string_view lab
 void check_cbor(std::string_view bytes, int max_depth, std::string_view label, InputCost* cost = nullptr);
 
 bool valid_utf8(std::string_view text);
+// `text` with every byte that does not start a valid UTF-8 sequence replaced by U+FFFD:
+// what every JSON and CBOR writer stores, so the readers accept what the writers write
+// (a Latin-1 byte in a kernel file's name, issue 32).
+std::string utf8_replaced(std::string_view text);
 
 // 64-bit FNV-1a: catches any single changed byte (each step is a bijection of the state),
 // not an adversary; what the .tstrace header carries.

@@ -1,5 +1,8 @@
 #include "core/base/watchdog.h"
 
+#include "core/base/environment.h"
+#include "core/base/errors.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -141,10 +144,10 @@ Deadline::~Deadline() {
 }
 
 double build_limit_seconds() {
-    if (const char* env = std::getenv("TILESCOPE_BUILD_TIMEOUT_S"); env && *env) {
-        char* end = nullptr;
-        const double v = std::strtod(env, &end);
-        if (end && *end == '\0' && v > 0) return v;
+    // Checked at start-up (check_environment); a value refused there never gets here.
+    try {
+        if (const auto v = env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds")) return *v;
+    } catch (const InputError&) {
     }
     return 120;
 }

@@ -1,4 +1,5 @@
 #include "core/device/contained_measure.h"
+#include "core/base/environment.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -136,8 +137,7 @@ struct TempFile {
     std::string path;
     int fd = -1;
     TempFile() {
-        const char* dir = std::getenv("TMPDIR");
-        path = std::string(dir && *dir ? dir : "/tmp") + "/tilescope-measure-XXXXXX";
+        path = env_text("TMPDIR").value_or("/tmp") + "/tilescope-measure-XXXXXX";
         fd = mkstemp(path.data());
         if (fd < 0) throw InputError("cannot make a temporary file in " + path.substr(0, path.rfind('/')) + ": " + std::strerror(errno));
     }
@@ -187,7 +187,7 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
     if (program.empty()) throw InputError(who + ": no program to run it in a child process; nothing was measured");
 
     TempFile request, out, err;
-    const std::string body = request_json(config, device, options).dump();
+    const std::string body = request_json(config, device, options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (write(request.fd, body.data(), body.size()) != ssize_t(body.size()))
         throw InputError("cannot write a temporary file " + request.path + ": " + std::strerror(errno));
 
@@ -335,7 +335,7 @@ int measure_child_main(const std::vector<std::string>& args) {
                             {"checked_elements", v.checked_elements},
                             {"total_elements", v.total_elements},
                             {"first_bad", {v.first_bad_row, v.first_bad_col}}}}};
-        std::cout << out.dump() << std::endl;
+        std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
         return 0;
     } catch (const InputError& e) {
         std::cerr << "tilescope __measure: " << shown(e.what(), 400) << "\n";

@@ -6,9 +6,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <mutex>
 
+#include "core/base/environment.h"
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 #include "core/base/watchdog.h"
 
 namespace tilescope {
@@ -33,6 +37,18 @@ std::string trim(std::string s) {
     return s.substr(i);
 }
 
+// The library an .icd file names (its first line), read bounded like any file from
+// elsewhere: a FIFO or /dev/zero named as an .icd is skipped with one line, never read.
+std::string icd_library(const std::string& path) {
+    try {
+        const std::string text = read_untrusted_file(path, 4096, "ICD file '" + shown(path) + "'");
+        return trim(text.substr(0, text.find('\n')));
+    } catch (const InputError& e) {
+        std::cerr << "tilescope: " << e.what() << "; skipped\n";
+        return {};
+    }
+}
+
 // Builds a private vendors directory (the system's .icd files, Oclgrind's, and any
 // named in TILESCOPE_ICDS), points ocl-icd at it for the first platform query, then
 // removes it: ocl-icd reads vendors once per process.
@@ -41,31 +57,27 @@ void register_icds_and_enumerate() {
     const char* dir = mkdtemp(templ);
     const watchdog::TempPath remove_if_killed(dir ? dir : "");
     std::vector<std::string> entries;
-    const char* user_dir = std::getenv("OCL_ICD_VENDORS");
+    const std::optional<std::string> user_env = env_text("OCL_ICD_VENDORS");
+    const char* user_dir = user_env ? user_env->c_str() : nullptr;
     std::error_code ec;
     const fs::path system_dir = user_dir && fs::is_directory(user_dir, ec) ? fs::path(user_dir) : fs::path("/etc/OpenCL/vendors");
     for (const auto& e : fs::directory_iterator(system_dir, ec))
         if (e.path().extension() == ".icd") {
-            std::ifstream in(e.path());
-            std::string lib;
-            std::getline(in, lib);
-            if (!trim(lib).empty()) entries.push_back(trim(lib));
+            if (const std::string lib = icd_library(e.path().string()); !lib.empty()) entries.push_back(lib);
         }
 #ifdef TILESCOPE_OCLGRIND_ICD
     if (fs::exists(TILESCOPE_OCLGRIND_ICD, ec)) entries.push_back(TILESCOPE_OCLGRIND_ICD);
 #endif
-    if (const char* extra = std::getenv("TILESCOPE_ICDS")) {
-        std::string list = extra;
+    // Checked at start-up (check_environment): regular files only, .icd files bounded.
+    if (const auto extra = env_icds_problem() ? std::nullopt : env_text("TILESCOPE_ICDS")) {
+        const std::string& list = *extra;
         size_t start = 0;
         while (start <= list.size()) {
             size_t colon = list.find(':', start);
             std::string item = list.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
             if (!item.empty()) {
                 if (fs::path(item).extension() == ".icd") {
-                    std::ifstream in(item);
-                    std::string lib;
-                    std::getline(in, lib);
-                    if (!trim(lib).empty()) entries.push_back(trim(lib));
+                    if (const std::string lib = icd_library(item); !lib.empty()) entries.push_back(lib);
                 } else {
                     entries.push_back(item);
                 }

@@ -1,4 +1,5 @@
 #include "core/emulator/trace_runner.h"
+#include "core/base/environment.h"
 
 #include "core/device/contained_measure.h"
 
@@ -347,7 +348,7 @@ void use_emulator_only() {
 
 std::string find_trace_plugin() {
     std::error_code ec;
-    if (const char* env = std::getenv("TILESCOPE_TRACE_PLUGIN"); env && *env && fs::exists(env, ec)) return env;
+    if (const auto env = env_text("TILESCOPE_TRACE_PLUGIN"); env && fs::is_regular_file(*env, ec)) return *env;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
         for (const fs::path& p : {exe.parent_path() / "libtilescope_trace.so",
@@ -484,7 +485,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
         env.set("OCLGRIND_DATA_RACES", options.checks ? "1" : "0");
         env.set("OCLGRIND_UNINITIALIZED", options.uninitialized ? "1" : "0");
         // Oclgrind's messages reach the trace as diagnostics; its own log would repeat them.
-        if (!std::getenv("OCLGRIND_LOG")) env.set("OCLGRIND_LOG", "/dev/null");
+        if (!env_text("OCLGRIND_LOG")) env.set("OCLGRIND_LOG", "/dev/null");
         set_emulator_plugin(plugin.path);
         Runner runner(emulator_device());
         if (!plugin.configure(&cfg))
@@ -517,7 +518,7 @@ double time_bare_emulation(const LaunchConfig& config, const TraceOptions& optio
     env.unset("OCLGRIND_PLUGINS");
     env.set("OCLGRIND_DATA_RACES", options.checks ? "1" : "0");
     env.set("OCLGRIND_UNINITIALIZED", options.uninitialized ? "1" : "0");
-    if (!std::getenv("OCLGRIND_LOG")) env.set("OCLGRIND_LOG", "/dev/null");
+    if (!env_text("OCLGRIND_LOG")) env.set("OCLGRIND_LOG", "/dev/null");
     Runner runner(emulator_device());
     return runner.run_once(config).seconds;
 }

@@ -51,7 +51,7 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         if (m.ran_at.M > 0 && !(m.ran_at == m.size)) r["padded_to"] = m.ran_at.label();
         list.push_back(r);
     }
-    return list.dump(2) + "\n";
+    return list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string measurements_to_csv(const std::vector<Measurement>& ms) {

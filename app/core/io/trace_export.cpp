@@ -222,7 +222,7 @@ json trace_to_json(const Trace& t) {
     return j;
 }
 
-std::string trace_to_json_text(const Trace& t) { return trace_to_json(t).dump(2) + "\n"; }
+std::string trace_to_json_text(const Trace& t) { return trace_to_json(t).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
 
 static std::string join_lines(const std::vector<int>& lines) {
     std::string s;

@@ -690,10 +690,33 @@ std::string checksum_line(std::string_view body) {
     return std::string(kChecksumTag) + hex + " " + std::to_string(body.size()) + "\n";
 }
 
+namespace {
+// CBOR text strings must be valid UTF-8 (check_cbor refuses them otherwise): names that
+// came from the user (a kernel file's name in Latin-1) are stored with U+FFFD instead.
+void make_utf8_valid(json& j) {
+    if (j.is_string()) {
+        const std::string& s = j.get_ref<const std::string&>();
+        if (!valid_utf8(s)) j = utf8_replaced(s);
+    } else if (j.is_array()) {
+        for (json& e : j) make_utf8_valid(e);
+    } else if (j.is_object()) {
+        bool keys_ok = true;
+        for (auto it = j.begin(); it != j.end(); ++it) keys_ok = keys_ok && valid_utf8(it.key());
+        if (!keys_ok) {
+            json fixed = json::object();
+            for (auto it = j.begin(); it != j.end(); ++it) fixed[utf8_replaced(it.key())] = std::move(it.value());
+            j = std::move(fixed);
+        }
+        for (auto& [key, value] : j.items()) make_utf8_valid(value);
+    }
+}
+}  // namespace
+
 std::string serialize_trace_file(const TraceFile& file) {
-    const json content = {{"launch", launch_json(file.launch)},
-                          {"trace", trace_json(file.trace)},
-                          {"measurements", file.measurements}};
+    json content = {{"launch", launch_json(file.launch)},
+                    {"trace", trace_json(file.trace)},
+                    {"measurements", file.measurements}};
+    make_utf8_valid(content);
     std::vector<uint8_t> cbor = json::to_cbor(content);
     const std::string_view body(reinterpret_cast<const char*>(cbor.data()), cbor.size());
     std::string out = std::string(kMagic) + std::to_string(kTraceFileVersion) + "\n" + checksum_line(body);
@@ -779,7 +802,7 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
 }
 
 void save_trace_file(const std::string& path, const TraceFile& file) {
-    write_file_atomically(path, serialize_trace_file(file));
+    write_file_atomically(path, serialize_trace_file(file), "--save");
 }
 
 TraceFile load_trace_file(const std::string& path, std::string_view option) {

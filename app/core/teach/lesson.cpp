@@ -85,16 +85,25 @@ LessonStep parse_step(const json& s, const std::string& where) {
     const json& st = step.state;
     want("kernel", st.value("kernel", json()).is_string(), "a kernel name");
     want("size", st.value("size", json()).is_string(), "a size string such as \"32\" or \"37x29x45\"");
-    want("tile", st.value("tile", json()).is_number_integer(), "an integer");
+    want("tile", st.value("tile", json()).is_number_unsigned() && st.value("tile", json()).get<uint64_t>() >= 1 &&
+                     st.value("tile", json()).get<uint64_t>() <= 1024,
+         "an integer from 1 to 1024");
     want("phase", st.value("phase", json()).is_number_integer(), "an integer (a phase: one trip round the tile loop)");
     want("part", st.value("part", json()).is_string(), "a part's name: \"load\", \"use\", \"store\", ...");
     want("interval", st.value("interval", json()).is_number_integer(), "an integer (a raw barrier interval)");
     want("iteration", st.value("iteration", json()).is_number_integer(), "an integer (an iteration of a use part)");
-    want("item", st.value("item", json()).is_array(), "[X, Y] (a work-item's local id)");
+    // [X, Y] or [X, Y, Z]: non-negative integers, checked here so no later get<> meets a string.
+    const auto id_list = [](const json& v) {
+        if (!v.is_array() || v.empty() || v.size() > 3) return false;
+        for (const json& e : v)
+            if (!e.is_number_unsigned() || e.get<uint64_t>() > 0x7fffffffu) return false;
+        return true;
+    };
+    want("item", id_list(st.value("item", json())), "[X, Y] (a work-item's local id: non-negative integers)");
     want("naming", st.value("naming", json()).is_string(), "\"slides\" or \"abc\"");
     want("view", st.value("view", json()).is_string(), "a view name");
     want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
-    want("group", st.value("group", json()).is_array(), "[X, Y]");
+    want("group", id_list(st.value("group", json())), "[X, Y] (a work-group's id: non-negative integers)");
     want("params", st.value("params", json()).is_object(), "an object {\"NAME\": integer, ...} of the kernel's parameters");
     want("compare_params", st.value("compare_params", json()).is_object(),
          "an object {\"NAME\": integer, ...} of the compare kernel's parameters");

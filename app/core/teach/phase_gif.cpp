@@ -13,6 +13,7 @@
 
 #include <stb/stb_easy_font.h>  // header-only, static functions
 
+#include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 
 namespace tilescope {
@@ -193,9 +194,14 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
     c.h = body_bottom + gap + key_h + margin / 2;
     (void)locals_n, (void)local_rows;
 
-    const std::string tmp = path + ".tmp-" + std::to_string(getpid());
+    // Encoded in memory, then written by the one output writer (core/base/atomic_file.h).
+    std::string bytes;
+    const OutputFunc append = [](GifFileType* g, const GifByteType* data, int n) {
+        static_cast<std::string*>(g->UserData)->append(reinterpret_cast<const char*>(data), size_t(n));
+        return n;
+    };
     int err = 0;
-    GifFileType* gif = EGifOpenFileName(tmp.c_str(), false, &err);
+    GifFileType* gif = EGifOpen(&bytes, append, &err);
     if (!gif) throw InputError("--record '" + path + "': cannot write (" + GifErrorString(err) + ")");
     const std::vector<GifColorType> colours = gif_colours();
     ColorMapObject* map = GifMakeMapObject(int(colours.size()), colours.data());
@@ -245,12 +251,8 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
         for (int y = 0; y < c.h && ok; ++y) ok = EGifPutLine(gif, c.px.data() + size_t(y) * c.w, c.w) == GIF_OK;
     }
     if (EGifCloseFile(gif, &err) != GIF_OK) ok = false;
-    std::error_code ec;
-    if (ok) std::filesystem::rename(tmp, path, ec);
-    if (!ok || ec) {
-        std::remove(tmp.c_str());
-        throw InputError("--record '" + path + "': cannot write the GIF");
-    }
+    if (!ok) throw InputError("--record '" + shown(path) + "': cannot encode the GIF");
+    write_file_atomically(path, bytes, "--record");
     return parts;
 }
 

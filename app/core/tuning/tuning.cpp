@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "core/base/atomic_file.h"
+#include "core/base/environment.h"
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
@@ -38,9 +39,22 @@ void warn_skipped(const std::string& origin, const std::string& why) {
     std::cerr << "tilescope: tuning file '" << shown(origin) << "' skipped: " << shown(why, 240) << "\n";
 }
 
+// A tuning folder past its budget (kMaxTuningFolderBytes, kMaxTuningFolderFiles): one
+// line per folder and process.
+void warn_budget(const std::string& dir, const std::string& why) {
+    static std::mutex mutex;
+    static std::set<std::string> warned;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!warned.insert(dir).second) return;
+    std::cerr << "tilescope: tuning folder '" << shown(dir) << "': " << why << "\n";
+}
+
 std::string read_text(const std::filesystem::path& path) {
     try {
-        return read_untrusted_file_or_empty(path.string(), kMaxTuningFileBytes, "tuning file '" + shown(path.string()) + "'");
+        std::string text = read_untrusted_file_or_empty(path.string(), kMaxTuningFileBytes, "tuning file '" + shown(path.string()) + "'");
+        // An input of this run: no output (bench --json into the tuning folder) may replace it.
+        if (!text.empty()) note_input_file(path.string());
+        return text;
     } catch (const InputError& e) {
         warn_skipped(path.string(), e.what());
         return {};
@@ -127,14 +141,13 @@ std::string device_slug(std::string_view label) {
 std::string device_slug(const DeviceInfo& device) { return device_slug(device.label()); }
 
 std::string user_tuning_dir() {
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/') return std::string(xdg) + "/tilescope/tuning";
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/.local/share/tilescope/tuning";
+    if (const auto xdg = env_text("XDG_DATA_HOME"); xdg && (*xdg)[0] == '/') return *xdg + "/tilescope/tuning";
+    return env_text("HOME").value_or(".") + "/.local/share/tilescope/tuning";
 }
 
 std::vector<std::string> tuning_search_dirs() {
     std::vector<std::string> dirs;
-    if (const char* env = std::getenv("TILESCOPE_TUNING_DIR"); env && *env) dirs.push_back(env);
+    if (const auto env = env_text("TILESCOPE_TUNING_DIR")) dirs.push_back(*env);
     dirs.push_back(user_tuning_dir());
     dirs.push_back("assets/tuning");
     if (const std::string exe = executable_dir(); !exe.empty()) dirs.push_back(exe + "/tuning");
@@ -142,7 +155,7 @@ std::vector<std::string> tuning_search_dirs() {
 }
 
 std::string default_tuning_dir() {
-    if (const char* env = std::getenv("TILESCOPE_TUNING_DIR"); env && *env) return env;
+    if (const auto env = env_text("TILESCOPE_TUNING_DIR")) return *env;
     return user_tuning_dir();
 }
 
@@ -240,6 +253,7 @@ namespace {
 // `visit(path_or_origin, text)` returns true to stop.
 template <class Visit>
 void for_each_tuning_file(const std::string& only_name, Visit visit) {
+    uint64_t budget_used = 0;  // bytes read in this look, all folders together
     for (const std::string& dir : tuning_search_dirs()) {
         std::error_code ec;
         if (!only_name.empty()) {
@@ -255,11 +269,25 @@ void for_each_tuning_file(const std::string& only_name, Visit visit) {
             continue;
         }
         std::vector<std::filesystem::path> files;
-        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        size_t listed = 0;
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end && listed < 4096; it.increment(ec), ++listed)
             if (it->path().extension() == ".json") files.push_back(it->path());
         std::sort(files.begin(), files.end());
+        if (files.size() > size_t(kMaxTuningFolderFiles)) {
+            warn_budget(dir, std::to_string(files.size()) + " tuning files; only the first " + std::to_string(kMaxTuningFolderFiles) +
+                                 " (by name) are read");
+            files.resize(size_t(kMaxTuningFolderFiles));
+        }
         for (const auto& path : files) {
+            std::error_code size_ec;
+            const uintmax_t size = std::filesystem::file_size(path, size_ec);
+            if (!size_ec && size <= kMaxTuningFileBytes && budget_used + size > kMaxTuningFolderBytes) {
+                warn_budget(dir, "its tuning files add up to more than " + limit_text(kMaxTuningFolderBytes) +
+                                     "; the rest from '" + shown(path.filename().string()) + "' on are skipped");
+                break;
+            }
             const std::string text = read_text(path);
+            budget_used += text.size();
             if (text.empty()) continue;
             if (const std::string why = tuning_text_problem(text); !why.empty()) {
                 warn_skipped(path.string(), why);
@@ -477,7 +505,7 @@ std::string merge_tuning(std::string_view existing, const std::string& device_la
     sizes[size_bucket(size)] = std::move(summary);
     e["sizes"] = std::move(sizes);
     doc["kernels"][kernel] = std::move(e);
-    return doc.dump(2) + "\n";
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(

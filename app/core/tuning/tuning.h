@@ -26,6 +26,11 @@ namespace tilescope {
 // but letters and digits become one '-'.
 // Limits of a tuning file read from disk (issue 23); beyond them it is skipped with a line.
 inline constexpr uint64_t kMaxTuningFileBytes = 1u << 20;  // 1 MiB
+// One look through the tuning folders reads at most this much, whatever lies there
+// (issue 32: sixty 1 MiB files made every lookup read 60 MiB): past it the rest is
+// skipped with one warning. Real tuning files are a few KiB.
+inline constexpr uint64_t kMaxTuningFolderBytes = 2u << 20;  // 2 MiB per look, all folders together
+inline constexpr int kMaxTuningFolderFiles = 64;             // .json files considered per folder
 inline constexpr int kMaxTuningNesting = 16;                // a real tuning file nests 5 deep
 
 std::string device_slug(std::string_view device_label);

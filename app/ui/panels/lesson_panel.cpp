@@ -66,7 +66,7 @@ void record_gif(AppState& s) {
     try {
         const int frames = write_phase_gif(t, s.main.roles, g, path);
         s.message = "Saved " + std::to_string(frames) + " frames (one per part of each phase) as " + absolute_path(path);
-    } catch (const InputError& e) {
+    } catch (const std::exception& e) {  // refused (InputError) or not written whole (OutputError)
         s.message = e.what();
     }
 }

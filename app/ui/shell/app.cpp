@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/base/errors.h"
 #include "core/caches/cache_trace.h"
 #include "core/tasks/devices.h"
 
@@ -206,7 +207,7 @@ void App::write_state_report(const std::string& path) const {
     }
     j["tuning"] = tj;
     try {
-        write_file_atomically(path, j.dump(2) + "\n");
+        write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
         std::cerr << "tilescope gui: --control: state " << path << ": " << e.what() << std::endl;
     }
@@ -317,12 +318,21 @@ void App::take_screenshot() {
     std::string err;
     if (s_.screenshot_request) {
         const std::string path = s_.screenshot_request->empty() ? default_screenshot_path() : *s_.screenshot_request;
-        s_.message = backend_.save_png(path, err) ? "Saved the window as " + absolute_path(path) : err;
+        try {
+            s_.message = backend_.save_png(path, err, 0, "F12 screenshot") ? "Saved the window as " + absolute_path(path) : err;
+        } catch (const std::exception& e) {
+            s_.message = e.what();
+        }
         s_.screenshot_request.reset();
     }
     if (control_screenshot_ && data_ready()) {
-        if (backend_.save_png(*control_screenshot_, err)) std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
-        else std::cerr << "tilescope gui: --control: " << err << std::endl;
+        try {
+            if (backend_.save_png(*control_screenshot_, err, 0, "--control screenshot"))
+                std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
+            else std::cerr << "tilescope gui: --control: " << err << std::endl;
+        } catch (const std::exception& e) {
+            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << std::endl;
+        }
         control_screenshot_.reset();
     }
 }

@@ -337,6 +337,17 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
         throw InputError("--compare-param: accepted only with --compare K[:T] or --view compare");
     if (o.has("compare") || g.view == View::Compare) g.compare = compare_config(*g.config, o.get_or("compare", ""), o.all("compare-param"));
     resolve(*g.config);  // bad sizes are input errors now, not in the window
+    if (g.compare) {
+        // The compare configuration is checked now too, and its refusal names what the user
+        // gave (--compare / --view compare), not options they never typed.
+        const std::string given = o.has("compare") ? "--compare '" + shown(o.get_or("compare", ""), 40) + "'" : std::string("--view compare");
+        try {
+            resolve(*g.compare);
+        } catch (const InputError& e) {
+            throw InputError(given + " (" + g.compare->kernel.name + " at tile " + std::to_string(g.compare->tile) +
+                             "): " + shown(e.what(), std::string::npos));
+        }
+    }
     check_group(g, o.get_or("group", ""));
     return g;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/base/errors.h"
 #include "ui/shell/app.h"
 #include "ui/shell/screen_text.h"
 #include "core/trace/phases.h"
@@ -73,7 +74,7 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
                       {"rows", m.rows}, {"cols", m.cols}});
     j["matrices"] = ms;
     if (legend) j["legend"] = {{"x0", (*legend)[0]}, {"y0", (*legend)[1]}, {"x1", (*legend)[2]}, {"y1", (*legend)[3]}};
-    write_file_atomically(path, j.dump(2) + "\n");
+    write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace
@@ -175,16 +176,27 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
     backend.framebuffer_size(w, h);
     if (o_.screenshot) {
         std::string err;
-        if (!backend.save_png(*o_.screenshot, err, o_.screenshot_width)) {
-            std::cerr << "tilescope gui: --screenshot: " << err << "\n";
+        try {
+            if (!backend.save_png(*o_.screenshot, err, o_.screenshot_width, "--screenshot")) {
+                std::cerr << "tilescope gui: --screenshot: " << err << "\n";
+                status_ = 2;
+            }
+        } catch (const OutputError& e) {
+            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
+            status_ = 1;
+        } catch (const std::exception& e) {
+            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
             status_ = 2;
         }
     }
     if (o_.text) {
         try {
-            write_file_atomically(*o_.text, screen_text(*ImGui::GetDrawData()));
+            write_file_atomically(*o_.text, screen_text(*ImGui::GetDrawData()), "--text");
+        } catch (const OutputError& e) {
+            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
+            status_ = 1;
         } catch (const std::exception& e) {
-            std::cerr << "tilescope gui: --text: " << e.what() << "\n";
+            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
             status_ = 2;
         }
     }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/environment.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
@@ -15,8 +16,8 @@ namespace tilescope::ui {
 
 std::string config_dir() {
     std::string base;
-    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) base = x;
-    else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.config";
+    if (const auto x = env_text("XDG_CONFIG_HOME")) base = *x;
+    else if (const auto h = env_text("HOME")) base = *h + "/.config";
     else base = ".";
     const std::string dir = base + "/tilescope";
     std::error_code ec;
@@ -26,8 +27,8 @@ std::string config_dir() {
 
 std::string screenshot_dir() {
     std::vector<std::string> candidates;
-    if (const char* x = std::getenv("XDG_PICTURES_DIR"); x && *x) candidates.push_back(std::string(x) + "/tilescope");
-    if (const char* h = std::getenv("HOME"); h && *h) candidates.push_back(std::string(h) + "/Pictures/tilescope");
+    if (const auto x = env_text("XDG_PICTURES_DIR")) candidates.push_back(*x + "/tilescope");
+    if (const auto h = env_text("HOME")) candidates.push_back(*h + "/Pictures/tilescope");
     for (const std::string& dir : candidates) {
         std::error_code ec;
         std::filesystem::create_directories(dir, ec);
@@ -67,7 +68,7 @@ void save_settings(const Settings& s) {
                         {"size", s.size}, {"tile", s.tile}, {"device", s.device}, {"sidebar_width", s.sidebar_width}};
     try {
         // Atomic: two windows saving at once, or one killed mid-write, never leave half a file.
-        write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
+        write_file_atomically(config_dir() + "/settings.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const InputError&) {
         // Settings are a convenience: an unwritable config directory must not stop the GUI.
     }

@@ -1,0 +1,30 @@
+#pragma once
+// Every environment variable tilescope reads goes through here, checked like an option
+// (issue 32 item 5): a bad value is one InputError line naming the variable, the value
+// and what is accepted (exit 2), never a silent default or a hang.
+#include <optional>
+#include <string>
+
+namespace tilescope {
+
+// The variable's text; unset and empty are both "not set". Control characters are kept
+// (messages quote them with shown()).
+std::optional<std::string> env_text(const char* name);
+
+// A finite decimal number in [lo, hi]; `unit` words the range ("seconds"). Throws
+// InputError "NAME='VALUE': accepted: a number of seconds from LO to HI".
+std::optional<double> env_number(const char* name, double lo, double hi, const char* unit);
+
+// A folder tilescope reads from (TILESCOPE_TUNING_DIR, XDG_DATA_HOME): when it exists it
+// must be a directory this process can list. A missing folder is fine (nothing in it).
+std::optional<std::string> env_folder(const char* name);
+
+// TILESCOPE_ICDS: ':'-separated .icd files (regular files of at most 4 KiB) or OpenCL
+// libraries (regular files). Returns why the value cannot be used, or nothing when it can.
+std::optional<std::string> env_icds_problem();
+
+// Checks every variable tilescope reads, once at start-up, so a bad value stops the run
+// before any work with one line. Throws InputError.
+void check_environment();
+
+}  // namespace tilescope
