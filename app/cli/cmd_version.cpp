@@ -25,7 +25,10 @@ std::string platform_text(cl_platform_id p, cl_platform_info what) {
 // ocl-icd's own query (an extension of the loader): CL_ICDL_NAME 3, CL_ICDL_VERSION 2.
 std::string icd_loader_text() {
     using Fn = cl_int (*)(cl_uint, size_t, void*, size_t*);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the loader's own query has no 1.2 form
     auto fn = reinterpret_cast<Fn>(clGetExtensionFunctionAddress("clGetICDLoaderInfoOCLICD"));
+#pragma GCC diagnostic pop
     if (!fn) return "an OpenCL ICD loader (its version is not reported)";
     auto info = [&](cl_uint what) {
         char buf[256] = {};
@@ -45,8 +48,8 @@ int cmd_version(const std::vector<std::string>& args) {
     }
     if (!args.empty()) throw InputError("'" + shown(args[0], 40) + "' is not an option of version; accepted: --help");
     std::cout << "tilescope " << TILESCOPE_VERSION << " (git " << TILESCOPE_GIT_REVISION << ")\n";
+    all_devices();  // registers Oclgrind's ICD: before any other call, as the loader reads its vendors once
     std::cout << "OpenCL ICD loader: " << icd_loader_text() << "\n";
-    all_devices();  // registers Oclgrind's ICD with the loader
     cl_uint count = 0;
     std::vector<cl_platform_id> ids;
     if (clGetPlatformIDs(0, nullptr, &count) == CL_SUCCESS && count > 0) {
