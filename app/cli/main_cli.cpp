@@ -34,6 +34,7 @@ const char* kUsage =
     "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
     "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
     "  export     turn a saved trace (.tstrace) into a self-contained HTML hand-out\n"
+    "  version    the version, git revision, OpenCL loader, platforms and Oclgrind found (also --version)\n"
     "Every subcommand has --help.\n";
 
 int cancelled(const std::string& cmd) {
@@ -55,6 +56,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             std::cout << kUsage;
             return 0;
         }
+        if (cmd == "--version" || cmd == "version") return cmd_version(args);
         if (cmd == "__measure") {  // a kernel from a file, measured in a child process (core/device/contained_measure.h)
             watchdog::enable("tilescope __measure");
             return measure_child_main(args);
@@ -89,7 +91,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, frame, tour, tune, ceilings, export (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, frame, tour, tune, ceilings, export, version (see --help)\n";
         return 2;
     } catch (const Cancelled&) {
         return cancelled(cmd);
