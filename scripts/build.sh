@@ -6,6 +6,8 @@ build="${TILESCOPE_BUILD_DIR:-$root/build}"
 jobs="${TILESCOPE_JOBS:-$(nproc)}"
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Paths relative to the clone, so a second clone elsewhere (CI's fresh one) reuses the cache.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 mkdir -p "$build"
 if [ ! -f "$build/build.ninja" ]; then
   echo "build: configuring in $build"

@@ -1,6 +1,5 @@
 #include "gfx/backend.h"
 
-#include "core/base/environment.h"
 
 #include <dlfcn.h>
 
@@ -19,6 +18,14 @@
 #include "gfx/screenshot.h"
 
 namespace tilescope::gfx {
+
+namespace {
+// A switch or a display named in the environment; its value is only tested, never used.
+bool set_and_not_empty(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+}
+}  // namespace
 namespace {
 
 std::string g_glfw_error;
@@ -39,7 +46,7 @@ void install_damage_callbacks(GLFWwindow* w) {
 
 // GLX_MESA_copy_sub_buffer, looked up without X11 headers: GLX entry points by name.
 void find_copy_sub_buffer(void*& copy_fn, void*& display, unsigned long& drawable) {
-    if (!glfwExtensionSupported("GLX_MESA_copy_sub_buffer") || env_text("TILESCOPE_FULL_REDRAW")) return;
+    if (!glfwExtensionSupported("GLX_MESA_copy_sub_buffer") || set_and_not_empty("TILESCOPE_FULL_REDRAW")) return;
     using GetDisplay = void* (*)();
     using GetDrawable = unsigned long (*)();
     auto get_display = reinterpret_cast<GetDisplay>(glfwGetProcAddress("glXGetCurrentDisplay"));
@@ -82,7 +89,7 @@ int tolerate_lost_present(void* display, XErrorEventAbi* e) {
 }  // namespace
 
 bool Backend::display_available(std::string& why) {
-    if (!env_text("DISPLAY") && !env_text("WAYLAND_DISPLAY")) {
+    if (!set_and_not_empty("DISPLAY") && !set_and_not_empty("WAYLAND_DISPLAY")) {
         why = "no display (DISPLAY is not set); run under X11 or Xvfb, or use `tilescope tour`";
         return false;
     }
@@ -173,8 +180,8 @@ void Backend::render(uint32_t clear_rgba) {
     damage_h_ = r.h;
 }
 
-bool Backend::save_png(const std::string& path, std::string& error, int max_width, const std::string& option) {
-    return gfx::save_png(path, fb_w_, fb_h_, error, max_width, option);
+bool Backend::png(std::string& out, std::string& error, int max_width) {
+    return gfx::framebuffer_png(fb_w_, fb_h_, out, error, max_width);
 }
 
 void Backend::present() {

@@ -3,7 +3,7 @@
 // context, ImGui's GLFW and OpenGL3 back-ends and the partial repaint. Nothing outside
 // app/gfx sees GLFW or a GLFWwindow*. The UI calls, per frame:
 //   begin_frame(); ImGui::NewFrame(); ...panels...; ImGui::Render();
-//   render(clear); [save_png(...)]; present();
+//   render(clear); [png(...)]; present();
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -49,7 +49,8 @@ public:
     void render(uint32_t clear_rgba);   // after ImGui::Render(): paints the damage into the back buffer
     // The frame just rendered, as a PNG (call between render and present). False with
     // `error` set on failure. `max_width` > 0 scales the image down.
-    bool save_png(const std::string& path, std::string& error, int max_width = 0, const std::string& option = "screenshot");
+    // The last frame as PNG bytes (false with `error` when there is none); the UI writes them.
+    bool png(std::string& out, std::string& error, int max_width = 0);
     void present();                     // shows the frame
 
     // False for a few frames after a size, minimise or DPI change: until the back buffer

@@ -8,11 +8,9 @@
 #include <filesystem>
 #include <vector>
 
-#include "core/base/atomic_file.h"
-
 namespace tilescope::gfx {
 
-bool save_png(const std::string& path, int w, int h, std::string& error, int max_width, const std::string& option) {
+bool framebuffer_png(int w, int h, std::string& png, std::string& error, int max_width) {
     if (w <= 0 || h <= 0) {
         error = "empty framebuffer";
         return false;
@@ -45,17 +43,16 @@ bool save_png(const std::string& path, int w, int h, std::string& error, int max
         img.swap(small);
     }
     stbi_write_png_compression_level = 9;  // docs screenshots stay small
-    // Encoded in memory, then written by the one output writer (core/base/atomic_file.h):
-    // a fresh O_EXCL temporary name, never a fixed NAME.tmp a planted link could redirect.
-    std::string png;
+    // Encoded in memory; the caller writes it through the one output writer (a fresh O_EXCL
+    // temporary name, never a fixed NAME.tmp a planted link could redirect).
+    png.clear();
     const auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
     };
     if (!stbi_write_png_to_func(append, &png, ow, oh, 3, img.data(), ow * 3)) {
-        error = option + " '" + path + "': cannot encode the PNG";
+        error = "cannot encode the PNG";
         return false;
     }
-    write_file_atomically(path, png, option);  // throws InputError (refused) or OutputError (short write)
     return true;
 }
 

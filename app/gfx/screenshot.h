@@ -4,11 +4,10 @@
 
 namespace tilescope::gfx {
 
-// Reads the current framebuffer (w x h) and writes `path` atomically (temp + rename).
-// Returns false with `error` set when there is nothing to save; throws InputError when the
-// target is refused and OutputError when it cannot be written whole (atomic_file.h). `max_width` > 0 scales down (box filter)
+// Reads the current framebuffer (w x h) and encodes it as PNG bytes into `png`. Returns false
+// with `error` set when there is nothing to encode. Writing the bytes is the caller's (the UI
+// writes every output through core's one writer). `max_width` > 0 scales down (box filter)
 // so docs screenshots stay small.
-bool save_png(const std::string& path, int w, int h, std::string& error, int max_width = 0,
-              const std::string& option = "screenshot");
+bool framebuffer_png(int w, int h, std::string& png, std::string& error, int max_width = 0);
 
 }  // namespace tilescope::gfx

@@ -61,15 +61,6 @@ int standard_stream(const std::string& path) {
     return -1;
 }
 
-const char* kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
-}
-
 // The file a write to `path` must replace: symlinks followed (a link is written through to
 // its target, which may not exist yet), so the rename never replaces the link itself.
 std::string write_target(const std::string& path, const std::string& option) {
@@ -90,7 +81,7 @@ std::string write_target(const std::string& path, const std::string& option) {
 void check_target_kind(const std::string& target, const std::string& path, const std::string& option) {
     struct stat st{};
     if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw InputError(option + " '" + shown(path) + "': is " + kind_of(st.st_mode) +
+        throw InputError(option + " '" + shown(path) + "': is " + file_kind(st.st_mode) +
                          "; accepted: a regular file, or - for standard output");
 }
 
@@ -110,7 +101,7 @@ void check_not_input(const std::string& output, const std::string& option, const
                          "; accepted: an output file other than the inputs");
 }
 
-void check_writable(const std::string& path, const std::string& option) {
+void check_writable(const std::string& path, const std::string& option, bool merged_in_place) {
     if (standard_stream(path) >= 0) return;
     if (path.empty()) throw InputError(option + ": needs a file name or - for standard output");
     const std::string target = write_target(path, option);
@@ -122,7 +113,10 @@ void check_writable(const std::string& path, const std::string& option) {
     if (access(dir.c_str(), W_OK) != 0)
         throw InputError(option + " '" + shown(path) + "': directory '" + shown(dir.string()) + "' is not writable");
     if (fs::is_directory(path, ec)) throw InputError(option + " '" + shown(path) + "': is a directory");
-    for (const std::string& input : input_files_read()) check_not_input(path, option, input, "'" + shown(input) + "'");
+    for (const std::string& input : input_files_read()) {
+        if (merged_in_place && same_file(input, path)) continue;
+        check_not_input(path, option, input, "'" + shown(input) + "'");
+    }
 }
 
 namespace {

@@ -41,7 +41,9 @@ void check_not_input(const std::string& output, const std::string& option, const
 void update_file_locked(const std::string& path, const std::function<std::string(const std::string& current)>& merge);
 
 // Fails early (InputError) if `path` could not be written later: its directory is missing
-// or not writable. Call before long work so a typo does not cost a whole benchmark.
-void check_writable(const std::string& path, const std::string& option);
+// or not writable, or it is an input of this run. Call before long work so a typo does not
+// cost a whole benchmark. `merged_in_place`: the file will be updated by update_file_locked
+// (read, merged, replaced: a tuning file), so having read it is no reason to refuse it.
+void check_writable(const std::string& path, const std::string& option, bool merged_in_place = false);
 
 }  // namespace tilescope

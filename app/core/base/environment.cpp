@@ -10,21 +10,12 @@
 #include <cstring>
 
 #include "core/base/errors.h"
+#include "core/base/untrusted_file.h"
 #include "core/base/number_text.h"
 
 namespace tilescope {
 
 namespace {
-
-std::string kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISREG(mode)) return "a file";
-    return "not a regular file";
-}
 
 std::string quoted(const char* name, const std::string& value) { return std::string(name) + "='" + shown(value) + "'"; }
 
@@ -63,7 +54,7 @@ std::optional<std::string> env_folder(const char* name) {
         throw InputError(quoted(name, *text) + ": cannot be read (" + std::strerror(errno) + "); accepted: a folder you can read");
     }
     if (!S_ISDIR(st.st_mode))
-        throw InputError(quoted(name, *text) + ": is " + kind_of(st.st_mode) + "; accepted: a folder you can read");
+        throw InputError(quoted(name, *text) + ": is " + file_kind(st.st_mode) + "; accepted: a folder you can read");
     if (::access(text->c_str(), R_OK | X_OK) != 0)
         throw InputError(quoted(name, *text) + ": cannot be read (" + std::strerror(errno) + "); accepted: a folder you can read");
     return text;
@@ -82,7 +73,7 @@ std::optional<std::string> env_icds_problem() {
                 return "TILESCOPE_ICDS entry '" + shown(item) + "': cannot be read (" + std::strerror(errno) +
                        "); accepted: .icd files or OpenCL libraries, separated by ':'";
             if (!S_ISREG(st.st_mode))
-                return "TILESCOPE_ICDS entry '" + shown(item) + "': is " + kind_of(st.st_mode) +
+                return "TILESCOPE_ICDS entry '" + shown(item) + "': is " + file_kind(st.st_mode) +
                        "; accepted: regular .icd files or OpenCL libraries, separated by ':'";
             if (item.size() > 4 && item.compare(item.size() - 4, 4, ".icd") == 0 && st.st_size > 4096)
                 return "TILESCOPE_ICDS entry '" + shown(item) + "': " + grouped(uint64_t(st.st_size)) +
@@ -103,7 +94,7 @@ void check_environment() {
         struct stat st{};
         if (::stat(dir.c_str(), &st) == 0 && (!S_ISDIR(st.st_mode) || ::access(dir.c_str(), R_OK | X_OK) != 0))
             throw InputError("XDG_DATA_HOME='" + shown(*xdg) + "': its tilescope/tuning " +
-                             (S_ISDIR(st.st_mode) ? std::string("folder cannot be read") : "is " + kind_of(st.st_mode)) +
+                             (S_ISDIR(st.st_mode) ? std::string("folder cannot be read") : "is " + std::string(file_kind(st.st_mode))) +
                              "; accepted: a folder you can read");
     }
     if (const auto why = env_icds_problem()) throw InputError(*why);

@@ -15,14 +15,6 @@
 namespace tilescope {
 namespace {
 
-std::string kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
-}
 
 std::string with_commas(uint64_t v) {
     std::string s = std::to_string(v);
@@ -49,7 +41,7 @@ std::string read_checked(const std::string& path, uint64_t max_bytes, std::strin
             throw InputError(who + ": cannot be read (no such file, or no permission)");
         throw InputError(who + ": cannot be read (" + std::strerror(errno) + ")");
     }
-    if (!S_ISREG(st.st_mode)) throw InputError(who + ": is " + kind_of(st.st_mode) + "; accepted: a regular file");
+    if (!S_ISREG(st.st_mode)) throw InputError(who + ": is " + file_kind(st.st_mode) + "; accepted: a regular file");
     Fd f;
     // O_NONBLOCK: should a FIFO be swapped in after the stat, opening it does not wait for a writer.
     f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -58,7 +50,7 @@ std::string read_checked(const std::string& path, uint64_t max_bytes, std::strin
         throw InputError(who + ": cannot be read (" + std::strerror(errno) + ")");
     }
     if (::fstat(f.fd, &st) != 0) throw InputError(who + ": cannot be read (" + std::strerror(errno) + ")");
-    if (!S_ISREG(st.st_mode)) throw InputError(who + ": is " + kind_of(st.st_mode) + "; accepted: a regular file");
+    if (!S_ISREG(st.st_mode)) throw InputError(who + ": is " + file_kind(st.st_mode) + "; accepted: a regular file");
     if (uint64_t(st.st_size) > max_bytes)
         throw InputError(who + ": " + with_commas(uint64_t(st.st_size)) + " bytes; accepted: a file of at most " +
                          limit_text(max_bytes));
@@ -85,6 +77,15 @@ std::string read_checked(const std::string& path, uint64_t max_bytes, std::strin
 }
 
 }  // namespace
+
+const char* file_kind(unsigned mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
 
 std::string limit_text(uint64_t bytes) {
     if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return with_commas(bytes >> 20) + " MiB";

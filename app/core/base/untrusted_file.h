@@ -37,6 +37,10 @@ std::string read_untrusted_file_or_empty(const std::string& path, uint64_t max_b
 // "1 MiB", "256 MiB", "4,096 bytes": a limit as a message states it.
 std::string limit_text(uint64_t bytes);
 
+// What a path that is not a regular file is, for a message: "a directory", "a FIFO", "a
+// character device", "a block device", "a socket", else "not a regular file" (st_mode).
+const char* file_kind(unsigned mode);
+
 // Nesting depth of JSON text ([ and { outside strings), computed without recursion and
 // stopping as soon as `max_depth` is exceeded. Returns the depth found (at most
 // max_depth + 1).

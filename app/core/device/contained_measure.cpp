@@ -195,14 +195,8 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    // As for the trial (contained_trial.cpp): a sanitizer build's child lets a signal end it.
-    std::vector<std::string> env;
-    std::string asan = "ASAN_OPTIONS=";
-    for (char** e = environ; *e; ++e) {
-        if (std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) asan = std::string(*e) + ":";
-        else env.emplace_back(*e);
-    }
-    env.push_back(asan + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0:allocator_may_return_null=1");
+    // As for the trial: a sanitizer build's child lets a signal end it.
+    std::vector<std::string> env = child_environment("allocator_may_return_null=1");
     std::vector<char*> envp;
     for (std::string& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);

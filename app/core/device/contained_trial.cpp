@@ -111,16 +111,7 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device, c
     argv.push_back(program.data());
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    // Built with AddressSanitizer (CI's second step), the child would catch the driver's
-    // SIGSEGV itself, report and exit 1: it is told to let the signal end it, as it would
-    // anywhere else. Ignored by a build without the sanitizer.
-    std::vector<std::string> env;
-    std::string asan = "ASAN_OPTIONS=";
-    for (char** e = environ; *e; ++e) {
-        if (std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) asan = std::string(*e) + ":";
-        else env.emplace_back(*e);
-    }
-    env.push_back(asan + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0");
+    std::vector<std::string> env = child_environment();
     std::vector<char*> envp;
     for (std::string& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
@@ -181,6 +172,18 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device, c
     std::lock_guard<std::mutex> lock(g_mutex);
     g_tried[key] = refusal;
     if (!refusal.empty()) throw InputError(refusal);
+}
+
+std::vector<std::string> child_environment(const std::string& extra_asan) {
+    std::vector<std::string> env;
+    std::string asan = "ASAN_OPTIONS=";
+    for (char** e = environ; *e; ++e) {
+        if (std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) asan = std::string(*e) + ":";
+        else env.emplace_back(*e);
+    }
+    env.push_back(asan + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0" +
+                  (extra_asan.empty() ? "" : ":" + extra_asan));
+    return env;
 }
 
 int trial_main(const std::vector<std::string>& args) {

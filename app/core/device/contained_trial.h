@@ -46,4 +46,10 @@ void run_contained_trial(const LaunchConfig& config, const DeviceInfo& device,
 // the driver's compiler is caught as well as one of the kernel: the child builds first.
 int trial_main(const std::vector<std::string>& args);
 
+// The environment a contained child runs with: this process's, with ASAN_OPTIONS extended so
+// that a sanitizer build's child lets a driver's signal end it (as it would anywhere else)
+// instead of reporting and exiting 1; `extra_asan` ("opt=v:...") is appended too. Ignored by
+// a build without the sanitizer.
+std::vector<std::string> child_environment(const std::string& extra_asan = "");
+
 }  // namespace tilescope

@@ -32,7 +32,7 @@ QuickTuneOutcome run_quick_tune(const QuickTuneJob& job, const TaskProgress& pro
     out.path = (std::filesystem::path(dir) / (device_slug(dev) + ".json")).string();
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    check_writable(out.path, "the tuning folder");
+    check_writable(out.path, "the tuning folder", /*merged_in_place=*/true);  // read-merge-write (update_file_locked)
 
     Runner runner(dev);
     RunOptions ro;

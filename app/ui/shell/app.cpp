@@ -32,6 +32,7 @@
 #include "ui/widgets/theme.h"
 #include "ui/panels/tune_offer.h"
 #include "ui/panels/work_item_panel.h"
+#include "ui/shell/window_png.h"
 
 namespace tilescope::ui {
 namespace {
@@ -319,7 +320,7 @@ void App::take_screenshot() {
     if (s_.screenshot_request) {
         const std::string path = s_.screenshot_request->empty() ? default_screenshot_path() : *s_.screenshot_request;
         try {
-            s_.message = backend_.save_png(path, err, 0, "F12 screenshot") ? "Saved the window as " + absolute_path(path) : err;
+            s_.message = save_window_png(backend_, path, err, 0, "F12 screenshot") ? "Saved the window as " + absolute_path(path) : err;
         } catch (const std::exception& e) {
             s_.message = e.what();
         }
@@ -327,7 +328,7 @@ void App::take_screenshot() {
     }
     if (control_screenshot_ && data_ready()) {
         try {
-            if (backend_.save_png(*control_screenshot_, err, 0, "--control screenshot"))
+            if (save_window_png(backend_, *control_screenshot_, err, 0, "--control screenshot"))
                 std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
             else std::cerr << "tilescope gui: --control: " << err << std::endl;
         } catch (const std::exception& e) {

@@ -16,6 +16,7 @@
 #include "core/trace/phases.h"
 #include "ui/panels/timeline_panel.h"
 #include "ui/widgets/theme.h"
+#include "ui/shell/window_png.h"
 
 namespace tilescope::ui {
 namespace {
@@ -177,7 +178,7 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
     if (o_.screenshot) {
         std::string err;
         try {
-            if (!backend.save_png(*o_.screenshot, err, o_.screenshot_width, "--screenshot")) {
+            if (!save_window_png(backend, *o_.screenshot, err, o_.screenshot_width, "--screenshot")) {
                 std::cerr << "tilescope gui: --screenshot: " << err << "\n";
                 status_ = 2;
             }
