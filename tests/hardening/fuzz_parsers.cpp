@@ -655,7 +655,14 @@ int main(int argc, char** argv) {
     if (corpus.empty()) return usage("--corpus DIR is required");
     const auto all = targets();
     std::set<std::string> chosen;
-    for (size_t at = 0; only != "all";) {
+    // "hostile": every target but the generators of large valid files (*_valid), which the
+    // sanitizer build leaves to the normal one: 10x slower there, they pass its time bounds.
+    if (only == "hostile") {
+        for (const auto& [name, parse] : all)
+            if (name.find("_valid") == std::string::npos) chosen.insert(name);
+        only = "some";
+    }
+    for (size_t at = 0; only != "all" && only != "some";) {
         const size_t comma = only.find(',', at);
         const std::string name = only.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
         if (!all.count(name)) return usage(("unknown target " + name).c_str());
