@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
@@ -20,6 +22,18 @@
 
 namespace tilescope::cli {
 namespace {
+
+// bench's --json and --csv, checked before any work: writable, not an input, not one file,
+// at most one of them on standard output.
+std::pair<std::optional<std::string>, std::optional<std::string>> checked_outputs(const Options& o) {
+    const auto json_path = o.get("json"), csv_path = o.get("csv");
+    if (json_path) check_writable(*json_path, "--json");
+    if (csv_path) check_writable(*csv_path, "--csv");
+    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
+    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
+        throw InputError("--json - and --csv -: only one of them can go to standard output");
+    return {json_path, csv_path};
+}
 
 // The explanation as paragraphs, one per sentence, wrapped for a terminal.
 void print_explanation(std::FILE* out, const CpuExplanation& e) {
@@ -110,12 +124,7 @@ int run_performance_plan_cli(const Options& o) {
             throw InputError("--size " + shown(text) + ": the performance plan measures square sizes; accepted: N from 16 to 4096");
         size = int(s.M);
     }
-    const auto json_path = o.get("json"), csv_path = o.get("csv");
-    if (json_path) check_writable(*json_path, "--json");
-    if (csv_path) check_writable(*csv_path, "--csv");
-    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
-    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
-        throw InputError("--json - and --csv -: only one of them can go to standard output");
+    const auto [json_path, csv_path] = checked_outputs(o);
     const DeviceInfo& device = select_device(o.get_or("device", ""));
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
@@ -201,12 +210,7 @@ int run_saved_launch(const Options& o) {
         if (o.has(name)) throw InputError("--" + name + ": --open measures the saved launch as it is; accepted with --open: --device, --size, --reps, --warmup, --json, --csv, --trust-source");
     const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
     const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
-    const auto json_path = o.get("json"), csv_path = o.get("csv");
-    if (json_path) check_writable(*json_path, "--json");
-    if (csv_path) check_writable(*csv_path, "--csv");
-    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
-    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
-        throw InputError("--json - and --csv -: only one of them can go to standard output");
+    const auto [json_path, csv_path] = checked_outputs(o);
     LaunchConfig c = load_trace_file(*o.get("open"), "--open").launch;
     if (o.has("size")) c.size = parse_size(*o.get("size"), "--size");
     c.kernel.trusted = o.has("trust-source");
@@ -254,12 +258,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     }
     const int reps = o.get_int("reps", 3, 1, "an integer of at least 1");
     const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
-    const auto json_path = o.get("json"), csv_path = o.get("csv");
-    if (json_path) check_writable(*json_path, "--json");
-    if (csv_path) check_writable(*csv_path, "--csv");
-    check_distinct_outputs({{"--json", json_path ? *json_path : ""}, {"--csv", csv_path ? *csv_path : ""}});
-    if (json_path && csv_path && *json_path == "-" && *csv_path == "-")
-        throw InputError("--json - and --csv -: only one of them can go to standard output");
+    const auto [json_path, csv_path] = checked_outputs(o);
 
     std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
     // --pad auto (the default): a rung with "pad" in the catalog runs on zero-padded copies when
