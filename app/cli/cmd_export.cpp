@@ -46,6 +46,8 @@ std::string number(double v) {
 // Every step of a lesson on one page: the traces its steps need (each set-up traced once,
 // keeping detail for the groups the steps open) and, per step, where to open and the
 // question's answer from the trace.
+}  // namespace
+
 nlohmann::json lesson_page_data(const Lesson& lesson) {
     using nlohmann::json;
     struct Setup {
@@ -151,7 +153,6 @@ nlohmann::json lesson_page_data(const Lesson& lesson) {
     return {{"lesson_title", lesson.title}, {"lesson_name", lesson.name}, {"lesson_steps", steps}, {"traces", page_traces}};
 }
 
-}  // namespace
 
 int cmd_export(const std::vector<std::string>& args) {
     Options o("export", {"html", "lesson", "sheet"}, {"help"});
