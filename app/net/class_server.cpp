@@ -2,6 +2,10 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <thread>
 
 #include <httplib.h>
@@ -39,6 +43,52 @@ void reply(httplib::Response& res, int status, const nlohmann::json& body) {
 
 void refuse(httplib::Response& res, Status s) { reply(res, http_status(s), {{"error", classroom::status_text(s)}}); }
 
+// httplib serves a connection on one thread from its first byte to its close, and a long
+// poll holds that thread. A fixed pool sized for the class would let a flood of idle
+// connections queue in front of everyone; this one grows while jobs wait, up to `max`
+// threads (so memory stays bounded), and keeps them.
+class ElasticPool : public httplib::TaskQueue {
+public:
+    explicit ElasticPool(size_t max) : max_(max) {}
+    void enqueue(std::function<void()> fn) override {
+        std::unique_lock<std::mutex> lock(mutex_);
+        jobs_.push_back(std::move(fn));
+        if (jobs_.size() > idle_ && threads_.size() < max_) threads_.emplace_back([this] { work(); });
+        else cv_.notify_one();
+    }
+    void shutdown() override {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        for (std::thread& t : threads_) t.join();  // enqueue is no longer called: the listener has stopped
+    }
+
+private:
+    void work() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            ++idle_;
+            cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+            --idle_;
+            if (jobs_.empty()) return;  // stopping, nothing left
+            std::function<void()> fn = std::move(jobs_.front());
+            jobs_.pop_front();
+            lock.unlock();
+            fn();
+            lock.lock();
+        }
+    }
+    const size_t max_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<std::function<void()>> jobs_;
+    std::vector<std::thread> threads_;
+    size_t idle_ = 0;
+    bool stop_ = false;
+};
+
 }  // namespace
 
 struct ClassServer::Impl {
@@ -58,14 +108,14 @@ bool ClassServer::start(std::string& error) {
     s.shell = live_shell_page();
     httplib::Server& svr = s.server;
     // One thread per connection being served: every student may hold a long poll, and
-    // some more serve the page, joins and answers meanwhile.
-    const size_t threads = room_.limits().max_clients + 64;
-    svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    // more serve the page, joins and answers meanwhile (and outlast a flood of idle ones).
+    const size_t threads = std::max<size_t>(options_.max_threads, room_.limits().max_clients + 64);
+    svr.new_task_queue = [threads] { return new ElasticPool(threads); };
     svr.set_payload_max_length(options_.max_body);
     svr.set_read_timeout(options_.read_timeout_s, 0);
     svr.set_write_timeout(5, 0);
     svr.set_keep_alive_timeout(options_.keep_alive_s);
-    svr.set_keep_alive_max_count(100);
+    svr.set_keep_alive_max_count(10000);  // a student's page keeps its connection (and its thread)
     svr.set_socket_options([&s](socket_t fd) {
         int yes = 1;
         ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);

@@ -17,7 +17,8 @@ struct ServerOptions {
     size_t max_body = 1024;          // bytes of a request's body (a join or an answer)
     size_t max_headers = 64;         // headers of one request
     int read_timeout_s = 2;          // a client slower than this to send its request is dropped
-    int keep_alive_s = 2;            // an idle connection is closed after this
+    int keep_alive_s = 1;            // an idle connection is closed after this
+    size_t max_threads = 1024;       // threads serving connections, at most (at least max_clients + 64)
     int long_poll_ms = 15000;        // a student's state request waits this long for a change
     int backlog = 1024;              // connections waiting to be accepted
 };
