@@ -13,6 +13,7 @@
 #include "core/classroom/class_room.h"
 #include "core/io/html_export.h"
 #include "core/io/trace_file.h"
+#include "net/class_load.h"
 #include "net/class_server.h"
 
 namespace tilescope::cli {
@@ -35,6 +36,9 @@ const char* kHelp =
     "                    answer (anonymous: no names, no tokens)\n"
     "--code CODE         the join code (default: 6 random characters)\n"
     "--max-clients N     students who may join (default 400)\n"
+    "--bench             the load benchmark on loopback instead: [--students 300] [--changes 50]\n"
+    "                    [--questions 10] [--flood 10000]; p50/p99 of step change to student page,\n"
+    "                    memory, and a flood of idle connections while a student follows\n"
     "Keys (stdin): n next step, p previous step, f next frame, b frame back, r reveal the\n"
     "answer, t show the tally, q quit (also Ctrl-C, or the end of stdin). Quitting stops the\n"
     "server: nothing is left listening.\n"
@@ -83,10 +87,24 @@ std::string tally_line(const classroom::ClassRoom& room) {
 }  // namespace
 
 int cmd_class(const std::vector<std::string>& args) {
-    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients"}, {"help"});
+    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "students", "changes", "questions", "flood"},
+              {"help", "bench"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
+        return 0;
+    }
+    if (o.has("bench")) {
+        net::LoadPlan plan;
+        plan.students = size_t(o.get_int("students", 300, 1, "a number of simulated students from 1 to 2000"));
+        plan.changes = size_t(o.get_int("changes", 50, 1, "a number of step changes from 1 to 1000"));
+        plan.questions = size_t(o.get_int("questions", 10, 0, "a number of questions from 0 up to --changes"));
+        plan.flood = size_t(o.get_int("flood", 10000, 0, "a number of idle connections from 0 to 20000"));
+        if (plan.students > 2000 || plan.changes > 1000 || plan.questions > plan.changes || plan.flood > 20000)
+            throw InputError("class --bench: accepted: --students 1-2000, --changes 1-1000, --questions 0-changes, --flood 0-20000");
+        std::cout << "class --bench: " << plan.students << " simulated students on loopback, " << plan.changes << " step changes, "
+                  << plan.questions << " questions, then " << plan.flood << " idle connections at once\n"
+                  << net::run_load(plan).text();
         return 0;
     }
     const auto lesson_path = o.get("lesson"), trace_path = o.get("open");

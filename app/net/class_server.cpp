@@ -115,6 +115,7 @@ bool ClassServer::start(std::string& error) {
     svr.set_read_timeout(options_.read_timeout_s, 0);
     svr.set_write_timeout(5, 0);
     svr.set_keep_alive_timeout(options_.keep_alive_s);
+    svr.set_tcp_nodelay(true);  // a state is one small write: no 40 ms wait for an ACK
     svr.set_keep_alive_max_count(10000);  // a student's page keeps its connection (and its thread)
     svr.set_socket_options([&s](socket_t fd) {
         int yes = 1;
