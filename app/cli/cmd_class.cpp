@@ -109,7 +109,7 @@ int cmd_class(const std::vector<std::string>& args) {
     }
     const auto lesson_path = o.get("lesson"), trace_path = o.get("open");
     if (!lesson_path && !trace_path)
-        throw InputError("class: nothing to teach; accepted: --lesson FILE.json (assets/lessons/*.json) or --open FILE.tstrace");
+        throw InputError("nothing to teach; accepted: --lesson FILE.json (assets/lessons/*.json) or --open FILE.tstrace");
     if (lesson_path && trace_path)
         throw InputError("--open " + *trace_path + ": give a lesson or a saved trace, not both; accepted: --lesson FILE.json or --open FILE.tstrace");
     net::ServerOptions server = o.get("listen") ? net::parse_listen(*o.get("listen")) : net::ServerOptions{};
