@@ -124,6 +124,15 @@ try:
         check(ok, name + ' page joined and follows step 1: ' + json.dumps(st)[:300])
     read_class(r'2 joined', 10)
 
+    # The frame within the step (the page's own "step": part, iteration), then back.
+    cls.stdin.write('f'); cls.stdin.flush()
+    for name, s in (('375 px', phone), ('1280 px', wide)):
+        st, ok = wait_for(s, lambda d: d.get('liveFrame') == '1' and d.get('step') == '1', 5)
+        check(ok, name + ' page followed the frame forward: ' + json.dumps({k: st.get(k) for k in ('step', 'title')} if st else None))
+    cls.stdin.write('b'); cls.stdin.flush()
+    st, ok = wait_for(phone, lambda d: d.get('liveFrame') == '0' and d.get('step') == '0', 5)
+    check(ok, 'and back')
+
     t0 = time.time()
     cls.stdin.write('n'); cls.stdin.flush()
     for name, s in (('375 px', phone), ('1280 px', wide)):
