@@ -6,9 +6,6 @@
 
 #include "args/options.h"
 #include "args/setup.h"
-#include "core/teach/lesson.h"
-
-#include <nlohmann/json.hpp>
 
 namespace tilescope::cli {
 
@@ -40,9 +37,6 @@ int cmd_export(const std::vector<std::string>& args);
 int cmd_version(const std::vector<std::string>& args);
 int cmd_class(const std::vector<std::string>& args);  // class mode (issue 34)
 
-// Every step of a lesson as the hand-out shows it (the traces its steps need, where each
-// opens, each question's answer): export --html --lesson's page data, and class mode's.
-nlohmann::json lesson_page_data(const Lesson& lesson);
 
 // Ctrl-C sets a flag long work polls; a second Ctrl-C ends the process at once.
 void install_interrupt_handler();

@@ -13,6 +13,7 @@
 #include "core/classroom/class_room.h"
 #include "core/io/html_export.h"
 #include "core/io/trace_file.h"
+#include "core/tasks/lesson_page.h"
 #include "net/class_load.h"
 #include "net/class_server.h"
 
@@ -127,7 +128,7 @@ int cmd_class(const std::vector<std::string>& args) {
 
     nlohmann::json page;
     if (lesson_path) {
-        page = lesson_page_data(load_lesson(*lesson_path));
+        page = tasks::lesson_page_data(load_lesson(*lesson_path), {interrupted, [](const std::string& line) { std::cerr << "class: " << line << "\n"; }, {}});
     } else {
         page = handout_data(load_trace_file(*trace_path, "--open"));
     }
