@@ -15,6 +15,13 @@ if(TARGET tilescope_trace AND NOT TILESCOPE_SANITIZE)  # chromium: the normal bu
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/class_browser_test.py $<TARGET_FILE:tilescope>
                    ${CMAKE_SOURCE_DIR}/assets/lessons/2_tiling_4x4.json ${CMAKE_CURRENT_BINARY_DIR}/class_browser)
   set_tests_properties(ClassBrowser.TwoPagesFollowAnswerAndSeeReveal PROPERTIES TIMEOUT 120)
+  if(TARGET tilescope_ui)  # the same, the class started from the GUI under Xvfb (~8 s)
+    add_test(NAME ClassBrowser.FromTheGuiTwoPagesFollowAnswerAndSeeReveal
+             COMMAND ${CMAKE_COMMAND} -E env CLASS_TEST_GUI=1
+                     /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/class_browser_test.py $<TARGET_FILE:tilescope>
+                     ${CMAKE_SOURCE_DIR}/assets/lessons/2_tiling_4x4.json ${CMAKE_CURRENT_BINARY_DIR}/class_browser_gui)
+    set_tests_properties(ClassBrowser.FromTheGuiTwoPagesFollowAnswerAndSeeReveal PROPERTIES TIMEOUT 120)
+  endif()
 endif()
 # Bad input: one line, status 2, nothing started.
 foreach(bad "class" "class --lesson /nonexistent.json" "class --open a.tstrace --lesson b.json"
