@@ -40,6 +40,8 @@ const char* kHelp =
     "--bench             the load benchmark on loopback instead: [--students 300] [--changes 50]\n"
     "                    [--questions 10] [--flood 10000]; p50/p99 of step change to student page,\n"
     "                    memory, and a flood of idle connections while a student follows\n"
+    "--bench --join URL  simulated students against a class served elsewhere (the GUI's link):\n"
+    "                    [--students 300] [--seconds 20]; they follow and answer\n"
     "Keys (stdin): n next step, p previous step, f next frame, b frame back, r reveal the\n"
     "answer, t show the tally, q quit (also Ctrl-C, or the end of stdin). Quitting stops the\n"
     "server: nothing is left listening.\n"
@@ -88,11 +90,23 @@ std::string tally_line(const classroom::ClassRoom& room) {
 }  // namespace
 
 int cmd_class(const std::vector<std::string>& args) {
-    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "students", "changes", "questions", "flood"},
+    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "students", "changes", "questions", "flood", "join", "seconds"},
               {"help", "bench"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
+        return 0;
+    }
+    if (o.has("bench") && o.get("join")) {
+        const size_t students = size_t(o.get_int("students", 300, 1, "a number of simulated students from 1 to 2000"));
+        const int seconds = o.get_int("seconds", 20, 1, "whole seconds from 1 to 600");
+        if (students > 2000 || seconds > 600) throw InputError("class --bench --join: accepted: --students 1-2000, --seconds 1-600");
+        try {
+            std::cout << "class --bench --join: " << students << " simulated students for " << seconds << " s: "
+                      << net::run_external_load(*o.get("join"), students, seconds);
+        } catch (const std::invalid_argument& e) {
+            throw InputError("--join " + o.get("join")->substr(0, 80) + ": accepted: " + e.what());
+        }
         return 0;
     }
     if (o.has("bench")) {

@@ -236,4 +236,54 @@ LoadResult run_load(const LoadPlan& plan) {
     return result;
 }
 
+std::string run_external_load(const std::string& url, size_t students, double seconds) {
+    // http://HOST:PORT/#code=CODE
+    const size_t scheme = url.find("://"), colon = url.find(':', scheme == std::string::npos ? 0 : scheme + 3);
+    const size_t slash = url.find('/', colon == std::string::npos ? 0 : colon), code_at = url.find("code=");
+    if (scheme == std::string::npos || colon == std::string::npos || slash == std::string::npos || code_at == std::string::npos)
+        throw std::invalid_argument("a class's link: http://HOST:PORT/#code=CODE");
+    const std::string host = url.substr(scheme + 3, colon - scheme - 3);
+    const int port = std::stoi(url.substr(colon + 1, slash - colon - 1));
+    const std::string code = url.substr(code_at + 5, 16);
+    std::atomic<size_t> joined{0}, states{0}, answers{0};
+    const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < students; ++i)
+        threads.emplace_back([&, i] {
+            httplib::Client c(host, port);
+            c.set_keep_alive(true);
+            c.set_tcp_nodelay(true);
+            c.set_read_timeout(30, 0);
+            auto j = c.Post("/api/join", nlohmann::json{{"code", code}}.dump(), "application/json");
+            if (!j || j->status != 200) return;
+            const httplib::Headers h{{"X-Token", nlohmann::json::parse(j->body)["token"].get<std::string>()}};
+            ++joined;
+            c.Get("/api/data", h);
+            uint64_t seq = 0;
+            int answered_step = -1;
+            while (Clock::now() < end) {
+                auto r = c.Get("/api/state?since=" + std::to_string(seq), h);
+                if (!r || r->status != 200) {
+                    if (!r) return;  // the class ended
+                    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                    continue;
+                }
+                const auto st = nlohmann::json::parse(r->body);
+                ++states;
+                seq = st["seq"].get<uint64_t>();
+                if (st["closed"].get<bool>()) return;
+                const int step = st["step"].get<int>();
+                if (st["question"].get<bool>() && !st["revealed"].get<bool>() && answered_step != step) {
+                    answered_step = step;
+                    const auto a = c.Post("/api/answer", h, nlohmann::json{{"step", step}, {"value", std::to_string(i % 7)}}.dump(),
+                                          "application/json");
+                    if (a && a->status == 200) ++answers;
+                }
+            }
+        });
+    for (auto& t : threads) t.join();
+    return "joined " + std::to_string(joined.load()) + ", states received " + std::to_string(states.load()) + ", answers taken " +
+           std::to_string(answers.load()) + "\n";
+}
+
 }  // namespace tilescope::net

@@ -27,4 +27,9 @@ struct LoadResult {
 
 LoadResult run_load(const LoadPlan& plan);
 
+// Simulated students against a class served elsewhere (the GUI's): `students` join with the
+// link's code, follow by long polling and answer every question once, for `seconds`.
+// Returns one line: joined, states received, answers taken.
+std::string run_external_load(const std::string& url, size_t students, double seconds);
+
 }  // namespace tilescope::net

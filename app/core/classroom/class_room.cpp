@@ -247,7 +247,8 @@ ClassRoom::Joined ClassRoom::join(const std::string& code, const std::string& ad
     Bucket b;
     b.take(limits_.client_rate, limits_.client_burst, now);
     clients_.emplace(token, b);
-    changed();  // the projector's "joined" count
+    // No change for the pages: waking every waiting student at each join (or answer) would
+    // be N² wake-ups as a room joins; pages get the counts with the next step change.
     return {Status::ok, token};
 }
 
@@ -271,7 +272,6 @@ Status ClassRoom::answer(const std::string& token, int step, const std::string& 
     const auto v = parse_guess(value, limits_.max_answer_chars);
     if (!v) return Status::bad_value;
     s.answers.emplace(token, *v);
-    changed();  // the projector's "answered" count
     return Status::ok;
 }
 
