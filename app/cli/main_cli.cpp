@@ -34,6 +34,7 @@ const char* kUsage =
     "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
     "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
     "  export     turn a saved trace (.tstrace) into a self-contained HTML hand-out\n"
+    "  class      serve a lesson to the room's browsers: they follow, guess, and see the answer on Reveal\n"
     "  version    the version, git revision, OpenCL loader, platforms and Oclgrind found (also --version)\n"
     "Every subcommand has --help.\n";
 
@@ -78,6 +79,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         check_environment();
         if (cmd == "devices") return cmd_devices(args);
         if (cmd == "bench") return cmd_bench(args);
+        if (cmd == "class") return cmd_class(args);
         if (cmd == "trace") return cmd_trace(args);
         if (cmd == "frame") return cmd_frame(args);
         if (cmd == "tour") return cmd_tour(args);

@@ -1,4 +1,5 @@
 #include "ui/panels/lesson_panel.h"
+#include "ui/panels/class_panel.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -187,6 +188,7 @@ void handle_lesson_keys(AppState& s) {
 void LessonPanel::draw(AppState& s) {
     if (s.lesson.lesson) draw_step(s);
     else draw_menu(s);
+    if (s.lesson.lesson) draw_class_section(s);  // class mode (issue 34)
     ImGui::Separator();
     if (ImGui::Button("Record GIF of this group") && s.main.trace) record_gif(s);
     if (ImGui::IsItemHovered())

@@ -30,6 +30,7 @@
 #include "ui/panels/presenter_bar.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/widgets/theme.h"
+#include "ui/panels/class_panel.h"
 #include "ui/panels/tune_offer.h"
 #include "ui/panels/work_item_panel.h"
 #include "ui/shell/window_png.h"
@@ -122,6 +123,7 @@ App::~App() {
     // App (and the path string) are gone: a dangling name made files of garbage names in
     // the working folder. save_settings_on_exit has saved them already.
     ImGui::GetIO().IniFilename = nullptr;
+    stop_class();  // nothing is left listening
     worker_.cancel_all();
     gfx::shutdown_grids();  // GL objects go before the back-end's context does
 }
@@ -165,6 +167,14 @@ void App::obey_control_file() {
         if (c.kind == ControlCommand::Kind::State) write_state_report(c.argument);
         if (c.kind == ControlCommand::Kind::Text) control_text_ = c.argument;
         if (c.kind == ControlCommand::Kind::Reveal) reveal_answer(s_);
+        if (c.kind == ControlCommand::Kind::Class) control_class(s_, c.argument);  // as the Class section's buttons
+        if (c.kind == ControlCommand::Kind::LessonStep && s_.lesson.lesson) {
+            try {
+                open_lesson_step(s_, std::clamp(std::stoi(c.argument), 0, int(s_.lesson.lesson->steps.size()) - 1));
+            } catch (const std::exception&) {
+                std::cerr << "tilescope gui: --control: lesson-step " << c.argument << ": accepted: lesson-step N (0-based)" << std::endl;
+            }
+        }
     }
 }
 
@@ -233,6 +243,7 @@ void App::handle_keys() {
     }
     handle_cursor_keys(s_);
     handle_lesson_keys(s_);
+    sync_class(s_);  // a class's room follows the lesson's step and Reveal (issue 34)
 }
 
 void App::frame(double now) {

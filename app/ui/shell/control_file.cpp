@@ -51,9 +51,11 @@ std::vector<ControlCommand> ControlFile::take() {
         else if (verb == "state" && !arg.empty()) out.push_back({ControlCommand::Kind::State, arg});
         else if (verb == "text" && !arg.empty()) out.push_back({ControlCommand::Kind::Text, arg});
         else if (verb == "reveal") out.push_back({ControlCommand::Kind::Reveal, ""});
+        else if (verb == "class" && !arg.empty()) out.push_back({ControlCommand::Kind::Class, arg});
+        else if (verb == "lesson-step" && !arg.empty()) out.push_back({ControlCommand::Kind::LessonStep, arg});
         else if (!verb.empty())
             std::cerr << "tilescope gui: --control: '" << shown(line)
-                      << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH, text PATH, reveal\n";
+                      << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH, text PATH, reveal, class ADDR:PORT|stop, lesson-step N\n";
     }
     return out;
 }

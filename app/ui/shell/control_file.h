@@ -23,7 +23,7 @@ namespace tilescope::ui {
 inline constexpr unsigned long kMaxControlFileBytes = 64 * 1024;
 
 struct ControlCommand {
-    enum class Kind { Screenshot, Quit, Measure, State, Text, Reveal } kind;
+    enum class Kind { Screenshot, Quit, Measure, State, Text, Reveal, Class, LessonStep } kind;
     std::string argument;
 };
 

@@ -1,0 +1,273 @@
+#include "net/class_server.h"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include <httplib.h>
+#include <qrencode.h>
+
+#include "core/base/errors.h"
+#include "core/io/live_page.h"
+
+namespace tilescope::net {
+
+using classroom::Status;
+
+namespace {
+
+int http_status(Status s) {
+    switch (s) {
+    case Status::ok: return 200;
+    case Status::bad_code: return 403;
+    case Status::unknown_token: return 403;
+    case Status::full: return 503;
+    case Status::rate_limited: return 429;
+    case Status::already_answered: return 409;
+    case Status::revealed: return 409;
+    case Status::not_current: return 409;
+    case Status::no_question: return 409;
+    case Status::bad_value: return 400;
+    }
+    return 500;
+}
+
+void reply(httplib::Response& res, int status, const nlohmann::json& body) {
+    res.status = status;
+    res.set_content(body.dump(), "application/json");
+}
+
+void refuse(httplib::Response& res, Status s) { reply(res, http_status(s), {{"error", classroom::status_text(s)}}); }
+
+// httplib serves a connection on one thread from its first byte to its close, and a long
+// poll holds that thread. A fixed pool sized for the class would let a flood of idle
+// connections queue in front of everyone; this one grows while jobs wait, up to `max`
+// threads (so memory stays bounded), and keeps them.
+class ElasticPool : public httplib::TaskQueue {
+public:
+    explicit ElasticPool(size_t max) : max_(max) {}
+    void enqueue(std::function<void()> fn) override {
+        std::unique_lock<std::mutex> lock(mutex_);
+        jobs_.push_back(std::move(fn));
+        if (jobs_.size() > idle_ && threads_.size() < max_) threads_.emplace_back([this] { work(); });
+        else cv_.notify_one();
+    }
+    void shutdown() override {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        for (std::thread& t : threads_) t.join();  // enqueue is no longer called: the listener has stopped
+    }
+
+private:
+    void work() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            ++idle_;
+            cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+            --idle_;
+            if (jobs_.empty()) return;  // stopping, nothing left
+            std::function<void()> fn = std::move(jobs_.front());
+            jobs_.pop_front();
+            lock.unlock();
+            fn();
+            lock.lock();
+        }
+    }
+    const size_t max_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<std::function<void()>> jobs_;
+    std::vector<std::thread> threads_;
+    size_t idle_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace
+
+struct ClassServer::Impl {
+    httplib::Server server;
+    std::thread thread;
+    int listen_fd = -1;
+    std::string shell;
+};
+
+ClassServer::ClassServer(classroom::ClassRoom& room, ServerOptions options)
+    : room_(room), options_(std::move(options)), impl_(std::make_unique<Impl>()) {}
+
+ClassServer::~ClassServer() { stop(); }
+
+bool ClassServer::start(std::string& error) {
+    Impl& s = *impl_;
+    s.shell = live_shell_page();
+    httplib::Server& svr = s.server;
+    // One thread per connection being served: every student may hold a long poll, and
+    // more serve the page, joins and answers meanwhile (and outlast a flood of idle ones).
+    const size_t threads = std::max<size_t>(options_.max_threads, room_.limits().max_clients + 64);
+    svr.new_task_queue = [threads] { return new ElasticPool(threads); };
+    svr.set_payload_max_length(options_.max_body);
+    svr.set_read_timeout(options_.read_timeout_s, 0);
+    svr.set_write_timeout(5, 0);
+    svr.set_keep_alive_timeout(options_.keep_alive_s);
+    svr.set_tcp_nodelay(true);  // a state is one small write: no 40 ms wait for an ACK
+    svr.set_keep_alive_max_count(10000);  // a student's page keeps its connection (and its thread)
+    svr.set_socket_options([&s](socket_t fd) {
+        int yes = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        s.listen_fd = fd;
+    });
+    svr.set_default_headers({
+        {"Content-Security-Policy",
+         "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+         "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"},
+        {"X-Content-Type-Options", "nosniff"},
+        {"Referrer-Policy", "no-referrer"},
+        {"Cache-Control", "no-store"},
+    });
+    const size_t max_headers = options_.max_headers;
+    svr.set_pre_routing_handler([max_headers](const httplib::Request& req, httplib::Response& res) {
+        if (req.headers.size() > max_headers) {
+            reply(res, 431, {{"error", "too many headers"}});
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+        if (res.body.empty()) reply(res, res.status, {{"error", res.status == 404 ? "no such page" : "bad request"}});
+    });
+    svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        reply(res, 500, {{"error", "internal error"}});
+    });
+
+    svr.Get("/", [&s](const httplib::Request&, httplib::Response& res) { res.set_content(s.shell, "text/html; charset=utf-8"); });
+    svr.Get("/live.js", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content(std::string(live_script()), "text/javascript; charset=utf-8");
+    });
+    svr.Get("/handout.js", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content(std::string(handout_script()), "text/javascript; charset=utf-8");
+    });
+    classroom::ClassRoom& room = room_;
+    svr.Post("/api/join", [&room](const httplib::Request& req, httplib::Response& res) {
+        const auto body = nlohmann::json::parse(req.body, nullptr, false);
+        const std::string code = body.is_object() && body.contains("code") && body["code"].is_string() ? body["code"].get<std::string>() : "";
+        const auto j = room.join(code, req.remote_addr);
+        if (j.status != Status::ok) return refuse(res, j.status);
+        reply(res, 200, {{"token", j.token}, {"steps", room.steps()}});
+    });
+    svr.Get("/api/data", [&room](const httplib::Request& req, httplib::Response& res) {
+        if (const Status st = room.admit(req.get_header_value("X-Token")); st != Status::ok) return refuse(res, st);
+        res.set_content(room.student_data(), "application/json");
+    });
+    const int long_poll_ms = options_.long_poll_ms;
+    svr.Get("/api/state", [&room, long_poll_ms](const httplib::Request& req, httplib::Response& res) {
+        const std::string token = req.get_header_value("X-Token");
+        if (const Status st = room.admit(token); st != Status::ok) return refuse(res, st);
+        uint64_t since = 0;
+        if (req.has_param("since")) {
+            const std::string v = req.get_param_value("since");
+            if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos)
+                return reply(res, 400, {{"error", "since: a whole number"}});
+            since = std::stoull(v);
+        }
+        if (since) room.wait_change(since, std::chrono::milliseconds(long_poll_ms));
+        reply(res, 200, room.state_for(token));
+    });
+    svr.Post("/api/answer", [&room](const httplib::Request& req, httplib::Response& res) {
+        const auto body = nlohmann::json::parse(req.body, nullptr, false);
+        if (!body.is_object() || !body.contains("step") || !body["step"].is_number_integer() || !body.contains("value") ||
+            !(body["value"].is_string() || body["value"].is_number()))
+            return reply(res, 400, {{"error", "an answer is {\"step\": N, \"value\": \"NUMBER\"}"}});
+        const std::string value = body["value"].is_string() ? body["value"].get<std::string>() : body["value"].dump();
+        const Status st = room.answer(req.get_header_value("X-Token"), body["step"].get<int>(), value);
+        if (st != Status::ok) return refuse(res, st);
+        reply(res, 200, {{"ok", true}});
+    });
+
+    const int bound = options_.port == 0 ? svr.bind_to_any_port(options_.host) : (svr.bind_to_port(options_.host, options_.port) ? options_.port : -1);
+    if (bound < 0) {
+        error = "cannot listen on " + options_.host + ":" + std::to_string(options_.port) + " (in use, or not an address of this machine)";
+        return false;
+    }
+    port_ = bound;
+    // httplib's own backlog is 5; a room opens its pages together (listen again to raise it).
+    if (s.listen_fd >= 0) ::listen(s.listen_fd, options_.backlog);
+    s.thread = std::thread([&svr] { svr.listen_after_bind(); });
+    return true;
+}
+
+void ClassServer::stop() {
+    if (!impl_) return;
+    room_.close();
+    impl_->server.stop();
+    if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+std::string ClassServer::url(const std::string& shown_host) const {
+    std::string host = shown_host.empty() ? options_.host : shown_host;
+    if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
+    return "http://" + host + ":" + std::to_string(port_) + "/#code=" + room_.code();
+}
+
+ServerOptions parse_listen(const std::string& text, const std::string& option) {
+    ServerOptions o;
+    const std::string accepted = "; accepted: ADDR:PORT with an IPv4 address and a port 0-65535 (0: any free one; e.g. 0.0.0.0:8080), or PORT";
+    const size_t colon = text.rfind(':');
+    const std::string host = colon == std::string::npos ? "127.0.0.1" : text.substr(0, colon);
+    const std::string port = colon == std::string::npos ? text : text.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535)
+        throw InputError(option + " " + text.substr(0, 80) + ": no port" + accepted);
+    int parts = 0;
+    size_t at = 0;
+    bool ok = !host.empty();
+    while (ok && at <= host.size()) {
+        const size_t dot = host.find('.', at);
+        const std::string p = host.substr(at, dot == std::string::npos ? std::string::npos : dot - at);
+        ok = !p.empty() && p.size() <= 3 && p.find_first_not_of("0123456789") == std::string::npos && std::stoi(p) <= 255;
+        ++parts;
+        if (dot == std::string::npos) break;
+        at = dot + 1;
+    }
+    if (!ok || parts != 4) throw InputError(option + " " + text.substr(0, 80) + ": not an IPv4 address" + accepted);
+    o.host = host;
+    o.port = std::stoi(port);
+    return o;
+}
+
+std::vector<std::vector<bool>> qr_modules(const std::string& text) {
+    QRcode* q = QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    if (!q) throw std::runtime_error("cannot make a QR code of the class's URL");
+    const int quiet = 4, w = q->width, n = w + 2 * quiet;
+    std::vector<std::vector<bool>> rows(size_t(n), std::vector<bool>(size_t(n), false));
+    for (int y = 0; y < w; ++y)
+        for (int x = 0; x < w; ++x) rows[size_t(y + quiet)][size_t(x + quiet)] = q->data[y * w + x] & 1;
+    QRcode_free(q);
+    return rows;
+}
+
+std::string qr_terminal(const std::string& text, bool ansi) {
+    const auto m = qr_modules(text);
+    std::string out;
+    const size_t n = m.size();
+    for (size_t y = 0; y < n; y += 2) {
+        for (size_t x = 0; x < n; ++x) {
+            const bool top = m[y][x], bottom = y + 1 < n ? m[y + 1][x] : false;
+            if (ansi) {
+                // Upper half block: foreground is the top module, background the bottom one.
+                out += std::string("\033[") + (top ? "30" : "97") + ";" + (bottom ? "40" : "107") + "m\u2580";
+            } else {
+                // Light modules drawn: a dark terminal shows dark modules as its background.
+                out += !top && !bottom ? "\u2588" : !top ? "\u2580" : !bottom ? "\u2584" : " ";
+            }
+        }
+        out += ansi ? "\033[0m\n" : "\n";
+    }
+    return out;
+}
+
+}  // namespace tilescope::net

@@ -1,0 +1,62 @@
+#pragma once
+// Class mode's web server (issue 34): cpp-httplib (Debian's libcpp-httplib-dev) at the edge
+// of core/classroom. It serves the embedded student page, the lesson's frame data and the
+// class's state, and takes joins and answers; nothing else (no file of this machine). The
+// rules (code, tokens, one answer per step, rate limits, max clients) are ClassRoom's; the
+// bounds of HTTP itself (body and header sizes, timeouts, threads) are here.
+#include <memory>
+#include <string>
+
+#include "core/classroom/class_room.h"
+
+namespace tilescope::net {
+
+struct ServerOptions {
+    std::string host = "127.0.0.1";  // the room is opened by naming an address (0.0.0.0)
+    int port = 8080;                 // 0: any free port
+    size_t max_body = 1024;          // bytes of a request's body (a join or an answer)
+    size_t max_headers = 64;         // headers of one request
+    int read_timeout_s = 2;          // a client slower than this to send its request is dropped
+    int keep_alive_s = 1;            // an idle connection is closed after this
+    size_t max_threads = 1024;       // threads serving connections, at most (at least max_clients + 64)
+    int long_poll_ms = 15000;        // a student's state request waits this long for a change
+    int backlog = 1024;              // connections waiting to be accepted
+};
+
+class ClassServer {
+public:
+    ClassServer(classroom::ClassRoom& room, ServerOptions options);
+    ~ClassServer();  // stops
+    ClassServer(const ClassServer&) = delete;
+    ClassServer& operator=(const ClassServer&) = delete;
+
+    // Binds and starts serving on threads of its own; false with `error` set if the address
+    // cannot be bound.
+    bool start(std::string& error);
+    int port() const { return port_; }
+    const ServerOptions& options() const { return options_; }
+    // Closes the class (waiting students are answered), stops accepting and joins every
+    // thread: nothing is left listening when it returns.
+    void stop();
+    // The URL a student opens (with the join code, so a QR code is all it takes).
+    std::string url(const std::string& shown_host = {}) const;
+
+private:
+    struct Impl;
+    classroom::ClassRoom& room_;
+    ServerOptions options_;
+    int port_ = 0;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Parses ADDR:PORT (a port alone means 127.0.0.1:PORT); throws InputError naming what is accepted.
+ServerOptions parse_listen(const std::string& text, const std::string& option = "--listen");
+
+// A QR code of `text` as rows of modules (true: dark), with the 4-module quiet zone.
+std::vector<std::vector<bool>> qr_modules(const std::string& text);
+// The QR code for a terminal: half blocks, two modules a character cell; `ansi` paints the
+// colours explicitly (dark on white, whatever the terminal's theme), else light modules are
+// drawn as blocks (for a dark terminal).
+std::string qr_terminal(const std::string& text, bool ansi);
+
+}  // namespace tilescope::net

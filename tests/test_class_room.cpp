@@ -1,0 +1,186 @@
+// Class mode's model (issue 34), headless: the join code, tokens, one answer per student per
+// step, Reveal, the tally and its CSV, rate limits on a clock the test moves, the bounds.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "core/classroom/class_room.h"
+
+using namespace tilescope::classroom;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A lesson page of three steps as export --html --lesson makes it: the second asks.
+nlohmann::json lesson() {
+    return {{"lesson_title", "t"},
+            {"lesson_steps",
+             {{{"title", "one"}, {"trace", 0}},
+              {{"title", "two"},
+               {"trace", 0},
+               {"question", {{"text", "How many loads?"}, {"answer", {{"value", "128"}, {"formula", "2MNK/TS"}, {"explanation", "because"}, {"modelled", false}}}}}},
+              {{"title", "three"}, {"trace", nullptr}}}},
+            {"traces", nlohmann::json::array({nlohmann::json::object()})}};
+}
+
+const Clock::time_point t0 = Clock::time_point{} + 1000s;
+
+}  // namespace
+
+TEST(ClassRoom, JoinNeedsTheCodeAndIssuesDistinctTokens) {
+    ClassRoom room(lesson(), {}, "ab-cd 23");
+    EXPECT_EQ(room.code(), "ABCD23");
+    EXPECT_EQ(room.join("", "10.0.0.1", t0).status, Status::bad_code);
+    EXPECT_EQ(room.join("ABCD24", "10.0.0.1", t0).status, Status::bad_code);
+    const auto a = room.join("abcd23", "10.0.0.1", t0), b = room.join(" ABCD23 ", "10.0.0.2", t0);
+    ASSERT_EQ(a.status, Status::ok);
+    ASSERT_EQ(b.status, Status::ok);
+    EXPECT_EQ(a.token.size(), 32u);
+    EXPECT_NE(a.token, b.token);
+    EXPECT_EQ(room.joined(), 2u);
+    EXPECT_EQ(room.admit("not-a-token", t0), Status::unknown_token);
+}
+
+TEST(ClassRoom, DrawnCodesAvoidLookAlikes) {
+    for (int i = 0; i < 50; ++i) {
+        const std::string c = draw_code();
+        EXPECT_EQ(c.size(), 6u);
+        EXPECT_EQ(c.find_first_of("01OIL"), std::string::npos) << c;
+    }
+}
+
+TEST(ClassRoom, AtMostMaxClientsJoin) {
+    Limits l;
+    l.max_clients = 3;
+    ClassRoom room(lesson(), l, "CODE");
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(room.join("CODE", "10.0.0." + std::to_string(i), t0).status, Status::ok);
+    EXPECT_EQ(room.join("CODE", "10.0.0.9", t0).status, Status::full);
+    EXPECT_EQ(room.joined(), 3u);
+}
+
+TEST(ClassRoom, TheAnswerIsNotInTheStudentsDataAndComesOnlyAfterReveal) {
+    ClassRoom room(lesson(), {}, "CODE");
+    EXPECT_EQ(room.student_data().find("128"), std::string::npos);
+    EXPECT_EQ(room.student_data().find("2MNK/TS"), std::string::npos);
+    EXPECT_NE(room.student_data().find("How many loads?"), std::string::npos);
+    const auto s = room.join("CODE", "a", t0);
+    room.next();
+    auto st = room.state_for(s.token);
+    EXPECT_TRUE(st["question"].get<bool>());
+    EXPECT_FALSE(st.contains("answer"));
+    EXPECT_EQ(room.answer(s.token, 1, "64", t0), Status::ok);
+    room.reveal();
+    st = room.state_for(s.token);
+    EXPECT_TRUE(st["revealed"].get<bool>());
+    EXPECT_EQ(st["answer"]["value"], "128");
+    EXPECT_EQ(st["mine"], "64");
+}
+
+TEST(ClassRoom, OneGuessPerStudentPerStepOnTheStepOnShowBeforeReveal) {
+    ClassRoom room(lesson(), {}, "CODE");
+    const auto s = room.join("CODE", "a", t0);
+    EXPECT_EQ(room.answer(s.token, 0, "1", t0), Status::no_question);
+    EXPECT_EQ(room.answer(s.token, 1, "1", t0), Status::not_current);  // step 2 is not on show yet
+    room.next();
+    EXPECT_EQ(room.answer("forged", 1, "1", t0), Status::unknown_token);
+    EXPECT_EQ(room.answer(s.token, 1, "many", t0), Status::bad_value);
+    EXPECT_EQ(room.answer(s.token, 1, "1e999", t0), Status::bad_value);
+    EXPECT_EQ(room.answer(s.token, 1, std::string(100, '1'), t0), Status::bad_value);
+    EXPECT_EQ(room.answer(s.token, 1, "1,024", t0), Status::ok);
+    EXPECT_EQ(room.answer(s.token, 1, "1,024", t0), Status::already_answered);  // replayed
+    EXPECT_EQ(room.answer(s.token, 1, "7", t0), Status::already_answered);
+    const auto late = room.join("CODE", "b", t0);
+    room.reveal();
+    EXPECT_EQ(room.answer(late.token, 1, "128", t0), Status::revealed);
+    EXPECT_EQ(room.tally(1).answered, 1u);
+    EXPECT_EQ(room.tally(1).values.at(0).first, 1024.0);
+}
+
+TEST(ClassRoom, TheTallyCountsGuessesAndTheCsvNamesNoOne) {
+    ClassRoom room(lesson(), {}, "CODE");
+    room.next();
+    std::vector<std::string> tokens;
+    const char* guesses[] = {"128", "64", "128", "256", "128"};
+    for (int i = 0; i < 5; ++i) {
+        const auto j = room.join("CODE", "a", t0);
+        tokens.push_back(j.token);
+        ASSERT_EQ(room.answer(j.token, 1, guesses[i], t0), Status::ok);
+    }
+    const Tally t = room.tally();
+    EXPECT_EQ(t.joined, 5u);
+    EXPECT_EQ(t.answered, 5u);
+    ASSERT_EQ(t.values.size(), 3u);
+    EXPECT_EQ(t.values[0], (std::pair<double, size_t>{64, 1}));
+    EXPECT_EQ(t.values[1], (std::pair<double, size_t>{128, 3}));
+    const std::string csv = room.tally_csv();
+    EXPECT_NE(csv.find("2,\"How many loads?\",128,3,\"128\""), std::string::npos) << csv;
+    for (const auto& tok : tokens) EXPECT_EQ(csv.find(tok), std::string::npos);
+}
+
+TEST(ClassRoom, AStudentIsRateLimitedAndRecovers) {
+    Limits l;
+    l.client_rate = 10;
+    l.client_burst = 5;
+    ClassRoom room(lesson(), l, "CODE");
+    const auto s = room.join("CODE", "a", t0);  // the join spends one
+    int ok = 0;
+    for (int i = 0; i < 20; ++i) ok += room.admit(s.token, t0) == Status::ok;
+    EXPECT_EQ(ok, 4);
+    EXPECT_EQ(room.admit(s.token, t0), Status::rate_limited);
+    EXPECT_EQ(room.admit(s.token, t0 + 200ms), Status::ok);  // 2 more after 0.2 s at 10/s
+}
+
+TEST(ClassRoom, WrongCodesFromOneAddressAreThrottledOthersStillJoin) {
+    Limits l;
+    l.bad_code_burst = 3;
+    l.bad_code_rate = 0.1;
+    ClassRoom room(lesson(), l, "CODE");
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(room.join("GUESS" + std::to_string(i), "6.6.6.6", t0).status, Status::bad_code);
+    EXPECT_EQ(room.join("GUESS9", "6.6.6.6", t0).status, Status::rate_limited);
+    EXPECT_EQ(room.join("CODE", "10.0.0.1", t0).status, Status::ok);
+}
+
+TEST(ClassRoom, AddressesKeptAreBounded) {
+    Limits l;
+    l.max_addresses = 10;
+    l.bad_code_burst = 1;
+    ClassRoom room(lesson(), l, "CODE");
+    for (int i = 0; i < 100; ++i) room.join("X", "10.0." + std::to_string(i), t0 + std::chrono::milliseconds(i));
+    // the first address was forgotten: it has its burst again
+    EXPECT_EQ(room.join("X", "10.0.0", t0 + 1s).status, Status::bad_code);
+}
+
+TEST(ClassRoom, ChangesWakeWaitersAndCloseEndsTheWait) {
+    ClassRoom room(lesson(), {}, "CODE");
+    const uint64_t seen = room.sequence();
+    std::thread t([&] {
+        std::this_thread::sleep_for(50ms);
+        room.frame(1);
+    });
+    EXPECT_GT(room.wait_change(seen, 5s), seen);
+    t.join();
+    EXPECT_EQ(room.position().frame_step, 1);
+    room.frame(-5);
+    EXPECT_EQ(room.position().frame_step, 0);
+    room.go_to(99);
+    EXPECT_EQ(room.position().step, 2);
+    const uint64_t now = room.sequence();
+    EXPECT_EQ(room.wait_change(now, 20ms), now);  // nothing changed: the wait times out
+    std::thread c([&] {
+        std::this_thread::sleep_for(50ms);
+        room.close();
+    });
+    const auto start = Clock::now();
+    room.wait_change(room.sequence(), 10s);
+    EXPECT_LT(Clock::now() - start, 5s);
+    c.join();
+    EXPECT_EQ(room.join("CODE", "a", t0).status, Status::full);
+}
+
+TEST(ClassRoom, RevealOnAStepWithoutAQuestionChangesNothing) {
+    ClassRoom room(lesson(), {}, "CODE");
+    const uint64_t seq = room.sequence();
+    room.reveal();
+    EXPECT_EQ(room.sequence(), seq);
+    EXPECT_FALSE(room.revealed(0));
+}

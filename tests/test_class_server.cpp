@@ -1,0 +1,265 @@
+// Class mode's server attacked on loopback (issue 34): only the embedded page, its scripts
+// and the class's API are served; bodies and headers are bounded; slow and idle clients are
+// dropped; codes, tokens and replays are refused; a flood of connections does not stop a
+// joined student from following; stopping leaves nothing listening. Under ~10 s in all;
+// the larger flood (10,000 connections) is `tilescope class --bench` (docs/benchmarks.md).
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include <httplib.h>
+
+#include "net/class_server.h"
+
+using namespace tilescope;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+nlohmann::json lesson() {
+    return {{"lesson_title", "t"},
+            {"lesson_steps",
+             {{{"title", "one"}, {"trace", 0}},
+              {{"title", "two"},
+               {"trace", 0},
+               {"question", {{"text", "How many loads?"}, {"answer", {{"value", "SECRET128"}, {"formula", ""}, {"explanation", "x"}, {"modelled", false}}}}}}}},
+            {"traces", nlohmann::json::array({nlohmann::json::object()})}};
+}
+
+int connect_to(int port, bool blocking = true) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | (blocking ? 0 : SOCK_NONBLOCK), 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(uint16_t(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 && errno != EINPROGRESS) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Sends `raw` as it is and reads until the server closes or `timeout` passes.
+std::string raw_exchange(int port, const std::string& raw, std::chrono::milliseconds timeout = 3000ms) {
+    const int fd = connect_to(port);
+    if (fd < 0) return "";
+    size_t sent = 0;
+    while (sent < raw.size()) {
+        const ssize_t n = ::send(fd, raw.data() + sent, raw.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0) break;
+        sent += size_t(n);
+    }
+    std::string got;
+    const auto end = Clock::now() + timeout;
+    char buf[4096];
+    while (Clock::now() < end) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 50) <= 0) continue;
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        got.append(buf, size_t(n));
+        // One whole response is enough (the server may keep the connection open).
+        const size_t head = got.find("\r\n\r\n");
+        const size_t cl = got.find("Content-Length: ");
+        if (head != std::string::npos && cl != std::string::npos && cl < head &&
+            got.size() >= head + 4 + std::stoul(got.substr(cl + 16, got.find("\r\n", cl) - cl - 16)))
+            break;
+    }
+    ::close(fd);
+    return got;
+}
+
+int status_of(const std::string& response) {
+    if (response.rfind("HTTP/1.1 ", 0) != 0 || response.size() < 12) return 0;
+    return std::stoi(response.substr(9, 3));
+}
+
+struct Class : ::testing::Test {
+    classroom::ClassRoom room{lesson(), {}, "CODE42"};
+    std::unique_ptr<net::ClassServer> server;
+    int port = 0;
+    void SetUp() override {
+        net::ServerOptions o;
+        o.port = 0;
+        o.long_poll_ms = 3000;
+        server = std::make_unique<net::ClassServer>(room, o);
+        std::string error;
+        ASSERT_TRUE(server->start(error)) << error;
+        port = server->port();
+    }
+    std::string join(httplib::Client& c) {
+        const auto r = c.Post("/api/join", R"({"code":"code42"})", "application/json");
+        EXPECT_TRUE(r && r->status == 200);
+        return r ? nlohmann::json::parse(r->body)["token"].get<std::string>() : "";
+    }
+};
+
+}  // namespace
+
+TEST_F(Class, ServesThePageWithACspAndNothingOfTheDisk) {
+    httplib::Client c("127.0.0.1", port);
+    const auto page = c.Get("/");
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_NE(page->body.find("<script src=\"live.js\">"), std::string::npos);
+    EXPECT_NE(page->get_header_value("Content-Security-Policy").find("script-src 'self'"), std::string::npos);
+    EXPECT_EQ(c.Get("/live.js")->status, 200);
+    EXPECT_EQ(c.Get("/handout.js")->status, 200);
+    for (const char* path : {"/../../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2f..%2fetc%2fpasswd",
+                             "//etc/passwd", "/assets/handout/handout.html", "/CMakeLists.txt", "/live.js/../../etc/passwd",
+                             "/proc/self/environ", "/api/../../etc/passwd"}) {
+        const std::string r = raw_exchange(port, std::string("GET ") + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        EXPECT_TRUE(status_of(r) == 404 || status_of(r) == 400) << path << ": " << r.substr(0, 80);
+        EXPECT_EQ(r.find("root:"), std::string::npos) << path;
+        EXPECT_NE(r.find("Content-Security-Policy"), std::string::npos) << path;
+    }
+}
+
+TEST_F(Class, FramesAndStateNeedATokenAndTheAnswerWaitsForReveal) {
+    httplib::Client c("127.0.0.1", port);
+    EXPECT_EQ(c.Get("/api/data")->status, 403);
+    EXPECT_EQ(c.Get("/api/data", {{"X-Token", "00000000000000000000000000000000"}})->status, 403);
+    EXPECT_EQ(c.Post("/api/join", "", "application/json")->status, 403);                        // no code
+    EXPECT_EQ(c.Post("/api/join", R"({"code":"CODE43"})", "application/json")->status, 403);    // wrong code
+    EXPECT_EQ(c.Post("/api/join", "{\"code\":", "application/json")->status, 403);              // malformed
+    const std::string token = join(c);
+    const httplib::Headers h{{"X-Token", token}};
+    const auto data = c.Get("/api/data", h);
+    ASSERT_EQ(data->status, 200);
+    EXPECT_NE(data->body.find("How many loads?"), std::string::npos);
+    EXPECT_EQ(data->body.find("SECRET128"), std::string::npos);
+    room.next();
+    EXPECT_EQ(c.Post("/api/answer", h, R"({"step":1,"value":"64"})", "application/json")->status, 200);
+    EXPECT_EQ(c.Post("/api/answer", h, R"({"step":1,"value":"64"})", "application/json")->status, 409);  // replayed
+    EXPECT_EQ(c.Post("/api/answer", R"({"step":1,"value":"64"})", "application/json")->status, 403);     // no token
+    EXPECT_EQ(c.Post("/api/answer", h, R"({"step":"x"})", "application/json")->status, 400);             // malformed
+    auto st = nlohmann::json::parse(c.Get("/api/state", h)->body);
+    EXPECT_FALSE(st.contains("answer"));
+    EXPECT_EQ(st["mine"], "64");
+    room.reveal();
+    st = nlohmann::json::parse(c.Get("/api/state", h)->body);
+    EXPECT_EQ(st["answer"]["value"], "SECRET128");
+}
+
+TEST_F(Class, HugeAndMalformedRequestsAreRefusedWithoutReadingThem) {
+    // A body announced as 100 MB: refused on its header, never read.
+    auto start = Clock::now();
+    std::string r = raw_exchange(port, "POST /api/answer HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000000\r\n\r\n{");
+    EXPECT_EQ(status_of(r), 413) << r.substr(0, 80);
+    EXPECT_LT(Clock::now() - start, 2500ms);
+    // A body past the bound, sent whole.
+    r = raw_exchange(port, "POST /api/join HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5000\r\n\r\n" + std::string(5000, 'a'));
+    EXPECT_EQ(status_of(r), 413) << r.substr(0, 80);
+    // Not HTTP at all; a header line past 8 KiB; too many headers.
+    EXPECT_EQ(status_of(raw_exchange(port, "HELLO THERE\r\n\r\n")), 400);
+    r = raw_exchange(port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'b') + "\r\n\r\n");
+    EXPECT_TRUE(status_of(r) == 400 || status_of(r) == 0) << r.substr(0, 80);
+    std::string many = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+    for (int i = 0; i < 200; ++i) many += "X-H" + std::to_string(i) + ": v\r\n";
+    EXPECT_EQ(status_of(raw_exchange(port, many + "\r\n")), 431);
+    // The server still serves.
+    httplib::Client c("127.0.0.1", port);
+    EXPECT_EQ(c.Get("/")->status, 200);
+}
+
+TEST_F(Class, ASlowClientIsDroppedAndDelaysNoOne) {
+    const int slow = connect_to(port);
+    ASSERT_GE(slow, 0);
+    ASSERT_GT(::send(slow, "GET / HTTP/1.1\r\nHo", 18, MSG_NOSIGNAL), 0);
+    const auto start = Clock::now();
+    httplib::Client c("127.0.0.1", port);
+    EXPECT_EQ(c.Get("/")->status, 200);
+    EXPECT_LT(Clock::now() - start, 500ms);
+    // The slow one is answered 400 and closed once its read timeout (2 s) passes.
+    std::string got;
+    char b[256];
+    for (;;) {
+        pollfd p{slow, POLLIN, 0};
+        ASSERT_EQ(::poll(&p, 1, 5000), 1) << "still open after 5 s";
+        const ssize_t n = ::recv(slow, b, sizeof b, 0);
+        if (n <= 0) break;
+        got.append(b, size_t(n));
+    }
+    EXPECT_TRUE(got.empty() || status_of(got) == 400) << got.substr(0, 80);
+    EXPECT_LT(Clock::now() - start, 4s);
+    ::close(slow);
+}
+
+TEST_F(Class, AJoinedStudentFollowsWithinASecondThroughAFloodOfConnections) {
+    httplib::Client student("127.0.0.1", port);
+    student.set_keep_alive(true);
+    const std::string token = join(student);
+    const httplib::Headers h{{"X-Token", token}};
+    auto st = nlohmann::json::parse(student.Get("/api/state?since=0", h)->body);
+    // 2,000 connections opened at once (10,000 in the benchmark), held idle.
+    rlimit lim{};
+    getrlimit(RLIMIT_NOFILE, &lim);
+    const int floods = int(std::min<rlim_t>(2000, lim.rlim_cur > 200 ? (lim.rlim_cur - 200) / 2 : 0));
+    std::vector<int> fds;
+    for (int i = 0; i < floods; ++i)
+        if (const int fd = connect_to(port, false); fd >= 0) fds.push_back(fd);
+    EXPECT_GT(fds.size(), size_t(floods) * 9 / 10);
+    // The instructor steps; the student's long poll (on its kept connection) hears it.
+    std::thread step([&] {
+        std::this_thread::sleep_for(200ms);
+        room.next();
+    });
+    const auto start = Clock::now();
+    const auto r = student.Get("/api/state?since=" + std::to_string(st["seq"].get<uint64_t>()), h);
+    const auto took = Clock::now() - start;
+    step.join();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(nlohmann::json::parse(r->body)["step"], 1);
+    EXPECT_LT(took, 1200ms);
+    for (const int fd : fds) ::close(fd);
+    // A new student still gets in once the flood is closed.
+    httplib::Client late("127.0.0.1", port);
+    late.set_connection_timeout(5);
+    const auto j = late.Post("/api/join", R"({"code":"code42"})", "application/json");
+    ASSERT_TRUE(j);
+    EXPECT_EQ(j->status, 200);
+}
+
+TEST_F(Class, StoppingLeavesNothingListening) {
+    httplib::Client c("127.0.0.1", port);
+    const std::string token = join(c);
+    // A long poll in flight is answered at once when the class stops.
+    std::thread waiter([&] {
+        httplib::Client w("127.0.0.1", port);
+        w.Get("/api/state?since=999", {{"X-Token", token}});
+    });
+    std::this_thread::sleep_for(100ms);
+    const auto start = Clock::now();
+    server->stop();
+    waiter.join();
+    EXPECT_LT(Clock::now() - start, 3s);
+    const int fd = connect_to(port);
+    EXPECT_LT(fd, 0) << "something still listens on port " << port;
+    if (fd >= 0) ::close(fd);
+}
+
+TEST(ClassListen, AddressesAreCheckedLikeOptions) {
+    EXPECT_EQ(net::parse_listen("0.0.0.0:8080").host, "0.0.0.0");
+    EXPECT_EQ(net::parse_listen("9000").port, 9000);
+    for (const char* bad : {"", "localhost:80", "1.2.3:80", "1.2.3.4:", "1.2.3.4:99999", "1.2.3.256:80", "::1:80", "a:b"})
+        EXPECT_THROW(net::parse_listen(bad), std::runtime_error) << bad;
+}
+
+TEST(ClassQr, TheQrCodeHasFinderPatternsAndAQuietZone) {
+    const auto m = net::qr_modules("http://127.0.0.1:8080/#code=ABCDEF");
+    ASSERT_GE(m.size(), 21u + 8u);
+    for (size_t i = 0; i < m.size(); ++i) EXPECT_FALSE(m[0][i] || m[i][0]);
+    for (int k = 0; k < 7; ++k) EXPECT_TRUE(m[4][size_t(4 + k)]);  // the top-left finder's top edge
+    EXPECT_FALSE(m[5][5]);                                          // its white ring
+    EXPECT_TRUE(m[7][7]);                                           // its centre
+}
