@@ -295,9 +295,9 @@ TEST(CacheProfiles, EveryProfileLoadsWithItsSourceAndValidParameters) {
 // The ladder explained: each step names its largest traffic change, or says none changed
 // while the measured time did.
 TEST(LadderExplained, NamesTheLargestChangeOrSaysNoneChanged) {
-    LadderRungFigures naive{"naive", 16, 1000, 0, 0, 64000.0, 8000.0, 4000.0, 2.0};
-    LadderRungFigures tiled{"tiled", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.5};
-    LadderRungFigures same{"tiled_pad", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.0};
+    LadderRungFigures naive{"naive", 16, 1000, 0, 0, 64000.0, 8000.0, 4000.0, 2.0, ""};
+    LadderRungFigures tiled{"tiled", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.5, ""};
+    LadderRungFigures same{"tiled_pad", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.0, ""};
     const auto steps = explain_ladder({naive, tiled, same});
     ASSERT_EQ(steps.size(), 2u);
     ASSERT_EQ(steps[0].changes.size(), 7u);  // requests, L1, L2, DRAM, local, barriers, time
@@ -468,6 +468,7 @@ TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
     // A kernel the table does not hold: the GPU's summary, counted from the rows.
     const std::string all = held_out_l2_line(t, "h200", "other");
     EXPECT_NE(all.find("for 3 of 4 held-out launches"), std::string::npos) << all;
+    EXPECT_EQ(all.find("other was not held to the hardware"), 0u) << all;
     EXPECT_EQ(held_out_l2_line(t, "h100", "good"), "");  // no rows for that GPU
 }
 

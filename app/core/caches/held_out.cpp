@@ -124,7 +124,8 @@ std::string line_for(const HeldOutTable& t, const std::string& gpu, const std::s
                                              (in.empty() ? "" : "; within at " + join(in)) +
                                              ": quote the measurement, not this figure";
     } else {
-        s = "the model is within " + std::string(target) + " for " + std::to_string(in.size()) + " of " +
+        s = (kernel.empty() ? std::string() : kernel + " was not held to the hardware; of the kernels that were, ") +
+            "the model is within " + std::string(target) + " for " + std::to_string(in.size()) + " of " +
             std::to_string(modelled) + " held-out launches (" + where + ")" +
             (in.empty() ? "" : ": " + join(in)) +
             (out.empty() ? "" : "; outside for the others: quote the measurement, not this figure (docs/caches.md)");
