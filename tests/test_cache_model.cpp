@@ -474,7 +474,7 @@ TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
 
 TEST(HeldOut, BadTablesAreRefusedWithTheirLine) {
     const std::string head = "gpu,kernel,size,ncu_l2_sectors,model_l2_sectors,ncu_l1_hit_pct,model_l1_hit_pct\n";
-    for (const std::string bad : {std::string("gpu,kernel\nh200,naive\n"), head + "h200,naive,448,12x,1,2,3\n",
+    for (const std::string& bad : {std::string("gpu,kernel\nh200,naive\n"), head + "h200,naive,448,12x,1,2,3\n",
                                   head + "h200,naive,448,1,1,101,3\n", head + "h200,naive,0,1,1,1,1\n",
                                   head + "h200,naive,448\n"})
         EXPECT_THROW(parse_held_out(bad, kHeldOutSources, "test"), InputError) << bad;
