@@ -236,8 +236,8 @@ TEST(CacheCli, BadSamplesExitTwoWithOneLine) {
 }
 
 // Issue 31: where a hardware profile's figures stay outside the held-out targets, the table
-// says so beside them (the profile's checked_l2 / checked_l1); not once options override the
-// profile, nor for a profile never held to a measurement.
+// says so beside them, for the kernel traced (from the compiled-in held-out table); not once
+// options override the profile, nor for a profile never held to a measurement.
 TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
     const Result h200 = run("trace --kernel naive --size 32 --no-checks --caches h200");
     ASSERT_EQ(h200.status, 0) << h200.err;
@@ -248,6 +248,8 @@ TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
     ASSERT_NE(l1, std::string::npos) << h200.out;
     EXPECT_LT(total, l2);
     EXPECT_NE(h200.out.find("Nsight Compute", l2), std::string::npos) << h200.out;
+    EXPECT_NE(h200.out.find("for naive at", l2), std::string::npos) << h200.out;  // this kernel's check
+    EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-26", l2), std::string::npos) << h200.out;
     const Result h100 = run("trace --kernel naive --size 32 --no-checks --caches h100");
     EXPECT_NE(h100.out.find("L2 sectors, held to the hardware: "), std::string::npos) << h100.out;
     for (const std::string args : {"--caches h200 --l1 0", "--caches teaching"}) {

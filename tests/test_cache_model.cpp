@@ -5,9 +5,12 @@
 
 #include "core/caches/cache_model.h"
 #include "core/caches/cache_trace.h"
+#include "core/caches/held_out.h"
+#include "core/base/number_text.h"
 #include "core/caches/translated_groups.h"
 #include "core/base/errors.h"
 #include "core/teach/ladder_explained.h"
+#include "core/trace/trace.h"
 
 using namespace tilescope;
 
@@ -292,9 +295,9 @@ TEST(CacheProfiles, EveryProfileLoadsWithItsSourceAndValidParameters) {
 // The ladder explained: each step names its largest traffic change, or says none changed
 // while the measured time did.
 TEST(LadderExplained, NamesTheLargestChangeOrSaysNoneChanged) {
-    LadderRungFigures naive{"naive", 16, 1000, 0, 0, 64000.0, 8000.0, 4000.0, 2.0};
-    LadderRungFigures tiled{"tiled", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.5};
-    LadderRungFigures same{"tiled_pad", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.0};
+    LadderRungFigures naive{"naive", 16, 1000, 0, 0, 64000.0, 8000.0, 4000.0, 2.0, ""};
+    LadderRungFigures tiled{"tiled", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.5, ""};
+    LadderRungFigures same{"tiled_pad", 16, 125, 50000, 64, 8000.0, 7000.0, 4000.0, 1.0, ""};
     const auto steps = explain_ladder({naive, tiled, same});
     ASSERT_EQ(steps.size(), 2u);
     ASSERT_EQ(steps[0].changes.size(), 7u);  // requests, L1, L2, DRAM, local, barriers, time
@@ -309,6 +312,25 @@ TEST(LadderExplained, NamesTheLargestChangeOrSaysNoneChanged) {
     LadderRungFigures bare = naive;
     bare.l1_bytes.reset();
     EXPECT_EQ(explain_ladder({bare, tiled})[0].changes.size(), 6u);
+}
+
+// Issue 31: a rung's modelled figures carry the held-out check for that kernel and profile,
+// and the step to it shows it beside its note; not once options override the profile.
+TEST(LadderExplained, ModelledFiguresCarryTheirHeldOutCheck) {
+    Trace t;
+    t.kernel = "tiled_wpt";
+    CacheReport r;
+    r.profile = "h200";
+    r.params.sector_bytes = 32;
+    const LadderRungFigures f = ladder_figures(t, &r, std::nullopt);
+    EXPECT_EQ(f.cache_check, [] { std::string s = cache_check_lines("h200", "", "tiled_wpt"); s.pop_back(); return s; }());
+    EXPECT_NE(f.cache_check.find("tiled_wpt"), std::string::npos) << f.cache_check;
+    LadderRungFigures before = f;
+    before.kernel = "tiled";
+    EXPECT_EQ(explain_ladder({before, f})[0].check, f.cache_check);
+    r.profile = "h200 + overrides";
+    EXPECT_EQ(ladder_figures(t, &r, std::nullopt).cache_check, "");
+    EXPECT_EQ(ladder_figures(t, nullptr, std::nullopt).cache_check, "");
 }
 
 // The heatmap by DRAM fetches: each element gets its sector's DRAM reads. Buffer "A" of
@@ -411,16 +433,69 @@ TEST(CacheModel, FreedSlotsAreDealtOneToEachUnitInTurn) {
     EXPECT_EQ(r.totals.l1_hit_sectors, 1u);
 }
 
-// Issue 31: the held-out check of a hardware profile, for the screen beside its figures.
-TEST(CacheProfiles, HardwareProfilesCarryTheirHeldOutCheck) {
-    for (const char* name : {"h200", "h100"}) {
-        const CacheProfile p = load_cache_profile(name);
-        EXPECT_FALSE(p.checked_l2.empty()) << name;
-        EXPECT_FALSE(p.checked_l1.empty()) << name;
-        const std::string lines = cache_check_lines(name);
-        EXPECT_NE(lines.find(p.checked_l2), std::string::npos) << name;
-        EXPECT_NE(lines.find(p.checked_l1), std::string::npos) << name;
-        EXPECT_EQ(cache_check_lines(std::string(name) + " + overrides"), "") << name;
+// Issue 31: the held-out check beside the modelled figures is computed from the held-out
+// table, per kernel and GPU: within where every size is within, else the measurement.
+namespace {
+const char* kHeldOutSources = "gpu,device,date,tool\nh200,NVIDIA H200,2026-11-26,Nsight Compute 2025.3.1\n";
+const char* kHeldOutRows =
+    "gpu,kernel,size,ncu_l2_sectors,model_l2_sectors,l2_error_pct,model_l2_sectors_no_merging,ncu_l1_hit_pct,"
+    "model_l1_hit_pct,ncu_l2_read_over_l1_misses,groups_modelled\n"
+    "h200,good,448,1000,1100,10.0,1,50.00,52.00,0.5,1 of 1\n"
+    "h200,good,896,2000,1800,-10.0,1,40.00,40.00,0.5,1 of 1\n"
+    "h200,bad,448,1000,1000,0.0,1,50.00,50.00,0.5,1 of 1\n"
+    "h200,bad,896,2000000,1000000,-50.0,1,10.00,20.00,0.5,1 of 1\n"
+    "h200,bad,1920,3000,,,,5.00,,0.9,\n";
+}  // namespace
+
+TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
+    const HeldOutTable t = parse_held_out(kHeldOutRows, kHeldOutSources, "test");
+    ASSERT_EQ(t.rows.size(), 5u);
+    EXPECT_TRUE(t.rows[0].l2_within());   // +10 %
+    EXPECT_TRUE(t.rows[0].l1_within());   // 2 points
+    EXPECT_FALSE(t.rows[3].l2_within());  // -50 %
+    EXPECT_FALSE(t.rows[3].l1_within());  // 10 points
+    EXPECT_FALSE(t.rows[4].modelled());
+    const std::string good = held_out_l2_line(t, "h200", "good");
+    EXPECT_NE(good.find("within 15 % for good at every held-out size"), std::string::npos) << good;
+    EXPECT_EQ(good.find("outside"), std::string::npos) << good;
+    const std::string bad = held_out_l2_line(t, "h200", "bad");
+    EXPECT_NE(bad.find("outside 15 % for bad at 896^3 (measured 2,000,000 L2 sectors, model -50.0 %)"), std::string::npos) << bad;
+    EXPECT_NE(bad.find("NVIDIA H200, 2026-11-26"), std::string::npos) << bad;  // device and date
+    EXPECT_NE(bad.find("within at 448^3"), std::string::npos) << bad;
+    EXPECT_NE(bad.find("not modelled: 1920^3"), std::string::npos) << bad;
+    const std::string bad_l1 = held_out_l1_line(t, "h200", "bad");
+    EXPECT_NE(bad_l1.find("at 896^3 (measured 10.00 % L1 hit, model 20.00 %)"), std::string::npos) << bad_l1;
+    // A kernel the table does not hold: the GPU's summary, counted from the rows.
+    const std::string all = held_out_l2_line(t, "h200", "other");
+    EXPECT_NE(all.find("for 3 of 4 held-out launches"), std::string::npos) << all;
+    EXPECT_EQ(all.find("other was not held to the hardware"), 0u) << all;
+    EXPECT_EQ(held_out_l2_line(t, "h100", "good"), "");  // no rows for that GPU
+}
+
+TEST(HeldOut, BadTablesAreRefusedWithTheirLine) {
+    const std::string head = "gpu,kernel,size,ncu_l2_sectors,model_l2_sectors,ncu_l1_hit_pct,model_l1_hit_pct\n";
+    for (const std::string& bad : {std::string("gpu,kernel\nh200,naive\n"), head + "h200,naive,448,12x,1,2,3\n",
+                                  head + "h200,naive,448,1,1,101,3\n", head + "h200,naive,0,1,1,1,1\n",
+                                  head + "h200,naive,448\n"})
+        EXPECT_THROW(parse_held_out(bad, kHeldOutSources, "test"), InputError) << bad;
+}
+
+TEST(HeldOut, HardwareProfilesCarryTheCompiledInCheckPerKernel) {
+    const HeldOutTable& t = held_out_table();
+    ASSERT_FALSE(t.rows.empty());
+    for (const char* gpu : {"h200", "h100"}) {
+        EXPECT_NE(cache_check_lines(gpu).find("held-out launches"), std::string::npos) << gpu;
+        EXPECT_EQ(cache_check_lines(std::string(gpu) + " + overrides", "  ", "naive"), "") << gpu;
+        for (const HeldOutRow& r : t.rows) {
+            if (r.gpu != gpu || !r.modelled()) continue;
+            const std::string lines = cache_check_lines(gpu, "  ", r.kernel);
+            const std::string size = std::to_string(r.size) + "^3";
+            if (!r.l2_within())  // the measurement is named beside the modelled figure
+                EXPECT_NE(lines.find(size + " (measured " + grouped(uint64_t(r.ncu_l2)) + " L2 sectors"), std::string::npos)
+                    << lines;
+            else
+                EXPECT_EQ(lines.find(size + " (measured " + grouped(uint64_t(r.ncu_l2))), std::string::npos) << lines;
+        }
     }
     EXPECT_EQ(cache_check_lines("teaching"), "");
     EXPECT_EQ(cache_check_lines("nosuch"), "");

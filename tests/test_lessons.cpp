@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/caches/held_out.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "core/io/html_export.h"
@@ -368,6 +369,10 @@ TEST(Lessons, ModelledQuestionsSayModelledAndNeedTheRequests) {
     EXPECT_GT(l1.traced, 50.0);  // a row of A and neighbouring columns of B, shared in the group
     EXPECT_LT(l1.traced, 100.0);
     EXPECT_NE(l1.explanation.find("modelled"), std::string::npos);
+    // Beside the modelled figure, the held-out check of naive on the H200 (issue 31).
+    const std::string check = held_out_l1_line(held_out_table(), "h200", "naive");
+    ASSERT_FALSE(check.empty());
+    EXPECT_NE(l1.explanation.find("held to the hardware: " + check), std::string::npos) << l1.explanation;
     // Traced global loads differ TS = 16 times; DRAM reads on the H200 model barely do.
     EXPECT_EQ(answer_question("traffic_factor", tiled, &naive).traced, 16.0);
     const LessonAnswer dram = answer_question("dram_traffic_factor", tiled, &naive);

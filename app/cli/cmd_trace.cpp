@@ -239,7 +239,7 @@ int sampled(const Options& o, const LaunchConfig& config, const std::optional<Ca
     }
     if (!json_path || *json_path != "-")
         std::cout << config.kernel.name << " at " << config.size.label() << ", TS " << config.tile << "\n"
-                  << tasks::sampled_caches_text(r, caches->profile.title);
+                  << tasks::sampled_caches_text(r, caches->profile.title, config.kernel.name);
     return 0;
 }
 
@@ -335,7 +335,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     if (save_path) save_trace_file(*save_path, TraceFile{config, trace});
     if (text_out) {
         std::cout << trace_summary(trace, so);
-        if (trace.caches) std::cout << "\n" << cache_report_table(*trace.caches, caches->profile.title);
+        if (trace.caches) std::cout << "\n" << cache_report_table(*trace.caches, caches->profile.title, trace.kernel);
         // A rung beyond the lesson is traced beside the rung its data names, so the change
         // it claims is shown, not claimed.
         if (const KernelSpec* prev = previous_rung(config.kernel); prev && !o.has("no-compare")) {

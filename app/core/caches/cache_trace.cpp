@@ -14,6 +14,7 @@
 #include "core/device/cl.h"
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
+#include "core/caches/held_out.h"
 #include "core/trace/trace.h"
 
 namespace tilescope {
@@ -120,8 +121,6 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     p.title = j.value("title", name);
     p.source = j.value("source", "");
     p.notes = j.value("notes", "");
-    p.checked_l2 = j.value("checked_l2", "");
-    p.checked_l1 = j.value("checked_l1", "");
     CacheParams& c = p.params;
     c.l1_bytes = j.at("l1_kb").get<uint64_t>() * 1024;
     c.l2_bytes = j.at("l2_kb").get<uint64_t>() * 1024;
@@ -253,22 +252,19 @@ json cache_report_to_json(const CacheReport& r) {
     return j;
 }
 
-std::string cache_check_lines(const std::string& report_profile, const std::string& indent) {
+std::string cache_check_lines(const std::string& report_profile, const std::string& indent, const std::string& kernel) {
     const std::string base = cache_profile_base(report_profile);
-    // The check holds for the profile as measured: not for cpu (read from sysfs at run
-    // time), nor once options override its values.
-    if (base == "cpu" || base != report_profile) return "";
+    // The check holds for the profile as measured: not once options override its values.
+    if (base != report_profile) return "";
+    const std::string l2 = held_out_l2_line(held_out_table(), base, kernel),
+                      l1 = held_out_l1_line(held_out_table(), base, kernel);
     std::string out;
-    try {
-        const CacheProfile p = load_cache_profile(base);
-        if (!p.checked_l2.empty()) out += indent + "L2 sectors, held to the hardware: " + p.checked_l2 + "\n";
-        if (!p.checked_l1.empty()) out += indent + "L1 hit, held to the hardware: " + p.checked_l1 + "\n";
-    } catch (const InputError&) {
-    }
+    if (!l2.empty()) out += indent + "L2 sectors, held to the hardware: " + l2 + "\n";
+    if (!l1.empty()) out += indent + "L1 hit, held to the hardware: " + l1 + "\n";
     return out;
 }
 
-std::string cache_report_table(const CacheReport& r, const std::string& title) {
+std::string cache_report_table(const CacheReport& r, const std::string& title, const std::string& kernel) {
     const CacheParams& p = r.params;
     std::ostringstream o;
     o << "caches (MODELLED from the traced requests; profile " << r.profile << (title.empty() ? "" : ": " + title)
@@ -281,7 +277,7 @@ std::string cache_report_table(const CacheReport& r, const std::string& title) {
     o << head;
     for (const auto& [name, c] : r.buffers) o << row(name, c);
     o << row("total", r.totals);
-    o << cache_check_lines(r.profile);
+    o << cache_check_lines(r.profile, "  ", kernel);
     if (r.bounds.distinct_sectors || r.bounds.group_distinct_sectors)  // not computed for a sampled launch
         o << "  bounds (order-independent): " << grouped(r.bounds.distinct_sectors)
       << " distinct sectors (a perfect L2 still reads " << grouped(r.bounds.distinct_sectors * p.sector_bytes)

@@ -22,9 +22,6 @@ struct CacheProfile {
     std::string title;   // "NVIDIA H200-like (GH100, SXM)"
     std::string source;  // where the figures come from
     std::string notes;   // what the model leaves out for this device
-    // How the model's figures compared with the hardware on launches it was not fitted on
-    // (issue 31): shown beside the modelled figures wherever they stay outside the targets.
-    std::string checked_l2, checked_l1;
     CacheParams params;
     bool from_sysfs = false;  // the figures were read from this machine's sysfs at run time
 };
@@ -72,12 +69,15 @@ std::shared_ptr<const Trace> with_dram_heatmap(const Trace& trace, const CacheRe
 // trace --json's "caches" object (names fixed by issue 11).
 nlohmann::json cache_report_to_json(const CacheReport& report);
 
-// The held-out check of the profile a report names (checked_l2, checked_l1), one line each,
-// "" when the profile has none or is unknown.
-std::string cache_check_lines(const std::string& report_profile, const std::string& indent = "  ");
+// The held-out check of the profile a report names, computed from the compiled-in held-out
+// table (core/caches/held_out.h): for `kernel` alone when the table holds it, else the
+// profile's summary; one line for L2 sectors, one for the L1 hit rate. "" when the table has
+// no row for the profile, or options override it (then it is not the profile measured).
+std::string cache_check_lines(const std::string& report_profile, const std::string& indent = "  ",
+                              const std::string& kernel = "");
 
 // The terminal table: per buffer and in total, then the held-out check of the profile (when
 // it has one), the bounds and the busiest lines.
-std::string cache_report_table(const CacheReport& report, const std::string& title = "");
+std::string cache_report_table(const CacheReport& report, const std::string& title = "", const std::string& kernel = "");
 
 }  // namespace tilescope

@@ -117,7 +117,7 @@ nlohmann::json sampled_caches_to_json(const SampledCachesResult& r) {
     return j;
 }
 
-std::string sampled_caches_text(const SampledCachesResult& r, const std::string& title) {
+std::string sampled_caches_text(const SampledCachesResult& r, const std::string& title, const std::string& kernel) {
     std::ostringstream o;
     o << "sampled (modelled from a traced sample): traced " << grouped(r.groups_traced) << " of " << grouped(r.groups_total)
       << " work-groups at the origin in " << fixed(r.trace_seconds, 1) << " s; " << grouped(r.groups_checked)
@@ -125,7 +125,7 @@ std::string sampled_caches_text(const SampledCachesResult& r, const std::string&
     o << "the model replayed the first " << grouped(r.groups_modelled) << " groups ("
       << fixed(double(r.groups_modelled) / double(std::max<uint64_t>(1, r.wave)), 1) << " waves of " << grouped(r.wave)
       << ") in " << fixed(r.model_seconds, 1) << " s; the figures below are theirs\n\n";
-    o << cache_report_table(r.report, title);
+    o << cache_report_table(r.report, title, kernel);
     o << "\nthe whole launch, scaled x" << fixed(r.scale(), 2) << " from the modelled groups: DRAM read "
       << fixed(r.whole_dram_read_bytes() / 1e6, 1) << " MB, written " << fixed(r.whole_dram_write_bytes() / 1e6, 1)
       << " MB (modelled)\n";

@@ -51,6 +51,6 @@ SampledCachesResult model_caches_sampled(const SampledCachesRequest& request, co
 // JSON: {"sample": {...}, "caches": cache_report_to_json} (trace --sample --json).
 nlohmann::json sampled_caches_to_json(const SampledCachesResult& r);
 // The terminal text: what was traced and modelled, the table, the whole launch's DRAM.
-std::string sampled_caches_text(const SampledCachesResult& r, const std::string& title);
+std::string sampled_caches_text(const SampledCachesResult& r, const std::string& title, const std::string& kernel = "");
 
 }  // namespace tilescope::tasks

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/caches/cache_trace.h"
 #include "core/trace/trace.h"
 
 namespace tilescope {
@@ -28,6 +29,8 @@ LadderRungFigures ladder_figures(const Trace& t, const CacheReport* caches, std:
         f.l1_bytes = double(caches->totals.l1_sectors) * sector;
         f.l2_bytes = double(caches->totals.l2_sectors) * sector;
         f.dram_bytes = double(caches->totals.dram_read_bytes + caches->totals.dram_write_bytes);
+        f.cache_check = cache_check_lines(caches->profile, "", t.kernel);
+        if (!f.cache_check.empty() && f.cache_check.back() == '\n') f.cache_check.pop_back();
     }
     f.measured_s = measured_s;
     return f;
@@ -58,6 +61,7 @@ std::vector<LadderStep> explain_ladder(const std::vector<LadderRungFigures>& run
         LadderStep s;
         s.from = a.kernel;
         s.to = b.kernel;
+        if (b.l2_bytes) s.check = b.cache_check;  // beside the modelled figures, where they are shown
         s.changes.push_back({"global requests", FigureKind::Traced, a.global_requests, b.global_requests});
         const std::pair<const char*, std::optional<double> LadderRungFigures::*> modelled[] = {
             {"L1 bytes", &LadderRungFigures::l1_bytes},

@@ -25,6 +25,9 @@ struct LadderRungFigures {
     double barriers = 0;         // traced: barrier releases
     std::optional<double> l1_bytes, l2_bytes, dram_bytes;  // modelled (l1: load sectors requested)
     std::optional<double> measured_s;                      // measured on a real device
+    // The held-out check of the modelled figures for this kernel and profile (issue 31),
+    // from the compiled-in held-out table; "" when it has none for them.
+    std::string cache_check;
 };
 
 LadderRungFigures ladder_figures(const Trace& trace, const CacheReport* caches, std::optional<double> measured_s);
@@ -40,6 +43,7 @@ struct LadderStep {
     std::string from, to;               // kernel names
     std::vector<LadderChange> changes;  // every figure both rungs have, in a fixed order
     std::string note;                   // the one-line reading of the step
+    std::string check;                  // the rung's held-out check, shown beside the note
 };
 
 // Rung i against rung i-1, for i >= 1. A figure counts as changed beyond 10%.

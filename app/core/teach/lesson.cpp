@@ -12,6 +12,7 @@
 
 #include "core/trace/analysis.h"
 #include "core/caches/cache_trace.h"
+#include "core/caches/held_out.h"
 #include "core/kernel/catalog.h"
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
@@ -335,6 +336,9 @@ LessonAnswer answer_question(std::string_view quantity, const Trace& t, const Tr
         a.modelled = true;
         a.explanation = "modelled on the H200 profile from the traced requests: " + fmt(double(r.totals.l1_hit_sectors)) +
                         " of " + fmt(double(r.totals.l1_sectors)) + " load sectors hit in L1";
+        // Beside the modelled figure, how the model fared against the hardware (issue 31).
+        const std::string check = held_out_l1_line(held_out_table(), "h200", t.kernel);
+        if (!check.empty()) a.explanation += "; held to the hardware: " + check;
     } else if (quantity == "dram_traffic_factor") {
         if (!compare) throw InputError("question 'dram_traffic_factor' needs a step with a compare configuration");
         const CacheProfile h200 = load_cache_profile("h200");

@@ -125,7 +125,7 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, std::string& profile, 
                                              bytes_text(double(c.dram_read_bytes + c.dram_write_bytes))};
     paint_boxes(boxes, arrows, size);
     // Where the profile's figures stay outside the held-out targets, the screen says so (issue 31).
-    const std::string check = cache_check_lines(r.profile, "");
+    const std::string check = cache_check_lines(r.profile, "", t.kernel);
     if (!check.empty()) ImGui::TextWrapped("%s", check.c_str());
 }
 
@@ -211,6 +211,7 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
     for (const LadderStep& s : steps) {
         ImGui::Bullet();
         ImGui::TextWrapped("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
+        if (!s.check.empty()) ImGui::TextWrapped("    %s (modelled figures): %s", s.to.c_str(), s.check.c_str());
     }
     ImGui::EndChild();
 }
