@@ -27,7 +27,7 @@ fi
 # The GUI's tests need app/ui, which this build leaves out; the kernel, rung and view-model
 # trace tests exercise the emulator (Oclgrind, uninstrumented) far more than our code, and
 # take several times longer under ASan: the normal run covers them.
-targets=(tilescope tilescope_trace core_tests cli_tests trace_model_tests hardening_tests hardening_cli_tests tilescope_fuzz)
+targets=(tilescope tilescope_trace core_tests cli_tests trace_model_tests hardening_tests hardening_cli_tests tilescope_fuzz class_room_tests class_server_tests)
 echo "sanitize: compiling ${targets[*]} with $jobs job(s)"
 if ! cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build/build.log" 2>&1; then
   echo "sanitize: error: compilation failed; the first errors from $build/build.log:" >&2
