@@ -35,6 +35,7 @@ int cmd_ceilings(const std::vector<std::string>& args);
 int cmd_tune(const std::vector<std::string>& args);
 int cmd_export(const std::vector<std::string>& args);
 int cmd_version(const std::vector<std::string>& args);
+int cmd_occupancy(const std::vector<std::string>& args);
 
 // Ctrl-C sets a flag long work polls; a second Ctrl-C ends the process at once.
 void install_interrupt_handler();

@@ -34,6 +34,7 @@ const char* kUsage =
     "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
     "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
     "  export     turn a saved trace (.tstrace) into a self-contained HTML hand-out\n"
+    "  occupancy  work-groups per compute unit (the slides' blocks per SM) from device profiles\n"
     "  version    the version, git revision, OpenCL loader, platforms and Oclgrind found (also --version)\n"
     "Every subcommand has --help.\n";
 
@@ -84,6 +85,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         if (cmd == "ceilings") return cmd_ceilings(args);
         if (cmd == "tune") return cmd_tune(args);
         if (cmd == "export") return cmd_export(args);
+        if (cmd == "occupancy") return cmd_occupancy(args);
         if (cmd.empty() || cmd == "gui") {
             if (!gui) {
                 std::cerr << "tilescope: this build has no GUI; accepted subcommands: devices, bench, trace, tour\n";
@@ -91,7 +93,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, frame, tour, tune, ceilings, export, version (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, frame, tour, tune, ceilings, export, occupancy, version (see --help)\n";
         return 2;
     } catch (const Cancelled&) {
         return cancelled(cmd);

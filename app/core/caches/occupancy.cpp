@@ -150,11 +150,11 @@ json occupancy_json(const OccupancyProfile& p, const std::vector<Occupancy>& row
 std::string occupancy_table(const OccupancyProfile& p, const std::vector<Occupancy>& rows) {
     std::string out = p.name + ": " + p.title + "\n";
     char buf[256];
-    std::snprintf(buf, sizeof buf, "  unit: %llu KB local memory, %s threads, %s groups; a group: up to %u work-items, %llu KB\n",
-                  static_cast<unsigned long long>(p.local_bytes_per_cu / 1024),
-                  p.threads_per_cu ? std::to_string(p.threads_per_cu).c_str() : "no limit on",
-                  p.groups_per_cu ? std::to_string(p.groups_per_cu).c_str() : "no limit on", p.group_threads_max,
-                  static_cast<unsigned long long>(p.group_local_max / 1024));
+    const std::string threads = p.threads_per_cu ? "at most " + std::to_string(p.threads_per_cu) + " work-items" : "no cap on work-items";
+    const std::string groups = p.groups_per_cu ? "at most " + std::to_string(p.groups_per_cu) + " groups" : "no cap on groups";
+    std::snprintf(buf, sizeof buf, "  a unit: %llu KB of local memory, %s, %s; a group: up to %u work-items and %llu KB\n",
+                  static_cast<unsigned long long>(p.local_bytes_per_cu / 1024), threads.c_str(), groups.c_str(),
+                  p.group_threads_max, static_cast<unsigned long long>(p.group_local_max / 1024));
     out += buf;
     std::snprintf(buf, sizeof buf, "  %-9s %10s %10s | %9s %10s %10s | %13s  %s\n", "group", "work-items", "local B",
                   "by local", "by threads", "by groups", "groups per CU", "limited by");
