@@ -290,6 +290,7 @@ struct EmulationView::Frame {
     float content_right = 0;  // right edge of the matrices and local arrays, before zoom and pan
     float right_limit = 0;    // what is right of it belongs to the side legend
     bool corner_locals = false;  // the local arrays in the free corner above A, left of B
+    bool pin_hover = false;      // --hover's cell honoured: not in compare's two views (both would show it)
     float locals_bottom = 0;     // where the local arrays' room ends, before zoom and pan
 };
 
@@ -312,6 +313,8 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
         return {};
     }
     f.v = group_phase_view(t, *d.roles, d.group, d.interval, d.progress);
+    // The presenter's one view is compact too (its legend at the side): --hover works there.
+    f.pin_hover = !f.compact || (flags & EmulationViewFlags_SideLegend);
     f.lh = f.fh * 1.5f;
     f.gap = std::max(12.f, f.fh);
     f.races = has_race_marks(t);
@@ -653,13 +656,21 @@ void EmulationView::paint_locals(const Frame& f) {
 EmulationViewResult EmulationView::handle_hover(const Frame& f) {
     EmulationViewResult out;
     const Palette& pal = theme().pal;
-    const bool pinned = f.d.pinned_hover.has_value() && !f.compact;
+    const bool pinned = f.d.pinned_hover.has_value() && f.pin_hover;
     if (!pinned && (f.no_input || !ImGui::IsWindowHovered())) return out;
     ImVec2 mouse = ImGui::GetMousePos();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float pad = ImGui::GetStyle().WindowPadding.x;
+    // Lines wrap inside the tooltip so that it fits the room on its side of the cell.
+    float wrap = ImGui::GetFontSize() * 34;
     if (pinned) {
         mouse = cell_pos(f.pc, double(f.d.pinned_hover->first) + 0.5, double(f.d.pinned_hover->second) + 0.5);
-        const bool right_half = mouse.x > ImGui::GetIO().DisplaySize.x * 0.5f;  // keep the tooltip on screen
+        const bool right_half = mouse.x > display.x * 0.5f;  // keep the tooltip on screen
+        const float room = right_half ? mouse.x - 16 - 4 : display.x - mouse.x - 16 - 4;
+        wrap = std::max(ImGui::GetFontSize() * 8, std::min(wrap, room - 2 * pad));
         ImGui::SetNextWindowPos(ImVec2(right_half ? mouse.x - 16 : mouse.x + 16, mouse.y + 16), 0, ImVec2(right_half ? 1.f : 0.f, 0.f));
+    } else {
+        wrap = std::min(wrap, display.x - 2 * pad - 8);
     }
     const float line = theme().line;
     int64_t row = 0, col = 0;
@@ -672,6 +683,7 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
         if (!info) return out;
         const CellOwner& o = info->owner;
         ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(wrap);
         ImGui::Text("P(%lld, %lld) = row %lld of M . column %lld of N", (long long)row, (long long)col, (long long)row, (long long)col);
         ImGui::Text("work-group %s, work-item local (%u,%u) global (%u,%u)", group_text(o.group, f.t.dims).c_str(), o.local[0],
                     o.local[1], o.global[0], o.global[1]);
@@ -691,6 +703,7 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
             for (const CellSum& sum : f.d.frame->sums)
                 if (sum.row == row && sum.col == col) ImGui::Text("%s so far (traced): %s", sum.label.c_str(), sum.text.c_str());
         ImGui::TextDisabled("click: this work-group, and this work-item's story");
+        ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
         if (!pinned && ImGui::IsMouseClicked(0)) {
             out.clicked_group = o.group;
@@ -701,8 +714,10 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
         const MatrixPlacement& m = is_a ? f.pa : f.pb;
         out.hovered = HoveredCell{m.role, m.name, row, col};
         ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(wrap);
         ImGui::Text("%s(%lld, %lld): loaded from global memory %u times over the whole run (traced)", is_a ? "M" : "N", (long long)row,
                     (long long)col, (is_a ? f.A : f.B)->loads_at(row, col));
+        ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
     return out;
