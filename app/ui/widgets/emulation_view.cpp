@@ -75,7 +75,10 @@ std::pair<std::string, std::string> label_lines(const std::string& text) {
 
 LabelFit label_fit(float size, const std::string& widest) {
     ImFont* font = ImGui::GetFont();
-    const float body = ImGui::GetFontSize(), room = size - 3;
+    // Big cells keep a margin of a ninth of the cell each side, so neighbouring labels never
+    // touch and the fill shows round each (issue 33: 2x2 labels touched); small ones (8x8
+    // tiles) keep their 1.5 px, else their two-line labels would not fit at all.
+    const float body = ImGui::GetFontSize(), room = size >= 36 ? size * (7.f / 9.f) - 1 : size - 3;
     const float one = body * room / std::max(1.f, font->CalcTextSizeA(body, FLT_MAX, 0, widest.c_str()).x);
     if (std::min(one, room) >= 10) return {std::min({body, one, room}), false};
     const auto [top, bottom] = label_lines(widest);
@@ -88,7 +91,7 @@ void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, 
     ImFont* font = ImGui::GetFont();
     if (fit.px <= 0) fit = label_fit(size, text);
     if (fit.px <= 0) return;
-    const ImU32 plate = IM_COL32(255, 255, 255, 200), ink = theme().pal.text;
+    const ImU32 plate = IM_COL32(255, 255, 255, 150), ink = theme().pal.text;  // the fill shows through
     const auto [top, bottom] = fit.two_lines ? label_lines(text) : std::make_pair(text, std::string());
     const ImVec2 a = font->CalcTextSizeA(fit.px, FLT_MAX, 0, top.c_str());
     const ImVec2 b = bottom.empty() ? ImVec2(0, 0) : font->CalcTextSizeA(fit.px, FLT_MAX, 0, bottom.c_str());
@@ -668,7 +671,9 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
         const bool right_half = mouse.x > display.x * 0.5f;  // keep the tooltip on screen
         const float room = right_half ? mouse.x - 16 - 4 : display.x - mouse.x - 16 - 4;
         wrap = std::max(ImGui::GetFontSize() * 8, std::min(wrap, room - 2 * pad));
-        ImGui::SetNextWindowPos(ImVec2(right_half ? mouse.x - 16 : mouse.x + 16, mouse.y + 16), 0, ImVec2(right_half ? 1.f : 0.f, 0.f));
+        const bool lower_half = mouse.y > display.y * 0.5f;  // above the cell there, else it runs off the bottom
+        ImGui::SetNextWindowPos(ImVec2(right_half ? mouse.x - 16 : mouse.x + 16, lower_half ? mouse.y - 16 : mouse.y + 16), 0,
+                                ImVec2(right_half ? 1.f : 0.f, lower_half ? 1.f : 0.f));
     } else {
         wrap = std::min(wrap, display.x - 2 * pad - 8);
     }
