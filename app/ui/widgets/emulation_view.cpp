@@ -1,6 +1,7 @@
 #include "ui/widgets/emulation_view.h"
 
 #include <algorithm>
+#include <optional>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -39,6 +40,43 @@ void outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r0, ImU32 col
     const ImVec2 a = cell_pos(m, double(r.r0), double(r.c0));
     const ImVec2 b = cell_pos(m, double(r.r1 + 1), double(r.c1 + 1));
     dl->AddRect(a, b, colour, 0.f, 0, thickness);
+}
+
+// The whole tile a clipped rectangle belongs to, when the tile hangs past the matrix's
+// right or bottom edge (the slides' 3x3 example: M's second tile would be columns 2 and 3 of
+// a 3-column matrix): the clipped rectangle starts on a tile boundary, ends at the edge and
+// is narrower than a tile. Empty when nothing hangs past.
+std::optional<Rect> tile_past_edge(const Rect& r, int64_t rows, int64_t cols, int64_t tile_h, int64_t tile_w) {
+    if (tile_h <= 0 || tile_w <= 0) return std::nullopt;
+    Rect full = r;
+    if (r.c1 == cols - 1 && r.c0 % tile_w == 0 && r.cols() < tile_w) full.c1 = r.c0 + tile_w - 1;
+    if (r.r1 == rows - 1 && r.r0 % tile_h == 0 && r.rows() < tile_h) full.r1 = r.r0 + tile_h - 1;
+    if (full == r) return std::nullopt;
+    return full;
+}
+
+// A dashed outline of `r`, which may reach past the matrix (drawn there, as the slides do).
+// It reaches at most `room` px past the matrix: the layout leaves a gap, not a whole tile,
+// between matrices, and an outline running over the next matrix would mislead.
+void dashed_outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r, ImU32 colour, float thickness, float room) {
+    const ImVec2 a = cell_pos(m, double(r.r0), double(r.c0));
+    ImVec2 b = cell_pos(m, double(r.r1 + 1), double(r.c1 + 1));
+    b.x = std::min(b.x, m.p1.x + room), b.y = std::min(b.y, m.p1.y + room);
+    const float dash = std::max(4.f, thickness * 3);
+    auto seg = [&](ImVec2 p, ImVec2 q) {
+        const float len = std::hypot(q.x - p.x, q.y - p.y);
+        for (float t = 0; t < len; t += 2 * dash) {
+            const float u = std::min(len, t + dash);
+            dl->AddLine(ImVec2(p.x + (q.x - p.x) * t / len, p.y + (q.y - p.y) * t / len),
+                        ImVec2(p.x + (q.x - p.x) * u / len, p.y + (q.y - p.y) * u / len), colour, thickness);
+        }
+    };
+    // The side cut by `room` is left open: the tile goes on.
+    const bool cut_x = b.x < cell_pos(m, double(r.r1 + 1), double(r.c1 + 1)).x - 0.5f;
+    const bool cut_y = b.y < cell_pos(m, double(r.r1 + 1), double(r.c1 + 1)).y - 0.5f;
+    seg(a, ImVec2(b.x, a.y)), seg(ImVec2(a.x, b.y), a);
+    if (!cut_x) seg(ImVec2(b.x, a.y), b);
+    if (!cut_y) seg(b, ImVec2(a.x, b.y));
 }
 
 // Cell under the mouse, or false.
@@ -535,6 +573,19 @@ void EmulationView::paint_annotations(const Frame& f) {
         for (const Rect& r : v.c_block) outline(dl, f.pc, r, pal.outline, line);
         for (const Rect& r : v.a_loaded) outline(dl, f.pa, r, pal.a_loaded, line);
         for (const Rect& r : v.b_loaded) outline(dl, f.pb, r, pal.b_loaded, line);
+        // Square work-groups of the tiled rungs load square tiles: a tile that hangs past
+        // the edge is drawn whole, dashed, as the slides draw it (its missing elements are
+        // the zeros the work-items write into the local tile instead of loading).
+        const int64_t tile = int64_t(f.t.local[0]);
+        const float room = f.gap * 0.75f;
+        if (f.t.dims >= 2 && f.t.local[0] == f.t.local[1] && tile > 1) {
+            for (const Rect& r : v.a_loaded)
+                if (const auto full = tile_past_edge(r, f.pa.rows, f.pa.cols, tile, tile)) dashed_outline(dl, f.pa, *full, pal.a_loaded, line, room);
+            for (const Rect& r : v.b_loaded)
+                if (const auto full = tile_past_edge(r, f.pb.rows, f.pb.cols, tile, tile)) dashed_outline(dl, f.pb, *full, pal.b_loaded, line, room);
+            for (const Rect& r : v.c_block)
+                if (const auto full = tile_past_edge(r, f.pc.rows, f.pc.cols, tile, tile)) dashed_outline(dl, f.pc, *full, pal.outline, line, room);
+        }
     }
     int marked = 0;  // ladder convention: global (x,y) = (col,row)
     for (const Diagnostic& d : f.t.diagnostics) {
