@@ -258,3 +258,29 @@ TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
         EXPECT_EQ(r.out.find("held to the hardware"), std::string::npos) << args << ": " << r.out;
     }
 }
+
+// Issue 33: `occupancy` prints the slides' shared-memory table from the slide profile
+// (8 blocks of 2 KB and 2 of 8 KB by local memory, 1 of 1024 threads), its JSON carries
+// each limit, and bad values exit 2 with one line naming the option.
+TEST(OccupancyCli, TheSlidesTableAndBadValues) {
+    const Result r = run("occupancy --profile slide --group 16,32 --json -");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const auto& rows = j.at("profiles").at(0).at("rows");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].at("by_local"), 8);
+    EXPECT_EQ(rows[1].at("by_local"), 2);
+    EXPECT_EQ(rows[1].at("groups_per_cu"), 1);
+    EXPECT_EQ(rows[1].at("limit"), "threads");
+    const Result table = run("occupancy --profile slide,cpu --group 16");
+    ASSERT_EQ(table.status, 0) << table.err;
+    EXPECT_NE(table.out.find("slide:"), std::string::npos);
+    EXPECT_NE(table.out.find("cpu:"), std::string::npos);
+    for (const char* bad : {"occupancy --profile nope", "occupancy --group 0", "occupancy --group 16x", "occupancy --group 99999",
+                            "occupancy --group x16", "occupancy --bogus 1"}) {
+        const Result b = run(bad);
+        EXPECT_EQ(b.status, 2) << bad;
+        EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << bad << ": " << b.err;
+        EXPECT_TRUE(b.out.empty()) << bad;
+    }
+}

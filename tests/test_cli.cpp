@@ -242,7 +242,7 @@ TEST(Cli, UnknownSubcommandExitsTwo) {
 }
 
 TEST(Cli, EverySubcommandHasHelp) {
-    for (const char* cmd : {"devices", "bench", "trace", "tour", "ceilings"}) {
+    for (const char* cmd : {"devices", "bench", "trace", "tour", "ceilings", "occupancy"}) {
         const Result r = run(std::string(cmd) + " --help");
         EXPECT_EQ(r.status, 0) << cmd;
         EXPECT_NE(r.out.find("usage"), std::string::npos) << cmd;

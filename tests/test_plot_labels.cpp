@@ -42,3 +42,46 @@ TEST(PlotLabels, ALonePointIsNamedBesideIt) {
     EXPECT_FLOAT_EQ(boxes[0].x, 206.f);
     EXPECT_FLOAT_EQ(boxes[0].y, 192.f);
 }
+
+// Lesson 7 step 2's size axis: 600, 800 and 1000 a few pixels apart printed as
+// "600 8001000". Kept labels never touch; the first and last stay.
+TEST(PlotLabels, TickLabelsThatWouldTouchAreDropped) {
+    const std::vector<float> centres = {100, 300, 500, 540, 560};
+    const std::vector<float> widths = {30, 30, 30, 40, 30};
+    const std::vector<size_t> kept = spaced_tick_labels(centres, widths, 7.f);
+    ASSERT_GE(kept.size(), 2u);
+    EXPECT_EQ(kept.front(), 0u);
+    EXPECT_EQ(kept.back(), centres.size() - 1);
+    for (size_t k = 1; k < kept.size(); ++k) {
+        const size_t a = kept[k - 1], b = kept[k];
+        EXPECT_LE(centres[a] + widths[a] / 2 + 7.f, centres[b] - widths[b] / 2) << a << " touches " << b;
+    }
+    EXPECT_EQ(kept, (std::vector<size_t>{0, 1, 2, 4}));
+    // Wide apart: every label stays.
+    EXPECT_EQ(spaced_tick_labels({0, 100, 200}, {20, 20, 20}, 7.f), (std::vector<size_t>{0, 1, 2}));
+}
+
+// "Block (1,1)" must not wrap inside the tuple nor before it; a parenthetical sentence may.
+// Widths: 10 px a character (a made-up measure).
+TEST(PlotLabels, WrapKeepsTuplesWhole) {
+    const auto measure = [](const std::string& s) { return 10.f * float(s.size()); };
+    // At 130 px ImGui broke "Phase 0 Load for Block (1,⏎1)"; here the tuple goes down whole with its word.
+    const auto lines = wrap_keeping_tuples("Phase 0 Load for Block (1,1)", 130, measure);
+    EXPECT_EQ(lines, (std::vector<std::string>{"Phase 0 Load", "for", "Block (1,1)"}));
+    for (const std::string& l : wrap_keeping_tuples("threads (0, 1) and (1, 1) write zeros", 90, measure)) {
+        const size_t open = l.find('(');
+        if (open != std::string::npos) EXPECT_NE(l.find(')', open), std::string::npos) << l;
+        const size_t close = l.find(')');
+        if (close != std::string::npos) EXPECT_NE(l.find('('), std::string::npos) << l;
+    }
+    // Every line fits unless it is one unbreakable piece; nothing is lost.
+    const std::string long_text = "(as the slides count it, phase by phase) the tile at (2, 3) hangs past the edge";
+    std::string joined;
+    for (const std::string& l : wrap_keeping_tuples(long_text, 120, measure)) {
+        EXPECT_TRUE(measure(l) <= 120 || l.find(' ') == std::string::npos || l == "at (2, 3)") << l;
+        joined += (joined.empty() ? "" : " ") + l;
+    }
+    EXPECT_EQ(joined, long_text);
+    EXPECT_EQ(wrap_keeping_tuples("one\ntwo", 500, measure), (std::vector<std::string>{"one", "two"}));
+    EXPECT_TRUE(wrap_keeping_tuples("", 100, measure).empty());
+}

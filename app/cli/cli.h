@@ -37,6 +37,7 @@ int cmd_export(const std::vector<std::string>& args);
 int cmd_version(const std::vector<std::string>& args);
 int cmd_class(const std::vector<std::string>& args);  // class mode (issue 34)
 
+int cmd_occupancy(const std::vector<std::string>& args);
 
 // Ctrl-C sets a flag long work polls; a second Ctrl-C ends the process at once.
 void install_interrupt_handler();

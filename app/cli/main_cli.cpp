@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -20,23 +21,47 @@ void on_interrupt(int) {
     if (++g_interrupts > 1) std::_Exit(130);
 }
 
-const char* kUsage =
-    "tilescope: see GPU memory traffic in OpenCL matrix multiplication\n"
-    "\n"
-    "usage: tilescope [SUBCOMMAND] [options]\n"
-    "  (none)     the GUI (needs a display)\n"
-    "  gui        the GUI, with set-up options and a scripted mode (tilescope gui --help)\n"
-    "  devices    list OpenCL devices, the emulator included\n"
-    "  bench      measure verified GFLOP/s of kernels on a device\n"
-    "  trace      run a kernel on the emulator and count its memory traffic\n"
-    "  frame      one frame of the slides' tiling animation: highlighted cells, labels, a work-item's story\n"
-    "  tour       a terminal walk through the lesson\n"
-    "  ceilings   measure a device's peak FLOP/s and memory bandwidth\n"
-    "  tune       sweep a rung's parameters on a device; store the best for bench and the GUI\n"
-    "  export     turn a saved trace (.tstrace) into a self-contained HTML hand-out\n"
-    "  class      serve a lesson to the room's browsers: they follow, guess, and see the answer on Reveal\n"
-    "  version    the version, git revision, OpenCL loader, platforms and Oclgrind found (also --version)\n"
-    "Every subcommand has --help.\n";
+// Every subcommand, once: the usage text and the "accepted" lists are made from this table.
+struct Subcommand {
+    const char* name;
+    int (*run)(const std::vector<std::string>&);
+    const char* what;
+};
+const Subcommand kSubcommands[] = {
+    {"devices", cmd_devices, "list OpenCL devices, the emulator included"},
+    {"bench", cmd_bench, "measure verified GFLOP/s of kernels on a device"},
+    {"trace", cmd_trace, "run a kernel on the emulator and count its memory traffic"},
+    {"frame", cmd_frame, "one frame of the slides' tiling animation: highlighted cells, labels, a work-item's story"},
+    {"tour", cmd_tour, "a terminal walk through the lesson"},
+    {"ceilings", cmd_ceilings, "measure a device's peak FLOP/s and memory bandwidth"},
+    {"tune", cmd_tune, "sweep a rung's parameters on a device; store the best for bench and the GUI"},
+    {"export", cmd_export, "turn a saved trace (.tstrace) into a self-contained HTML hand-out"},
+    {"class", cmd_class, "serve a lesson to the room's browsers: they follow, guess, and see the answer on Reveal"},
+    {"occupancy", cmd_occupancy, "work-groups per compute unit (the slides' blocks per SM) from device profiles"},
+    {"version", cmd_version, "the version, git revision, OpenCL loader, platforms and Oclgrind found (also --version)"},
+};
+
+std::string usage() {
+    std::string text =
+        "tilescope: see GPU memory traffic in OpenCL matrix multiplication\n"
+        "\n"
+        "usage: tilescope [SUBCOMMAND] [options]\n"
+        "  (none)     the GUI (needs a display)\n"
+        "  gui        the GUI, with set-up options and a scripted mode (tilescope gui --help)\n";
+    for (const auto& sub : kSubcommands) {
+        std::string name = sub.name;
+        name.resize(std::max<size_t>(name.size() + 1, 11), ' ');
+        text += "  " + name + sub.what + "\n";
+    }
+    return text + "Every subcommand has --help.\n";
+}
+
+// "devices, bench, ..." (with_gui: "gui, " first).
+std::string accepted_subcommands(bool with_gui) {
+    std::string list = with_gui ? "gui" : "";
+    for (const auto& sub : kSubcommands) list += (list.empty() ? "" : ", ") + std::string(sub.name);
+    return list;
+}
 
 int cancelled(const std::string& cmd) {
     std::cerr << "tilescope " << shown(cmd, 40) << ": cancelled; nothing was written\n";
@@ -54,7 +79,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
     if (!args.empty()) args.erase(args.begin());
     try {
         if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-            std::cout << kUsage;
+            std::cout << usage();
             return 0;
         }
         if (cmd == "--version" || cmd == "version") return cmd_version(args);
@@ -77,23 +102,16 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         }
         // Environment variables are checked like options, before any work (issue 32).
         check_environment();
-        if (cmd == "devices") return cmd_devices(args);
-        if (cmd == "bench") return cmd_bench(args);
-        if (cmd == "class") return cmd_class(args);
-        if (cmd == "trace") return cmd_trace(args);
-        if (cmd == "frame") return cmd_frame(args);
-        if (cmd == "tour") return cmd_tour(args);
-        if (cmd == "ceilings") return cmd_ceilings(args);
-        if (cmd == "tune") return cmd_tune(args);
-        if (cmd == "export") return cmd_export(args);
+        for (const auto& sub : kSubcommands)
+            if (cmd == sub.name) return sub.run(args);
         if (cmd.empty() || cmd == "gui") {
             if (!gui) {
-                std::cerr << "tilescope: this build has no GUI; accepted subcommands: devices, bench, trace, tour\n";
+                std::cerr << "tilescope: this build has no GUI; accepted subcommands: " << accepted_subcommands(false) << "\n";
                 return 2;
             }
             return gui(args);
         }
-        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: gui, devices, bench, trace, frame, tour, tune, ceilings, export, version (see --help)\n";
+        std::cerr << "tilescope: unknown subcommand '" << shown(cmd, 40) << "'; accepted: " << accepted_subcommands(true) << " (see --help)\n";
         return 2;
     } catch (const Cancelled&) {
         return cancelled(cmd);

@@ -23,3 +23,8 @@ target_link_libraries(cache_cli_tests PRIVATE GTest::gtest_main nlohmann_json::n
 target_compile_definitions(cache_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
 add_dependencies(cache_cli_tests tilescope)
 gtest_discover_tests(cache_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+# Work-groups per compute unit (issue 33): the slides' 8 / 2 / 1 blocks per SM from
+# assets/occupancy/ profiles, each limit's closed form, bad profiles. Headless, milliseconds.
+add_executable(occupancy_tests test_occupancy.cpp test_main.cpp)
+target_link_libraries(occupancy_tests PRIVATE tilescope_core GTest::gtest)
+gtest_discover_tests(occupancy_tests DISCOVERY_TIMEOUT 60)

@@ -118,24 +118,26 @@ struct Key {
 };
 
 // The colour key, left to right, wrapping; returns its height (drawn only when `draw`).
+// Text at scale 2 (~14 px, as the captions): at scale 1 it was ~7 px, unreadable on a slide.
 int paint_key(Canvas& c, int x0, int y0, int width, bool draw) {
     static const Key keys[] = {{AStrip, "A strip"},        {ALoaded, "A now"},        {BStrip, "B strip"},
                                {BLoaded, "B now"},         {CBlock, "C block"},        {CStored, "C now"},
                                {LocalFilled, "local now"}, {LocalHeld, "local held"}, {LocalRead, "local read"},
                                {Wrong, "wrong"}};
+    constexpr int kScale = 2, kSwatch = 18, kRow = 26;
     int x = x0, y = y0;
     for (const Key& k : keys) {
-        const int w = 12 + 4 + text_width(k.text, 1) + 12;
-        if (x > x0 && x + w > x0 + width) x = x0, y += 16;
+        const int w = kSwatch + 6 + text_width(k.text, kScale) + 16;
+        if (x > x0 && x + w > x0 + width) x = x0, y += kRow;
         if (draw) {
-            c.fill(x, y, x + 12, y + 12, k.colour);
-            c.fill(x, y, x + 12, y + 1, Outline), c.fill(x, y + 11, x + 12, y + 12, Outline);
-            c.fill(x, y, x + 1, y + 12, Outline), c.fill(x + 11, y, x + 12, y + 12, Outline);
-            c.text(x + 16, y + 2, k.text, 1);
+            c.fill(x, y, x + kSwatch, y + kSwatch, k.colour);
+            c.fill(x, y, x + kSwatch, y + 1, Outline), c.fill(x, y + kSwatch - 1, x + kSwatch, y + kSwatch, Outline);
+            c.fill(x, y, x + 1, y + kSwatch, Outline), c.fill(x + kSwatch - 1, y, x + kSwatch, y + kSwatch, Outline);
+            c.text(x + kSwatch + 6, y + 2, k.text, kScale);
         }
         x += w;
     }
-    return y + 16 - y0;
+    return y + kRow - y0;
 }
 
 }  // namespace

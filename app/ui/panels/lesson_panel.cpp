@@ -12,6 +12,7 @@
 #include "gfx/backend.h"
 #include "ui/panels/emulation_panel.h"
 #include "ui/state/settings.h"
+#include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -92,7 +93,7 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
     LessonOnShow& l = s.lesson;
     ImGui::Spacing();
     ImGui::TextColored(ImColor(pal.a_loaded), "Question");
-    ImGui::TextWrapped("%s", step.question->text.c_str());
+    text_wrapped_keeping_tuples(step.question->text);
     ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x));
     ImGui::InputTextWithHint("##guess", "your guess", &l.guess, ImGuiInputTextFlags_CharsDecimal);
     if (!l.revealed) {
@@ -215,10 +216,10 @@ void LessonPanel::draw_step(AppState& s) {
         return;
     }
     ImGui::PushFont(theme().big);
-    ImGui::TextWrapped("%s", step.title.c_str());
+    text_wrapped_keeping_tuples(step.title);
     ImGui::PopFont();
     ImGui::TextColored(ImColor(theme().pal.faint_text), "Script (for the instructor)");
-    ImGui::TextWrapped("%s", step.script.c_str());
+    text_wrapped_keeping_tuples(step.script);
     if (step.question) draw_question(s, step, false);
 }
 
@@ -238,7 +239,7 @@ float draw_lesson_strip(AppState& s, ImVec2 pos, ImVec2 size) {
     ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", s.lesson.lesson->title.c_str());
     draw_step_nav(s);
     ImGui::PushFont(theme().big);
-    ImGui::TextWrapped("%s", step->title.c_str());
+    text_wrapped_keeping_tuples(step->title);
     ImGui::PopFont();
     if (step->question) draw_question(s, *step, true);
     ImGui::PopTextWrapPos();

@@ -142,9 +142,12 @@ std::string local_memory_line(const Trace& t, const DeviceInfo* dev, const Hidde
     }
     if (bytes == 0) return "";
     std::string line = "local memory per work-group: " + grouped(bytes) + " B (" + arrays + ", traced)";
+    // OpenCL's CL_DEVICE_LOCAL_MEM_SIZE is what one work-group may use (48 KB on the H100,
+    // whose SM holds 228 KB; 1 MB on PoCL, which runs one group per core): dividing it does
+    // not say how many groups share a compute unit. `tilescope occupancy` does, per profile.
     if (dev && dev->local_mem > 0)
-        line += "; " + dev->name + " reports " + grouped(dev->local_mem / 1024) + " KB per compute unit: room for " +
-                grouped(dev->local_mem / bytes) + " work-group" + (dev->local_mem / bytes == 1 ? "" : "s") + " at once";
+        line += "; " + dev->name + " lets a work-group use up to " + grouped(dev->local_mem / 1024) +
+                " KB (groups per compute unit: tilescope occupancy)";
     return line;
 }
 

@@ -1,6 +1,7 @@
 #include "ui/widgets/emulation_view.h"
 
 #include <algorithm>
+#include <optional>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -41,6 +42,43 @@ void outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r0, ImU32 col
     dl->AddRect(a, b, colour, 0.f, 0, thickness);
 }
 
+// The whole tile a clipped rectangle belongs to, when the tile hangs past the matrix's
+// right or bottom edge (the slides' 3x3 example: M's second tile would be columns 2 and 3 of
+// a 3-column matrix): the clipped rectangle starts on a tile boundary, ends at the edge and
+// is narrower than a tile. Empty when nothing hangs past.
+std::optional<Rect> tile_past_edge(const Rect& r, int64_t rows, int64_t cols, int64_t tile_h, int64_t tile_w) {
+    if (tile_h <= 0 || tile_w <= 0) return std::nullopt;
+    Rect full = r;
+    if (r.c1 == cols - 1 && r.c0 % tile_w == 0 && r.cols() < tile_w) full.c1 = r.c0 + tile_w - 1;
+    if (r.r1 == rows - 1 && r.r0 % tile_h == 0 && r.rows() < tile_h) full.r1 = r.r0 + tile_h - 1;
+    if (full == r) return std::nullopt;
+    return full;
+}
+
+// A dashed outline of `r`, which may reach past the matrix (drawn there, as the slides do).
+// It reaches at most `room` px past the matrix: the layout leaves a gap, not a whole tile,
+// between matrices, and an outline running over the next matrix would mislead.
+void dashed_outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r, ImU32 colour, float thickness, float room) {
+    const ImVec2 a = cell_pos(m, double(r.r0), double(r.c0));
+    ImVec2 b = cell_pos(m, double(r.r1 + 1), double(r.c1 + 1));
+    b.x = std::min(b.x, m.p1.x + room), b.y = std::min(b.y, m.p1.y + room);
+    const float dash = std::max(4.f, thickness * 3);
+    auto seg = [&](ImVec2 p, ImVec2 q) {
+        const float len = std::hypot(q.x - p.x, q.y - p.y);
+        for (float t = 0; t < len; t += 2 * dash) {
+            const float u = std::min(len, t + dash);
+            dl->AddLine(ImVec2(p.x + (q.x - p.x) * t / len, p.y + (q.y - p.y) * t / len),
+                        ImVec2(p.x + (q.x - p.x) * u / len, p.y + (q.y - p.y) * u / len), colour, thickness);
+        }
+    };
+    // The side cut by `room` is left open: the tile goes on.
+    const bool cut_x = b.x < cell_pos(m, double(r.r1 + 1), double(r.c1 + 1)).x - 0.5f;
+    const bool cut_y = b.y < cell_pos(m, double(r.r1 + 1), double(r.c1 + 1)).y - 0.5f;
+    seg(a, ImVec2(b.x, a.y)), seg(ImVec2(a.x, b.y), a);
+    if (!cut_x) seg(ImVec2(b.x, a.y), b);
+    if (!cut_y) seg(b, ImVec2(a.x, b.y));
+}
+
 // Cell under the mouse, or false.
 bool hit(const MatrixPlacement& m, ImVec2 mouse, int64_t& row, int64_t& col) {
     if (mouse.x < m.p0.x || mouse.y < m.p0.y || mouse.x >= m.p1.x || mouse.y >= m.p1.y) return false;
@@ -75,7 +113,10 @@ std::pair<std::string, std::string> label_lines(const std::string& text) {
 
 LabelFit label_fit(float size, const std::string& widest) {
     ImFont* font = ImGui::GetFont();
-    const float body = ImGui::GetFontSize(), room = size - 3;
+    // Big cells keep a margin of a ninth of the cell each side, so neighbouring labels never
+    // touch and the fill shows round each (issue 33: 2x2 labels touched); small ones (8x8
+    // tiles) keep their 1.5 px, else their two-line labels would not fit at all.
+    const float body = ImGui::GetFontSize(), room = size >= 36 ? size * (7.f / 9.f) - 1 : size - 3;
     const float one = body * room / std::max(1.f, font->CalcTextSizeA(body, FLT_MAX, 0, widest.c_str()).x);
     if (std::min(one, room) >= 10) return {std::min({body, one, room}), false};
     const auto [top, bottom] = label_lines(widest);
@@ -88,7 +129,7 @@ void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, 
     ImFont* font = ImGui::GetFont();
     if (fit.px <= 0) fit = label_fit(size, text);
     if (fit.px <= 0) return;
-    const ImU32 plate = IM_COL32(255, 255, 255, 200), ink = theme().pal.text;
+    const ImU32 plate = IM_COL32(255, 255, 255, 150), ink = theme().pal.text;  // the fill shows through
     const auto [top, bottom] = fit.two_lines ? label_lines(text) : std::make_pair(text, std::string());
     const ImVec2 a = font->CalcTextSizeA(fit.px, FLT_MAX, 0, top.c_str());
     const ImVec2 b = bottom.empty() ? ImVec2(0, 0) : font->CalcTextSizeA(fit.px, FLT_MAX, 0, bottom.c_str());
@@ -290,6 +331,7 @@ struct EmulationView::Frame {
     float content_right = 0;  // right edge of the matrices and local arrays, before zoom and pan
     float right_limit = 0;    // what is right of it belongs to the side legend
     bool corner_locals = false;  // the local arrays in the free corner above A, left of B
+    bool pin_hover = false;      // --hover's cell honoured: not in compare's two views (both would show it)
     float locals_bottom = 0;     // where the local arrays' room ends, before zoom and pan
 };
 
@@ -312,6 +354,8 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
         return {};
     }
     f.v = group_phase_view(t, *d.roles, d.group, d.interval, d.progress);
+    // The presenter's one view is compact too (its legend at the side): --hover works there.
+    f.pin_hover = !f.compact || (flags & EmulationViewFlags_SideLegend);
     f.lh = f.fh * 1.5f;
     f.gap = std::max(12.f, f.fh);
     f.races = has_race_marks(t);
@@ -529,6 +573,19 @@ void EmulationView::paint_annotations(const Frame& f) {
         for (const Rect& r : v.c_block) outline(dl, f.pc, r, pal.outline, line);
         for (const Rect& r : v.a_loaded) outline(dl, f.pa, r, pal.a_loaded, line);
         for (const Rect& r : v.b_loaded) outline(dl, f.pb, r, pal.b_loaded, line);
+        // Square work-groups of the tiled rungs load square tiles: a tile that hangs past
+        // the edge is drawn whole, dashed, as the slides draw it (its missing elements are
+        // the zeros the work-items write into the local tile instead of loading).
+        const int64_t tile = int64_t(f.t.local[0]);
+        const float room = f.gap * 0.75f;
+        if (f.t.dims >= 2 && f.t.local[0] == f.t.local[1] && tile > 1) {
+            for (const Rect& r : v.a_loaded)
+                if (const auto full = tile_past_edge(r, f.pa.rows, f.pa.cols, tile, tile)) dashed_outline(dl, f.pa, *full, pal.a_loaded, line, room);
+            for (const Rect& r : v.b_loaded)
+                if (const auto full = tile_past_edge(r, f.pb.rows, f.pb.cols, tile, tile)) dashed_outline(dl, f.pb, *full, pal.b_loaded, line, room);
+            for (const Rect& r : v.c_block)
+                if (const auto full = tile_past_edge(r, f.pc.rows, f.pc.cols, tile, tile)) dashed_outline(dl, f.pc, *full, pal.outline, line, room);
+        }
     }
     int marked = 0;  // ladder convention: global (x,y) = (col,row)
     for (const Diagnostic& d : f.t.diagnostics) {
@@ -653,13 +710,23 @@ void EmulationView::paint_locals(const Frame& f) {
 EmulationViewResult EmulationView::handle_hover(const Frame& f) {
     EmulationViewResult out;
     const Palette& pal = theme().pal;
-    const bool pinned = f.d.pinned_hover.has_value() && !f.compact;
+    const bool pinned = f.d.pinned_hover.has_value() && f.pin_hover;
     if (!pinned && (f.no_input || !ImGui::IsWindowHovered())) return out;
     ImVec2 mouse = ImGui::GetMousePos();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float pad = ImGui::GetStyle().WindowPadding.x;
+    // Lines wrap inside the tooltip so that it fits the room on its side of the cell.
+    float wrap = ImGui::GetFontSize() * 34;
     if (pinned) {
         mouse = cell_pos(f.pc, double(f.d.pinned_hover->first) + 0.5, double(f.d.pinned_hover->second) + 0.5);
-        const bool right_half = mouse.x > ImGui::GetIO().DisplaySize.x * 0.5f;  // keep the tooltip on screen
-        ImGui::SetNextWindowPos(ImVec2(right_half ? mouse.x - 16 : mouse.x + 16, mouse.y + 16), 0, ImVec2(right_half ? 1.f : 0.f, 0.f));
+        const bool right_half = mouse.x > display.x * 0.5f;  // keep the tooltip on screen
+        const float room = right_half ? mouse.x - 16 - 4 : display.x - mouse.x - 16 - 4;
+        wrap = std::max(ImGui::GetFontSize() * 8, std::min(wrap, room - 2 * pad));
+        const bool lower_half = mouse.y > display.y * 0.5f;  // above the cell there, else it runs off the bottom
+        ImGui::SetNextWindowPos(ImVec2(right_half ? mouse.x - 16 : mouse.x + 16, lower_half ? mouse.y - 16 : mouse.y + 16), 0,
+                                ImVec2(right_half ? 1.f : 0.f, lower_half ? 1.f : 0.f));
+    } else {
+        wrap = std::min(wrap, display.x - 2 * pad - 8);
     }
     const float line = theme().line;
     int64_t row = 0, col = 0;
@@ -672,6 +739,7 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
         if (!info) return out;
         const CellOwner& o = info->owner;
         ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(wrap);
         ImGui::Text("P(%lld, %lld) = row %lld of M . column %lld of N", (long long)row, (long long)col, (long long)row, (long long)col);
         ImGui::Text("work-group %s, work-item local (%u,%u) global (%u,%u)", group_text(o.group, f.t.dims).c_str(), o.local[0],
                     o.local[1], o.global[0], o.global[1]);
@@ -691,6 +759,7 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
             for (const CellSum& sum : f.d.frame->sums)
                 if (sum.row == row && sum.col == col) ImGui::Text("%s so far (traced): %s", sum.label.c_str(), sum.text.c_str());
         ImGui::TextDisabled("click: this work-group, and this work-item's story");
+        ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
         if (!pinned && ImGui::IsMouseClicked(0)) {
             out.clicked_group = o.group;
@@ -701,8 +770,10 @@ EmulationViewResult EmulationView::handle_hover(const Frame& f) {
         const MatrixPlacement& m = is_a ? f.pa : f.pb;
         out.hovered = HoveredCell{m.role, m.name, row, col};
         ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(wrap);
         ImGui::Text("%s(%lld, %lld): loaded from global memory %u times over the whole run (traced)", is_a ? "M" : "N", (long long)row,
                     (long long)col, (is_a ? f.A : f.B)->loads_at(row, col));
+        ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
     return out;

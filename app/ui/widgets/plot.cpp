@@ -93,14 +93,97 @@ double PlotFrame::ty(double y) const {
 }
 ImVec2 PlotFrame::map(double x, double y) const { return ImVec2(float(tx(x)), float(ty(y))); }
 
+std::vector<size_t> spaced_tick_labels(const std::vector<float>& centres, const std::vector<float>& widths, float gap) {
+    std::vector<size_t> kept;
+    const size_t n = std::min(centres.size(), widths.size());
+    auto clear = [&](size_t a, size_t b) {  // a left of b
+        return centres[a] + widths[a] / 2 + gap <= centres[b] - widths[b] / 2;
+    };
+    for (size_t i = 0; i < n; ++i) {
+        if (kept.empty() || clear(kept.back(), i)) {
+            kept.push_back(i);
+        } else if (i + 1 == n) {  // the last label wins over the middle ones it touches
+            while (kept.size() > 1 && !clear(kept.back(), i)) kept.pop_back();
+            if (clear(kept.back(), i)) kept.push_back(i);
+        }
+    }
+    return kept;
+}
+
+namespace {
+
+// A short parenthesised tuple starting at text[i] == '(': "(1,1)", "(0, 1)"; its end, or npos.
+size_t tuple_end(const std::string& text, size_t i) {
+    if (i >= text.size() || text[i] != '(') return std::string::npos;
+    const size_t close = text.find(')', i);
+    if (close == std::string::npos || close - i > 24) return std::string::npos;
+    const std::string inner = text.substr(i + 1, close - i - 1);
+    const bool tuple = inner.find(',') != std::string::npos &&
+                       inner.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ, ") == std::string::npos;
+    return tuple ? close : std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_keeping_tuples(const std::string& text, float width,
+                                             const std::function<float(const std::string&)>& measure) {
+    // Pieces: runs between breakable spaces (each keeps its leading spaces but the first).
+    std::vector<std::string> lines;
+    size_t start = 0;
+    std::vector<std::string> pieces;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            pieces.push_back(text.substr(start, i - start));
+            pieces.push_back("\n");
+            start = i + 1;
+            continue;
+        }
+        if (const size_t close = tuple_end(text, i); close != std::string::npos) {
+            i = close;  // no break inside
+            continue;
+        }
+        if (text[i] == ' ' && tuple_end(text, i + 1) == std::string::npos && i > start) {
+            pieces.push_back(text.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    if (start < text.size()) pieces.push_back(text.substr(start));
+    std::string line;
+    bool open = false;
+    for (const std::string& p : pieces) {
+        if (p == "\n") {
+            lines.push_back(line), line.clear(), open = false;
+            continue;
+        }
+        const std::string longer = open ? line + " " + p : p;
+        if (!open || measure(longer) <= width) {
+            line = longer, open = true;
+        } else {
+            lines.push_back(line);
+            line = p;
+        }
+    }
+    if (open) lines.push_back(line);
+    return lines;
+}
+
+void text_wrapped_keeping_tuples(const std::string& text) {
+    const float width = std::max(1.f, ImGui::GetContentRegionAvail().x);
+    for (const std::string& l : wrap_keeping_tuples(text, width, [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }))
+        ImGui::TextUnformatted(l.c_str());
+}
+
 void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::string>& labels) const {
     const Palette& pal = theme().pal;
-    for (size_t i = 0; i < at.size(); ++i) {
+    std::vector<float> centres, widths;
+    for (size_t i = 0; i < at.size() && i < labels.size(); ++i) {
         const float x = float(tx(at[i]));
         dl_->AddLine(ImVec2(x, b_.y), ImVec2(x, b_.y + 4), pal.outline);
-        const ImVec2 s = ImGui::CalcTextSize(labels[i].c_str());
-        add_text(ImVec2(x - s.x / 2, b_.y + 4), pal.text, labels[i]);
+        centres.push_back(x);
+        widths.push_back(ImGui::CalcTextSize(labels[i].c_str()).x);
     }
+    for (size_t i : spaced_tick_labels(centres, widths, ImGui::GetFontSize() * 0.5f))
+        add_text(ImVec2(centres[i] - widths[i] / 2, b_.y + 4), pal.text, labels[i]);
 }
 
 static std::vector<double> nice_ticks(double lo, double hi, bool log, double target = 5) {

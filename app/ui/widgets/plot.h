@@ -3,6 +3,7 @@
 // units and ticks, linear or log scales, bars, lines, labelled points and a legend.
 #include <imgui.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,21 @@ bool overlaps(const Box& a, const Box& b);
 // When no spot is clear, the one overlapping least. Pure geometry (tested headless).
 std::vector<Box> place_labels(const std::vector<ImVec2>& anchors, const std::vector<ImVec2>& sizes, const std::vector<Box>& obstacles,
                               const Box& bounds, float gap);
+
+// Which tick labels to print: centred at `centres` with `widths`, left to right, each kept
+// label at least `gap` px clear of the one before ("600 8001000" becomes "600  1000").
+// The first and the last are kept; a label between them that would touch a kept one is
+// dropped (its tick mark stays). Pure geometry (tested headless).
+std::vector<size_t> spaced_tick_labels(const std::vector<float>& centres, const std::vector<float>& widths, float gap);
+
+// Lines of `text` at most `width` wide (as `measure` gives widths), broken only at spaces
+// outside a short parenthesised tuple and not before one: "Block (1,1)" stays whole where
+// ImGui's own wrapping breaks after the comma ("Block (1,\n1)"). A piece wider than the
+// line is a line of its own. Pure (tested headless with a made-up measure).
+std::vector<std::string> wrap_keeping_tuples(const std::string& text, float width,
+                                             const std::function<float(const std::string&)>& measure);
+// ImGui::TextWrapped's equivalent over wrap_keeping_tuples, to the content region's right edge.
+void text_wrapped_keeping_tuples(const std::string& text);
 
 // A point with its name, for PlotFrame::points().
 struct LabelledPoint {

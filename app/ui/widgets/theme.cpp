@@ -39,6 +39,9 @@ void style_for(bool presenter) {
     s.FramePadding = presenter ? ImVec2(8, 5) : ImVec2(6, 3);
     s.ItemSpacing = presenter ? ImVec2(10, 7) : ImVec2(8, 5);
     s.Colors[ImGuiCol_WindowBg] = ImColor(g_theme.pal.background);
+    // Tooltips opaque: over the matrices' fill colours a see-through one reads as noise (issue 33).
+    s.Colors[ImGuiCol_PopupBg] = ImColor(g_theme.pal.background);
+    s.Colors[ImGuiCol_PopupBg].w = 1.f;
     s.Colors[ImGuiCol_Text] = ImColor(g_theme.pal.text);
     if (presenter) {
         s.FrameBorderSize = 1;
