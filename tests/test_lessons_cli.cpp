@@ -599,9 +599,10 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
     int asked = -1;
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const LessonStep& s = lesson.steps[i];
-        const Page p = load(html, "lessonstep=" + std::to_string(i));
+        const Page p = load(html, "lessonstep=" + std::to_string(i + 1));  // counted from 1, as gui --step
         expect_clean(p);
-        EXPECT_EQ(p.painted["lesson-step"], std::to_string(i));
+        EXPECT_EQ(p.painted["lesson-step"], std::to_string(i + 1));
+        EXPECT_NE(text_of(p.dom).find("step " + std::to_string(i + 1) + " of " + std::to_string(lesson.steps.size())), std::string::npos);
         const std::string text = text_of(p.dom);
         EXPECT_NE(text.find(s.title), std::string::npos) << s.title;
         EXPECT_EQ(p.painted["group"], "0,0");
@@ -623,11 +624,11 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
     const LessonAnswer a = answer_question(q.question->quantity, t);
     char value[64];
     std::snprintf(value, sizeof value, std::fabs(a.traced - std::round(a.traced)) < 1e-9 ? "%.0f" : "%.2f", a.traced);
-    const Page before = load(html, "lessonstep=" + std::to_string(asked));
+    const Page before = load(html, "lessonstep=" + std::to_string(asked + 1));
     EXPECT_NE(text_of(before.dom).find(q.question->text), std::string::npos);
     EXPECT_EQ(before.painted["revealed"], "0");
     EXPECT_EQ(text_of(before.dom).find("Answer: "), std::string::npos) << "answer shown before Reveal";
-    const Page after = load(html, "lessonstep=" + std::to_string(asked) + "&reveal=1");
+    const Page after = load(html, "lessonstep=" + std::to_string(asked + 1) + "&reveal=1");
     expect_clean(after);
     EXPECT_EQ(after.painted["revealed"], "1");
     EXPECT_NE(text_of(after.dom).find(std::string("Answer: ") + value), std::string::npos) << text_of(after.dom).substr(0, 2000);
@@ -638,7 +639,7 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
     const Lesson l3 = load_lesson(lessons + "3_tile_sizes.json");
     for (size_t i = 0; i < l3.steps.size(); ++i) {
         if (l3.steps[i].state.value("view", "") != "performance") continue;
-        const Page p = load(perf, "lessonstep=" + std::to_string(i));
+        const Page p = load(perf, "lessonstep=" + std::to_string(i + 1));
         expect_clean(p);
         EXPECT_EQ(p.painted["view"], "performance");
         EXPECT_NE(text_of(p.dom).find("measured on a real device; a hand-out cannot measure"), std::string::npos);
@@ -653,6 +654,55 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
         EXPECT_EQ(e.status, 2) << args;
         EXPECT_EQ(lines(e.err), 1) << e.err;
         EXPECT_FALSE(fs::exists(out));
+    }
+}
+
+// Issue 33: the hand-out of the slides' lesson keeps a question's answer (the phase count, the
+// timeline, the closed forms) off the page until Reveal, opens each step's work-item, and
+// names every cell of a 16x16 local array.
+TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell) {
+    const fs::path html = scratch() / "lesson9.html";
+    const std::string file = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/9_slides_frame_by_frame.json";
+    ASSERT_EQ(run("export --html " + html.string() + " --lesson " + file).status, 0);
+    const Lesson lesson = load_lesson(file);
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& s = lesson.steps[i];
+        SCOPED_TRACE("step " + std::to_string(i + 1) + ": " + s.title);
+        const std::string hash = "lessonstep=" + std::to_string(i + 1);
+        const Page p = load(html, hash);
+        expect_clean(p);
+        EXPECT_NE(text_of(p.dom).find(s.title), std::string::npos);
+        // The step's work-item, when it names one, has its story on the page.
+        if (s.state.contains("item")) {
+            EXPECT_EQ(p.painted["item"], std::to_string(s.state["item"][0].get<int>()) + "," + std::to_string(s.state["item"][1].get<int>()));
+            EXPECT_NE(text_of(p.dom).find("Work-item (" + std::to_string(s.state["item"][0].get<int>()) + ","), std::string::npos);
+        }
+        // Every label of every local array drawn (two lines when one does not fit).
+        for (const auto& [k, v] : p.painted.items())
+            if (k.rfind("unlabelled-", 0) == 0) EXPECT_EQ(v, "0") << k;
+        if (!s.question || s.question->quantity != "phases") continue;
+        // Before Reveal: no phase count, no timeline of phases, no closed form.
+        const std::string before = text_of(p.dom);
+        EXPECT_NE(p.painted["hidden"].get<std::string>().find("phase_count"), std::string::npos);
+        const Trace t = [&] {
+            const fs::path saved = scratch() / "lesson9_phases.tstrace";
+            const LaunchConfig c = step_launch(s);
+            EXPECT_EQ(run("trace --kernel tiled --size " + c.size.label() + " --tile " + std::to_string(c.tile) + " --save " + saved.string()).status, 0);
+            return load_trace_file(saved.string()).trace;
+        }();
+        const LessonAnswer a = answer_question("phases", t);
+        const std::string count = " of " + std::to_string(int(a.traced)) + ",";
+        EXPECT_EQ(before.find("phase 0" + count), std::string::npos) << "phase count shown before Reveal";
+        EXPECT_EQ(before.find("phase 1: "), std::string::npos) << "timeline shown before Reveal";
+        EXPECT_EQ(before.find("ceil("), std::string::npos) << "closed form shown before Reveal";
+        EXPECT_NE(before.find("hidden until Reveal"), std::string::npos);
+        // After Reveal: all of it back.
+        const Page after = load(html, hash + "&reveal=1");
+        expect_clean(after);
+        const std::string text = text_of(after.dom);
+        EXPECT_EQ(after.painted["hidden"], "");
+        EXPECT_NE(text.find(" of " + std::to_string(int(a.traced))), std::string::npos) << text.substr(0, 2000);
+        EXPECT_NE(text.find("phase 1: "), std::string::npos);
     }
 }
 

@@ -31,7 +31,7 @@ const char* kHelp =
     "--lesson FILE.json (assets/lessons/*.json): one page with every step of the lesson, its\n"
     "script, question and a Reveal button for the answer; each step's set-up is traced on the\n"
     "emulator now. A step whose view the page cannot show (performance, measured on a\n"
-    "device) says so. The page opens a step with OUT.html#lessonstep=N.\n"
+    "device) says so. The page opens step N (counted from 1, as gui --step) with OUT.html#lessonstep=N.\n"
     "--sheet SHEET.html (with --lesson; --html may then be left out): the instructor's sheet,\n"
     "every step's script, question and answer on one printable page (the projected picture,\n"
     "gui --presenter, shows no script).\n";
@@ -124,6 +124,7 @@ nlohmann::json lesson_page_data(const Lesson& lesson) {
             for (const char* k : {"phase", "interval", "iteration"})
                 if (s.state.contains(k)) open[k] = s.state[k];
             if (s.state.contains("part")) open["part"] = s.state["part"];
+            if (s.state.contains("item")) open["item"] = s.state["item"];  // the work-item whose story the step tells
             if (view == "heatmap") open["heat"] = true;
             step["open"] = open;
             if (view == "compare")
@@ -145,6 +146,10 @@ nlohmann::json lesson_page_data(const Lesson& lesson) {
                                             {"formula", a.closed_form ? a.formula : std::string()},
                                             {"explanation", a.explanation},
                                             {"modelled", a.modelled}}}};
+            json hide = json::array();  // the figures the page holds back until Reveal, as the GUI does
+            for (Figure f : kAllFigures)
+                if (figure_answers(f, s.question->quantity)) hide.push_back(figure_key(f));
+            step["question"]["hide"] = hide;
         }
         steps.push_back(step);
     }
