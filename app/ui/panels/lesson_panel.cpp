@@ -8,6 +8,8 @@
 
 #include "core/base/errors.h"
 #include "core/teach/phase_gif.h"
+#include "core/teach/step_check.h"
+#include "core/trace/phases.h"
 #include "gfx/backend.h"
 #include "ui/panels/emulation_panel.h"
 #include "ui/state/settings.h"
@@ -69,6 +71,33 @@ void record_gif(AppState& s) {
     } catch (const std::exception& e) {  // refused (InputError) or not written whole (OutputError)
         s.message = e.what();
     }
+}
+
+// The step's heading as the screen stands (issue 33): its title while the frame it opened is
+// on show; once → or ↓ moved on, the frame on show's title, the step's after it. Kept per
+// (trace version, cursor) so a frame is built only when the cursor moves.
+std::string step_heading_now(const AppState& s, const LessonStep& step) {
+    if (!s.main.trace || s.main.busy() || !step.state.contains("phase") || s.cursor.wanted) return step.title;
+    static std::tuple<const LessonStep*, uint64_t, GroupId, int, std::optional<int>> last_key;
+    static std::string last;
+    const auto key = std::make_tuple(&step, s.main.version, s.cursor.group, s.cursor.interval, s.cursor.iteration);
+    if (key == last_key && !last.empty()) return last;
+    std::string heading = step.title;
+    try {
+        const Trace& t = *s.main.trace;
+        const GroupFrames& gf = s.main.frames.group(t, s.main.roles, s.main.version, s.cursor.group);
+        const std::optional<Frame> opened = step_frame(step, t);
+        const PhasePlan plan = phase_plan(t, s.cursor.group);
+        if (const PhasePart* part = plan.part_at(s.cursor.interval); part && opened) {
+            FrameRequest r{s.cursor.group, part->phase, part->name, s.cursor.iteration, std::nullopt, s.naming};
+            heading = step_heading(step, opened->title, gf.frame(r, false).title);
+        }
+    } catch (const std::exception&) {
+        heading = step.title;  // no detail for the group yet: the title as written
+    }
+    last_key = key;
+    last = heading;
+    return heading;
 }
 
 // "step 2 of 3  < PgUp  PgDn >"
@@ -172,6 +201,11 @@ void open_lesson_step(AppState& s, int step) {
     }
 }
 
+std::string lesson_heading(const AppState& s) {
+    const LessonStep* st = s.lesson.current();
+    return st ? step_heading_now(s, *st) : std::string();
+}
+
 void reveal_answer(AppState& s) {
     const LessonStep* st = s.lesson.current();
     if (st && st->question) s.lesson.revealed = true;
@@ -213,7 +247,7 @@ void LessonPanel::draw_step(AppState& s) {
         return;
     }
     ImGui::PushFont(theme().big);
-    ImGui::TextWrapped("%s", step.title.c_str());
+    ImGui::TextWrapped("%s", step_heading_now(s, step).c_str());
     ImGui::PopFont();
     ImGui::TextColored(ImColor(theme().pal.faint_text), "Script (for the instructor)");
     ImGui::TextWrapped("%s", step.script.c_str());
@@ -236,7 +270,7 @@ float draw_lesson_strip(AppState& s, ImVec2 pos, ImVec2 size) {
     ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", s.lesson.lesson->title.c_str());
     draw_step_nav(s);
     ImGui::PushFont(theme().big);
-    ImGui::TextWrapped("%s", step->title.c_str());
+    ImGui::TextWrapped("%s", step_heading_now(s, *step).c_str());
     ImGui::PopFont();
     if (step->question) draw_question(s, *step, true);
     ImGui::PopTextWrapPos();
