@@ -90,7 +90,7 @@ function contentRight() {
   let right = 0;
   for (const el of document.body.querySelectorAll('*')) {
     if (el.id === 'tip' || el.closest('[hidden]') || el.closest('#painted') || el.closest('#errors')) continue;
-    if (el.parentElement && el.parentElement.closest('pre')) continue;  // scrolls inside its box
+    if (el.parentElement && el.parentElement.closest('pre, .localzoom')) continue;  // scrolls inside its box
     const r = el.getBoundingClientRect();
     if (r.width > 0) right = Math.max(right, r.right + window.scrollX);
   }
@@ -376,14 +376,15 @@ function paintLocals(g, ph, frame) {
     const c = document.createElement('canvas');
     const room = Math.max(layout.cell * la.cols, Math.min(layout.avail - 4, 420));
     const cells = frameCells(frame, la.name);
-    // Large enough for every label on the array (on two lines if need be) where the window allows.
+    // Large enough for every label on the array (on two lines if need be): where the window is
+    // too narrow for that, the array scrolls sideways in a box of its own (a zoom), never the page.
     let need = 0;
     for (const k in cells) {
       const l = named(cells[k].label || '');
       if (l) need = Math.max(need, MIN_LABEL_CELL, Math.min(cellFor(l.length), Math.max.apply(null, splitLabel(l).map(function (h) { return cellFor(h.length); }))));
     }
     const s = Math.max(layout.cell, Math.min(64, Math.floor(room / Math.max(la.cols, 1)), Math.floor(420 / Math.max(la.rows, 1))),
-                       Math.min(need, Math.floor((layout.avail - 4) / Math.max(la.cols, 1))));
+                       need);
     minCell = Math.min(minCell, s);
     const dpr = window.devicePixelRatio || 1;
     c.width = Math.round((la.cols * s + 2) * dpr); c.height = Math.round((la.rows * s + 2) * dpr);
@@ -433,7 +434,13 @@ function paintLocals(g, ph, frame) {
       cap.textContent += holds === 'M' ? ': holds elements of M (A)' : ': holds elements of N (B)';
     }
     rec.setAttribute('data-holds-' + attrKey(la.name), holds);
-    wrap.appendChild(cap); wrap.appendChild(c); box.appendChild(wrap);
+    const zoom = document.createElement('div');
+    zoom.className = 'localzoom';
+    zoom.style.maxWidth = (layout.avail - 4) + 'px';
+    zoom.style.overflowX = 'auto';
+    zoom.appendChild(c);
+    wrap.appendChild(cap); wrap.appendChild(zoom); box.appendChild(wrap);
+    rec.setAttribute('data-zoom-' + attrKey(la.name), la.cols * s + 2 > layout.avail - 4 ? '1' : '0');
   }
   rec.dataset.localCell = minCell === Infinity ? '' : String(minCell);
 }
