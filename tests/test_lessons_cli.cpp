@@ -702,8 +702,15 @@ TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell
         // Every label of every local array drawn (two lines when one does not fit).
         int arrays = 0;
         for (const auto& [k, v] : p.painted.items())
-            if (k.rfind("unlabelled-", 0) == 0) EXPECT_EQ(v, "0") << k, ++arrays;
+            if (k.rfind("unlabelled-", 0) == 0) {
+                EXPECT_EQ(v, "0") << k;
+                ++arrays;
+            }
         EXPECT_EQ(arrays, 2) << "atile and btile, each with its count of labels that did not fit";
+        if (s.question && s.question->quantity == "local_bytes_per_group") {  // the floats stored to local memory give it away
+            EXPECT_NE(p.painted["hidden"].get<std::string>().find("local_bytes"), std::string::npos);
+            EXPECT_NE(text_of(p.dom).find("stored to and loaded from local memory hidden until Reveal"), std::string::npos);
+        }
         if (!phases) continue;
         // After Reveal: the answer (the page's own figure, from the trace at export), the
         // phase count, the timeline and the closed form all on the page.

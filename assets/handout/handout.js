@@ -343,7 +343,8 @@ function paintPhaseInfo(g, ph) {
       ', ' + ph.part : 'no phases (no barrier)') +
     ' (' + (ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'runs to the end of the kernel') + '): ' +
     (hidden('global_traffic') ? 'floats loaded from global memory ' + HIDDEN_TEXT : fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory') + ', ' +
-    fmt(ph.local_store_bytes / 4) + ' stored to and ' + fmt(ph.local_load_bytes / 4) + ' loaded from local memory.';
+    (hidden('local_bytes') ? 'floats stored to and loaded from local memory ' + HIDDEN_TEXT + '.'
+                           : fmt(ph.local_store_bytes / 4) + ' stored to and ' + fmt(ph.local_load_bytes / 4) + ' loaded from local memory.');
   box.appendChild(p);
   const note = document.createElement('p');
   note.className = 'note';
@@ -581,7 +582,7 @@ function fillStatic() {
   const c = DATA.counters;
   const H = function (key, v) { return hidden(key) ? HIDDEN_TEXT : v; };
   const rows = [['floats loaded from global', H('global_traffic', fmt(c.global_load_bytes / 4))], ['floats stored to global', fmt(c.global_store_bytes / 4)],
-    ['floats loaded from local', fmt(c.local_load_bytes / 4)], ['floats stored to local', fmt(c.local_store_bytes / 4)],
+    ['floats loaded from local', H('local_bytes', fmt(c.local_load_bytes / 4))], ['floats stored to local', H('local_bytes', fmt(c.local_store_bytes / 4))],
     ['barrier releases', H('phase_count', fmt(c.barriers))], ['flops', fmt(c.flops)], ['flops per float from global', H('flop_per_load', c.ratio.toFixed(2))],
     ['sectors per global request (ideal ' + c.ideal_sectors.toFixed(2) + ')', c.sectors_per_request.toFixed(2)]];
   if (c.bank_requests > 0) rows.push(['bank-conflict degree, mean / max', c.bank_mean_degree.toFixed(2) + ' / ' + c.bank_max_degree]);

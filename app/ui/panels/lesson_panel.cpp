@@ -100,6 +100,16 @@ std::string step_heading_now(const AppState& s, const LessonStep& step) {
     return heading;
 }
 
+// The heading: the frame's title large; "(stepped on from: ...)" small and faint under it.
+void draw_heading(const AppState& s, const LessonStep& step) {
+    const std::string h = step_heading_now(s, step);
+    const size_t cut = h.find("  (stepped on from: ");
+    ImGui::PushFont(theme().big);
+    ImGui::TextWrapped("%s", h.substr(0, cut).c_str());
+    ImGui::PopFont();
+    if (cut != std::string::npos) ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", h.substr(cut + 2).c_str());
+}
+
 // "step 2 of 3  < PgUp  PgDn >"
 void draw_step_nav(AppState& s) {
     const LessonOnShow& l = s.lesson;
@@ -246,9 +256,7 @@ void LessonPanel::draw_step(AppState& s) {
         s.lesson.lesson.reset();
         return;
     }
-    ImGui::PushFont(theme().big);
-    ImGui::TextWrapped("%s", step_heading_now(s, step).c_str());
-    ImGui::PopFont();
+    draw_heading(s, step);
     ImGui::TextColored(ImColor(theme().pal.faint_text), "Script (for the instructor)");
     ImGui::TextWrapped("%s", step.script.c_str());
     if (step.question) draw_question(s, step, false);
@@ -269,9 +277,7 @@ float draw_lesson_strip(AppState& s, ImVec2 pos, ImVec2 size) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", s.lesson.lesson->title.c_str());
     draw_step_nav(s);
-    ImGui::PushFont(theme().big);
-    ImGui::TextWrapped("%s", step_heading_now(s, *step).c_str());
-    ImGui::PopFont();
+    draw_heading(s, *step);
     if (step->question) draw_question(s, *step, true);
     ImGui::PopTextWrapPos();
     const float used = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
