@@ -434,10 +434,23 @@ std::string frame_labels(const Frame& f, const std::string& key) {
     return out;
 }
 
-std::string text_of(const std::string& dom) {  // the DOM with its tags taken out
+// The DOM with its tags taken out, and the <script> and <style> elements whole: what the page
+// shows, not the page's code or its embedded data (a '<' in the code would hide text after it).
+std::string text_of(const std::string& dom) {
+    std::string shown;
+    for (size_t at = 0; at < dom.size();) {
+        size_t open = std::string::npos, close = std::string::npos;
+        for (const char* t : {"script", "style"}) {
+            const size_t o = dom.find(std::string("<") + t, at);
+            if (o < open) open = o, close = dom.find(std::string("</") + t + ">", o);
+        }
+        shown += dom.substr(at, open == std::string::npos ? std::string::npos : open - at);
+        if (open == std::string::npos || close == std::string::npos) break;
+        at = dom.find('>', close) + 1;
+    }
     std::string out;
     bool tag = false;
-    for (char c : dom) {
+    for (char c : shown) {
         if (c == '<') tag = true;
         else if (c == '>') tag = false;
         else if (!tag) out.push_back(c);
@@ -599,9 +612,10 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
     int asked = -1;
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const LessonStep& s = lesson.steps[i];
-        const Page p = load(html, "lessonstep=" + std::to_string(i));
+        const Page p = load(html, "lessonstep=" + std::to_string(i + 1));  // counted from 1, as gui --step
         expect_clean(p);
-        EXPECT_EQ(p.painted["lesson-step"], std::to_string(i));
+        EXPECT_EQ(p.painted["lesson-step"], std::to_string(i + 1));
+        EXPECT_NE(text_of(p.dom).find("step " + std::to_string(i + 1) + " of " + std::to_string(lesson.steps.size())), std::string::npos);
         const std::string text = text_of(p.dom);
         EXPECT_NE(text.find(s.title), std::string::npos) << s.title;
         EXPECT_EQ(p.painted["group"], "0,0");
@@ -623,11 +637,11 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
     const LessonAnswer a = answer_question(q.question->quantity, t);
     char value[64];
     std::snprintf(value, sizeof value, std::fabs(a.traced - std::round(a.traced)) < 1e-9 ? "%.0f" : "%.2f", a.traced);
-    const Page before = load(html, "lessonstep=" + std::to_string(asked));
+    const Page before = load(html, "lessonstep=" + std::to_string(asked + 1));
     EXPECT_NE(text_of(before.dom).find(q.question->text), std::string::npos);
     EXPECT_EQ(before.painted["revealed"], "0");
     EXPECT_EQ(text_of(before.dom).find("Answer: "), std::string::npos) << "answer shown before Reveal";
-    const Page after = load(html, "lessonstep=" + std::to_string(asked) + "&reveal=1");
+    const Page after = load(html, "lessonstep=" + std::to_string(asked + 1) + "&reveal=1");
     expect_clean(after);
     EXPECT_EQ(after.painted["revealed"], "1");
     EXPECT_NE(text_of(after.dom).find(std::string("Answer: ") + value), std::string::npos) << text_of(after.dom).substr(0, 2000);
@@ -638,7 +652,7 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
     const Lesson l3 = load_lesson(lessons + "3_tile_sizes.json");
     for (size_t i = 0; i < l3.steps.size(); ++i) {
         if (l3.steps[i].state.value("view", "") != "performance") continue;
-        const Page p = load(perf, "lessonstep=" + std::to_string(i));
+        const Page p = load(perf, "lessonstep=" + std::to_string(i + 1));
         expect_clean(p);
         EXPECT_EQ(p.painted["view"], "performance");
         EXPECT_NE(text_of(p.dom).find("measured on a real device; a hand-out cannot measure"), std::string::npos);
@@ -653,6 +667,71 @@ TEST(Handout, ALessonPageHoldsEveryStepAndRevealsAnswersOnlyOnReveal) {
         EXPECT_EQ(e.status, 2) << args;
         EXPECT_EQ(lines(e.err), 1) << e.err;
         EXPECT_FALSE(fs::exists(out));
+    }
+}
+
+// Issue 33: the hand-out of the slides' lesson keeps a question's answer (the phase count, the
+// timeline, the closed forms) off the page until Reveal, opens each step's work-item, and
+// names every cell of a 16x16 local array.
+TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell) {
+    const fs::path html = scratch() / "lesson9.html";
+    const std::string file = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/9_slides_frame_by_frame.json";
+    ASSERT_EQ(run("export --html " + html.string() + " --lesson " + file).status, 0);
+    const Lesson lesson = load_lesson(file);
+    // Each chromium load costs about 2 s: the steps that show each thing once. The first phase
+    // question (step 1), the first step naming a work-item (step 8), the 16x16 and 32x32 local
+    // arrays (steps 10, 11).
+    bool asked = false, picked = false;
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& s = lesson.steps[i];
+        const bool phases = s.question && s.question->quantity == "phases" && !asked;
+        const bool item = s.state.contains("item") && !picked;
+        if (!phases && !item && s.state.value("tile", 0) < 16) continue;
+        asked = asked || phases;
+        picked = picked || item;
+        SCOPED_TRACE("step " + std::to_string(i + 1) + ": " + s.title);
+        const std::string hash = "lessonstep=" + std::to_string(i + 1);
+        const Page p = load(html, hash);
+        expect_clean(p);
+        EXPECT_NE(text_of(p.dom).find(s.title), std::string::npos);
+        // The step's work-item, when it names one, has its story on the page.
+        if (s.state.contains("item")) {
+            EXPECT_EQ(p.painted["item"], std::to_string(s.state["item"][0].get<int>()) + "," + std::to_string(s.state["item"][1].get<int>()));
+            EXPECT_NE(text_of(p.dom).find("Work-item (" + std::to_string(s.state["item"][0].get<int>()) + ","), std::string::npos);
+        }
+        // Every label of every local array drawn (two lines when one does not fit).
+        int arrays = 0;
+        for (const auto& [k, v] : p.painted.items())
+            if (k.rfind("unlabelled-", 0) == 0) {
+                EXPECT_EQ(v, "0") << k;
+                ++arrays;
+            }
+        EXPECT_EQ(arrays, 2) << "atile and btile, each with its count of labels that did not fit";
+        if (s.question && s.question->quantity == "local_bytes_per_group") {  // the floats stored to local memory give it away
+            EXPECT_NE(p.painted["hidden"].get<std::string>().find("local_bytes"), std::string::npos);
+            EXPECT_NE(text_of(p.dom).find("stored to and loaded from local memory hidden until Reveal"), std::string::npos);
+        }
+        if (!phases) continue;
+        // After Reveal: the answer (the page's own figure, from the trace at export), the
+        // phase count, the timeline and the closed form all on the page.
+        const Page after = load(html, hash + "&reveal=1");
+        expect_clean(after);
+        const std::string text = text_of(after.dom);
+        EXPECT_EQ(after.painted["hidden"], "");
+        const size_t at = text.find("Answer: ");
+        ASSERT_NE(at, std::string::npos);
+        const std::string count = std::to_string(std::stoi(text.substr(at + 8)));
+        EXPECT_NE(text.find("phase 0 of " + count + ","), std::string::npos) << text.substr(0, 2000);
+        EXPECT_NE(text.find("phase 1: "), std::string::npos);
+        EXPECT_NE(text.find("ceil("), std::string::npos);
+        // Before Reveal: none of them.
+        const std::string before = text_of(p.dom);
+        EXPECT_NE(p.painted["hidden"].get<std::string>().find("phase_count"), std::string::npos);
+        EXPECT_EQ(before.find("Answer: "), std::string::npos);
+        EXPECT_EQ(before.find("phase 0 of " + count + ","), std::string::npos) << "phase count shown before Reveal";
+        EXPECT_EQ(before.find("phase 1: "), std::string::npos) << "timeline shown before Reveal";
+        EXPECT_EQ(before.find("ceil("), std::string::npos) << "closed form shown before Reveal";
+        EXPECT_NE(before.find("hidden until Reveal"), std::string::npos);
     }
 }
 

@@ -345,6 +345,21 @@ Expected use(int i, int k0) {
 
 }  // namespace
 
+// Issue 33: after → the strip no longer says "Phase 0 Load" over phase 1's load: its heading
+// is the frame on show (the command line's --phase/--part stand in for the keys).
+TEST(SlidesLesson, TheStripFollowsTheFrameShown) {
+    ASSERT_FALSE(std::string(std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "").empty()) << "no Xvfb";
+    const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
+    const fs::path layout = scratch() / "strip_follows.json";
+    const Result r = shell(std::string(TILESCOPE_BIN) + " gui --lesson " + lesson +
+                           " --step 1 --phase 1 --part load --window 1280x720 --frames 2 --layout " + layout.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    nlohmann::json j;
+    std::ifstream(layout) >> j;
+    EXPECT_EQ(j.value("frame_title", ""), "Phase 1 Load for Block (0,0)");
+    EXPECT_EQ(j.value("lesson_heading", "").rfind("Phase 1 Load for Block (0,0)", 0), 0u) << j.value("lesson_heading", "");
+}
+
 TEST(SlidesLesson, EveryStepShowsTheSlidesCellsAndNames) {
     ASSERT_FALSE(std::string(std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "").empty()) << "no Xvfb";
     const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
@@ -397,6 +412,7 @@ TEST(SlidesLesson, EveryStepShowsTheSlidesCellsAndNames) {
         nlohmann::json j;
         std::ifstream(layout) >> j;
         EXPECT_EQ(j.value("frame_title", ""), steps[i].title);
+        EXPECT_EQ(j.value("lesson_heading", ""), load_lesson(lesson).steps[i].title);  // the step's own frame: its title
         if (steps[i].item) EXPECT_EQ(j["item"], nlohmann::json::array({(*steps[i].item)[0], (*steps[i].item)[1]}));
         for (const auto& [array, expected] : steps[i].cells) {
             Cells seen;

@@ -22,7 +22,11 @@ let DATA = LESSON ? null : PAGE;
 
 // state.step: which of the group's steps is on show (a part, or one iteration of a use
 // part); state.item: the work-item whose story is shown (local id), or null.
-const state = { group: 0, step: 0, heat: false, hover: null, timer: null, item: null, abc: false };
+const state = { group: 0, step: 0, heat: false, hover: null, timer: null, item: null, abc: false, hide: [] };
+// A lesson step's question waiting for Reveal hides every figure that answers it (the
+// export writes their keys from core/teach/lesson.h's figure_answers, as the GUI asks it).
+function hidden(key) { return state.hide.indexOf(key) >= 0; }
+const HIDDEN_TEXT = 'hidden until Reveal';
 const canvas = document.getElementById('grid');
 const ctx = canvas.getContext('2d');
 const layout = {};
@@ -86,7 +90,7 @@ function contentRight() {
   let right = 0;
   for (const el of document.body.querySelectorAll('*')) {
     if (el.id === 'tip' || el.closest('[hidden]') || el.closest('#painted') || el.closest('#errors')) continue;
-    if (el.parentElement && el.parentElement.closest('pre')) continue;  // scrolls inside its box
+    if (el.parentElement && el.parentElement.closest('pre, .localzoom')) continue;  // scrolls inside its box
     const r = el.getBoundingClientRect();
     if (r.width > 0) right = Math.max(right, r.right + window.scrollX);
   }
@@ -161,14 +165,29 @@ function outline(box, r, colour) {
 }
 
 // A label centred in a cell of size s, its font as large as fits (none below 8 px).
+// The font size a label needs at least, and the cell that size needs for a text of n characters.
+const MIN_FONT = 8;
+function cellFor(n) { return Math.ceil(4 + 0.58 * MIN_FONT * n); }
+// A label's two lines when it does not fit on one: "M12,15" as "M12," over "15".
+function splitLabel(text) {
+  const i = text.indexOf(',');
+  return i > 0 ? [text.slice(0, i + 1), text.slice(i + 1)] : [text];
+}
 function cellText(c, text, x, y, s, colour) {
   if (!text || s < MIN_LABEL_CELL) return false;
-  const size = Math.min(14, Math.floor((s - 4) / (0.58 * text.length)), Math.floor(s * 0.45));
-  if (size < 8) return false;
+  let lines = [text];
+  let size = Math.min(14, Math.floor((s - 4) / (0.58 * text.length)), Math.floor(s * 0.45));
+  if (size < MIN_FONT) {  // two lines, split after the comma
+    lines = splitLabel(text);
+    const longest = Math.max.apply(null, lines.map(function (l) { return l.length; }));
+    size = Math.min(14, Math.floor((s - 4) / (0.58 * longest)), Math.floor((s - 2) / (1.1 * lines.length)));
+    if (lines.length < 2 || size < MIN_FONT) return false;
+  }
   c.font = size + 'px sans-serif';
   c.fillStyle = colour;
   c.textAlign = 'center'; c.textBaseline = 'middle';
-  c.fillText(text, x + s / 2, y + s / 2 + 0.5);
+  const lh = size * 1.1;
+  lines.forEach(function (l, k) { c.fillText(l, x + s / 2, y + s / 2 + 0.5 + (k - (lines.length - 1) / 2) * lh); });
   c.textAlign = 'start'; c.textBaseline = 'alphabetic';
   return true;
 }
@@ -284,6 +303,7 @@ function paintTimeline(g) {
   const tl = document.getElementById('timeline');
   tl.textContent = '';
   if (!g) { tl.textContent = 'This trace kept no phase detail.'; return; }
+  if (hidden('phase_count')) { tl.textContent = 'Timeline of phases: ' + HIDDEN_TEXT + '.'; return; }
   const steps = stepsOf(g);
   const cur = steps[state.step];
   g.parts.forEach(function (ph, i) {
@@ -319,10 +339,12 @@ function paintPhaseInfo(g, ph) {
   if (!g) return;
   const p = document.createElement('p');
   p.textContent = 'Work-group (' + g.id[0] + ',' + g.id[1] + '), ' +
-    (g.phase_count > 0 ? 'phase ' + ph.phase + ' of ' + g.phase_count + ', ' + ph.part : 'no phases (no barrier)') +
+    (g.phase_count > 0 ? 'phase ' + ph.phase + (hidden('phase_count') ? ' (how many phases: ' + HIDDEN_TEXT + ')' : ' of ' + g.phase_count) +
+      ', ' + ph.part : 'no phases (no barrier)') +
     ' (' + (ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'runs to the end of the kernel') + '): ' +
-    fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory, ' +
-    fmt(ph.local_store_bytes / 4) + ' stored to and ' + fmt(ph.local_load_bytes / 4) + ' loaded from local memory.';
+    (hidden('global_traffic') ? 'floats loaded from global memory ' + HIDDEN_TEXT : fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory') + ', ' +
+    (hidden('local_bytes') ? 'floats stored to and loaded from local memory ' + HIDDEN_TEXT + '.'
+                           : fmt(ph.local_store_bytes / 4) + ' stored to and ' + fmt(ph.local_load_bytes / 4) + ' loaded from local memory.');
   box.appendChild(p);
   const note = document.createElement('p');
   note.className = 'note';
@@ -354,15 +376,24 @@ function paintLocals(g, ph, frame) {
     cap.textContent = '__local ' + la.name + ' (' + la.rows + ' x ' + la.cols + ')';
     const c = document.createElement('canvas');
     const room = Math.max(layout.cell * la.cols, Math.min(layout.avail - 4, 420));
-    const s = Math.max(layout.cell, Math.min(64, Math.floor(room / Math.max(la.cols, 1)), Math.floor(420 / Math.max(la.rows, 1))));
+    const cells = frameCells(frame, la.name);
+    // Large enough for every label on the array (on two lines if need be): where the window is
+    // too narrow for that, the array scrolls sideways in a box of its own (a zoom), never the page.
+    let need = 0;
+    for (const k in cells) {
+      const l = named(cells[k].label || '');
+      if (l) need = Math.max(need, MIN_LABEL_CELL, Math.min(cellFor(l.length), Math.max.apply(null, splitLabel(l).map(function (h) { return cellFor(h.length); }))));
+    }
+    const s = Math.max(layout.cell, Math.min(64, Math.floor(room / Math.max(la.cols, 1)), Math.floor(420 / Math.max(la.rows, 1))),
+                       need);
     minCell = Math.min(minCell, s);
     const dpr = window.devicePixelRatio || 1;
     c.width = Math.round((la.cols * s + 2) * dpr); c.height = Math.round((la.rows * s + 2) * dpr);
     c.style.width = (la.cols * s + 2) + 'px'; c.style.height = (la.rows * s + 2) + 'px';
     const x = c.getContext('2d');
     x.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const cells = frameCells(frame, la.name);
     const labels = [], roles = [];
+    let unlabelled = 0;
     for (let i = 0; i < la.rows; ++i) {
       const row = [];
       for (let j = 0; j < la.cols; ++j) {
@@ -383,7 +414,7 @@ function paintLocals(g, ph, frame) {
         }
         if (!frame && la.read[i * la.cols + j] === '1') { x.fillStyle = '#222'; x.fillRect(1 + j * s + s / 2 - 1, 1 + i * s + s / 2 - 1, 2, 2); }
         const label = fc ? named(fc.label) : '';
-        if (label) cellText(x, label, 1 + j * s, 1 + i * s, s, colour === COLOURS.local.read || colour === COLOURS.local.holds ? '#fff' : '#222');
+        if (label && !cellText(x, label, 1 + j * s, 1 + i * s, s, colour === COLOURS.local.read || colour === COLOURS.local.holds ? '#fff' : '#222')) ++unlabelled;
         row.push(label || '.');
       }
       labels.push(row.join(' '));
@@ -391,6 +422,7 @@ function paintLocals(g, ph, frame) {
     gridLines(x, 1, 1, la.rows, la.cols, s);
     rec.setAttribute('data-labels-' + attrKey(la.name), frame ? labels.join('/') : '');
     rec.setAttribute('data-roles-' + attrKey(la.name), roles.join(';'));
+    rec.setAttribute('data-unlabelled-' + attrKey(la.name), String(unlabelled));  // cells whose label did not fit
     // Whose elements the array holds (its cells' labels: M.. are A's, N.. B's): its name and a
     // bar beside it in that matrix's colour, so A's and B's local arrays are told apart while
     // their cells keep the state colours (stored / read / holds).
@@ -403,7 +435,13 @@ function paintLocals(g, ph, frame) {
       cap.textContent += holds === 'M' ? ': holds elements of M (A)' : ': holds elements of N (B)';
     }
     rec.setAttribute('data-holds-' + attrKey(la.name), holds);
-    wrap.appendChild(cap); wrap.appendChild(c); box.appendChild(wrap);
+    const zoom = document.createElement('div');
+    zoom.className = 'localzoom';
+    zoom.style.maxWidth = (layout.avail - 4) + 'px';
+    zoom.style.overflowX = 'auto';
+    zoom.appendChild(c);
+    wrap.appendChild(cap); wrap.appendChild(zoom); box.appendChild(wrap);
+    rec.setAttribute('data-zoom-' + attrKey(la.name), la.cols * s + 2 > layout.avail - 4 ? '1' : '0');
   }
   rec.dataset.localCell = minCell === Infinity ? '' : String(minCell);
 }
@@ -459,7 +497,10 @@ function paintStory(g, st) {
       (s.assigned && s.assigned_outside ? ' (its global id stands for ' + named(s.assigned) + ', which lies outside C)' : '')) + '.';
   box.appendChild(head);
   const table = document.createElement('table');
+  // While the phase count waits for Reveal, the story stops at the part on show.
+  const later = hidden('phase_count') ? s.steps.filter(function (x) { return x.interval > st.interval; }).length : 0;
   for (const step of s.steps) {
+    if (later && step.interval > st.interval) continue;
     const tr = document.createElement('tr');
     if (step.interval === st.interval) tr.className = 'current';
     const a = document.createElement('td'); a.textContent = 'phase ' + step.phase + ' ' + step.part;
@@ -474,6 +515,12 @@ function paintStory(g, st) {
     if (step.stores.length) lines.push('stores ' + listOf(step.stores, named) + ' (global memory)');
     if (!lines.length) lines.push('nothing');
     for (const l of lines) { const d = document.createElement('div'); d.textContent = l; b.appendChild(d); }
+    tr.appendChild(a); tr.appendChild(b); table.appendChild(tr);
+  }
+  if (later) {
+    const tr = document.createElement('tr');
+    const a = document.createElement('td'); a.textContent = 'later parts';
+    const b = document.createElement('td'); b.textContent = HIDDEN_TEXT;
     tr.appendChild(a); tr.appendChild(b); table.appendChild(tr);
   }
   box.appendChild(table);
@@ -533,15 +580,20 @@ function fillStatic() {
   const t = document.getElementById('counters');
   t.textContent = '';
   const c = DATA.counters;
-  const rows = [['floats loaded from global', fmt(c.global_load_bytes / 4)], ['floats stored to global', fmt(c.global_store_bytes / 4)],
-    ['floats loaded from local', fmt(c.local_load_bytes / 4)], ['floats stored to local', fmt(c.local_store_bytes / 4)],
-    ['barrier releases', fmt(c.barriers)], ['flops', fmt(c.flops)], ['flops per float from global', c.ratio.toFixed(2)],
+  const H = function (key, v) { return hidden(key) ? HIDDEN_TEXT : v; };
+  const rows = [['floats loaded from global', H('global_traffic', fmt(c.global_load_bytes / 4))], ['floats stored to global', fmt(c.global_store_bytes / 4)],
+    ['floats loaded from local', H('local_bytes', fmt(c.local_load_bytes / 4))], ['floats stored to local', H('local_bytes', fmt(c.local_store_bytes / 4))],
+    ['barrier releases', H('phase_count', fmt(c.barriers))], ['flops', fmt(c.flops)], ['flops per float from global', H('flop_per_load', c.ratio.toFixed(2))],
     ['sectors per global request (ideal ' + c.ideal_sectors.toFixed(2) + ')', c.sectors_per_request.toFixed(2)]];
   if (c.bank_requests > 0) rows.push(['bank-conflict degree, mean / max', c.bank_mean_degree.toFixed(2) + ' / ' + c.bank_max_degree]);
-  for (const e of c.expected) rows.push([e.quantity + ' (closed form: ' + e.formula + ')', fmt(e.expected) + ' expected, ' + fmt(e.traced) + ' traced']);
-  for (const r of DATA.reuse) if (r.formula) rows.push([r.formula, 'traced ' + r.min + ' to ' + r.max]);
+  // A closed form names how the answer is worked out: held back, with its figures, while any question waits.
+  const anyHidden = state.hide.length > 0;
+  for (const e of c.expected)
+    rows.push(anyHidden ? [e.quantity + ' (closed form ' + HIDDEN_TEXT + ')', HIDDEN_TEXT]
+                        : [e.quantity + ' (closed form: ' + e.formula + ')', fmt(e.expected) + ' expected, ' + fmt(e.traced) + ' traced']);
+  for (const r of DATA.reuse) if (r.formula) rows.push(anyHidden ? ['reuse (closed form ' + HIDDEN_TEXT + ')', HIDDEN_TEXT] : [r.formula, 'traced ' + r.min + ' to ' + r.max]);
   if (DATA.verification) rows.push(['result', DATA.verification]);
-  rows.push(['wrong cells of P', fmt(DATA.wrong_cells.length)]);
+  rows.push(['wrong cells of P', H('wrong_cells', fmt(DATA.wrong_cells.length))]);
   for (const r of rows) {
     const tr = document.createElement('tr');
     const a = document.createElement('td'); a.textContent = r[0];
@@ -627,12 +679,14 @@ function hit(ev) {
 function describe(h) {
   const m = h.box.m;
   let text = elementName(h.box.key, h.r, h.c) + (m ? ' (' + m.name + ')' : '');
-  if (m && m.loads.length && h.box !== layout.C) text += ': loaded from global memory ' + m.loads[h.r * h.box.cols + h.c] + ' times';
+  if (m && m.loads.length && h.box !== layout.C)
+    text += ': loaded from global memory ' + (hidden('loads_per_element') ? HIDDEN_TEXT : m.loads[h.r * h.box.cols + h.c] + ' times');
   if (h.box === layout.C) {
     const o = DATA.owners ? DATA.owners[h.r * h.box.cols + h.c] : null;
     if (o) text += ': computed by work-item (' + o[2] + ',' + o[3] + ') of work-group (' + o[0] + ',' + o[1] + ')' +
       (o[4] ? '' : ' (by the NDRange; not in the traced detail)');
-    for (const w of DATA.wrong_cells) if (w[0] === h.r && w[1] === h.c) { text += '. WRONG: differs from the CPU reference'; break; }
+    if (!hidden('wrong_cells'))
+      for (const w of DATA.wrong_cells) if (w[0] === h.r && w[1] === h.c) { text += '. WRONG: differs from the CPU reference'; break; }
     const sum = sumSoFar(group(), currentStep().frame, h.r, h.c);
     if (sum) text += '. ' + sum;
     else if (o && group() && (o[0] !== group().id[0] || o[1] !== group().id[1])) text += '. (Its sum so far: select that work-group.)';
@@ -752,9 +806,11 @@ function hashArgs() {
 
 // --- a lesson page: every step of a lesson, each opening its trace ---
 
+// i counts from 0 here; the page's address (#lessonstep=N), its 'step N of M' and gui --step count from 1.
 function openLessonStep(i) {
   const steps = LESSON.lesson_steps;
   const n = Math.max(0, Math.min(steps.length - 1, i));
+  state.hide = (s0 => (s0.question && s0.question.hide) || [])(steps[n]);
   const s = steps[n];
   document.getElementById('lessonpos').textContent = 'step ' + (n + 1) + ' of ' + steps.length;
   document.getElementById('steptitle').textContent = s.title;
@@ -773,9 +829,14 @@ function openLessonStep(i) {
       (a.modelled ? ' (from a cache model, not a count)' : '');
   }
   // The answer reaches the page's text only on Reveal (predict first).
-  reveal.onclick = function () { ans.textContent = answer; ans.hidden = false; rec.dataset.revealed = '1'; };
+  reveal.onclick = function () {
+    ans.textContent = answer; ans.hidden = false; rec.dataset.revealed = '1';
+    state.hide = []; rec.dataset.hidden = '';
+    if (DATA) { fillStatic(); document.getElementById('group').value = String(state.group); paint(); }
+  };
   rec.dataset.revealed = '0';
-  rec.dataset.lessonStep = String(n);
+  rec.dataset.hidden = state.hide.join(',');
+  rec.dataset.lessonStep = String(n + 1);
   const note = document.getElementById('viewnote');
   note.textContent = s.note || '';
   const viewer = document.getElementById('viewer');
@@ -802,7 +863,7 @@ if (LESSON) {
   document.getElementById('lprev').onclick = function () { openLessonStep(LESSON.current - 1); };
   document.getElementById('lnext').onclick = function () { openLessonStep(LESSON.current + 1); };
   const a = hashArgs();
-  openLessonStep(Number(a.lessonstep || 0));
+  openLessonStep(Number(a.lessonstep || 1) - 1);
   if (a.reveal === '1' && !document.getElementById('reveal').hidden) document.getElementById('reveal').click();
 } else {
 fillStatic();

@@ -106,6 +106,7 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
             for (const char* k : {"phase", "interval", "iteration"})
                 if (s.state.contains(k)) open[k] = s.state[k];
             if (s.state.contains("part")) open["part"] = s.state["part"];
+            if (s.state.contains("item")) open["item"] = s.state["item"];  // the work-item whose story the step tells
             if (view == "heatmap") open["heat"] = true;
             step["open"] = open;
             if (view == "compare")
@@ -127,6 +128,10 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
                                             {"formula", a.closed_form ? a.formula : std::string()},
                                             {"explanation", a.explanation},
                                             {"modelled", a.modelled}}}};
+            json hide = json::array();  // the figures the page holds back until Reveal, as the GUI does
+            for (Figure f : kAllFigures)
+                if (figure_answers(f, s.question->quantity)) hide.push_back(figure_key(f));
+            step["question"]["hide"] = hide;
         }
         steps.push_back(step);
     }

@@ -404,4 +404,19 @@ bool figure_answers(Figure f, std::string_view q) {
     return false;
 }
 
+const char* figure_key(Figure f) {
+    switch (f) {
+        case Figure::LoadsPerElement: return "loads_per_element";
+        case Figure::FlopPerLoad: return "flop_per_load";
+        case Figure::GlobalTraffic: return "global_traffic";
+        case Figure::PhaseCount: return "phase_count";
+        case Figure::WorkGroups: return "work_groups";
+        case Figure::IdleItems: return "idle_items";
+        case Figure::WrongCells: return "wrong_cells";
+        case Figure::LocalBytes: return "local_bytes";
+        case Figure::CacheFigures: return "cache_figures";
+    }
+    return "";
+}
+
 }  // namespace tilescope

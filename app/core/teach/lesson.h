@@ -94,6 +94,11 @@ enum class Figure {
     CacheFigures,     // the cache model's hit rates and DRAM bytes
 };
 bool figure_answers(Figure figure, std::string_view quantity);
+inline constexpr Figure kAllFigures[] = {Figure::LoadsPerElement, Figure::FlopPerLoad, Figure::GlobalTraffic,
+                                         Figure::PhaseCount,      Figure::WorkGroups,  Figure::IdleItems,
+                                         Figure::WrongCells,      Figure::LocalBytes,  Figure::CacheFigures};
+// A figure's key in the hand-out ("phase_count"): the page hides what the GUI hides.
+const char* figure_key(Figure figure);
 inline constexpr const char* kHiddenUntilReveal = "hidden until Reveal";
 
 // The figures hidden now: those answering `quantity`, the question waiting for Reveal

@@ -9,6 +9,8 @@
 
 #include "core/base/errors.h"
 #include "core/teach/phase_gif.h"
+#include "core/teach/step_check.h"
+#include "core/trace/phases.h"
 #include "gfx/backend.h"
 #include "ui/panels/emulation_panel.h"
 #include "ui/state/settings.h"
@@ -70,6 +72,47 @@ void record_gif(AppState& s) {
         s.message = "Saved " + std::to_string(frames) + " frames (one per part of each phase) as " + absolute_path(path);
     } catch (const std::exception& e) {  // refused (InputError) or not written whole (OutputError)
         s.message = e.what();
+    }
+}
+
+// The step's heading as the screen stands (issue 33): its title while the frame it opened is
+// on show; once → or ↓ moved on, the frame on show's title, the step's after it. Kept per
+// (trace version, cursor) so a frame is built only when the cursor moves.
+std::string step_heading_now(const AppState& s, const LessonStep& step) {
+    if (!s.main.trace || s.main.busy() || !step.state.contains("phase") || s.cursor.wanted) return step.title;
+    static std::tuple<const LessonStep*, uint64_t, GroupId, int, std::optional<int>> last_key;
+    static std::string last;
+    const auto key = std::make_tuple(&step, s.main.version, s.cursor.group, s.cursor.interval, s.cursor.iteration);
+    if (key == last_key && !last.empty()) return last;
+    std::string heading = step.title;
+    try {
+        const Trace& t = *s.main.trace;
+        const GroupFrames& gf = s.main.frames.group(t, s.main.roles, s.main.version, s.cursor.group);
+        const std::optional<Frame> opened = step_frame(step, t);
+        const PhasePlan plan = phase_plan(t, s.cursor.group);
+        if (const PhasePart* part = plan.part_at(s.cursor.interval); part && opened) {
+            FrameRequest r{s.cursor.group, part->phase, part->name, s.cursor.iteration, std::nullopt, s.naming};
+            heading = step_heading(step, opened->title, gf.frame(r, false).title);
+        }
+    } catch (const std::exception&) {
+        heading = step.title;  // no detail for the group yet: the title as written
+    }
+    last_key = key;
+    last = heading;
+    return heading;
+}
+
+// The heading: the frame's title large; "(stepped on from: ...)" small and faint under it.
+void draw_heading(const AppState& s, const LessonStep& step) {
+    const std::string h = step_heading_now(s, step);
+    const size_t cut = h.find("  (stepped on from: ");
+    ImGui::PushFont(theme().big);
+    text_wrapped_keeping_tuples(h.substr(0, cut));
+    ImGui::PopFont();
+    if (cut != std::string::npos) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImU32(ImColor(theme().pal.faint_text)));
+        text_wrapped_keeping_tuples(h.substr(cut + 2));
+        ImGui::PopStyleColor();
     }
 }
 
@@ -174,6 +217,11 @@ void open_lesson_step(AppState& s, int step) {
     }
 }
 
+std::string lesson_heading(const AppState& s) {
+    const LessonStep* st = s.lesson.current();
+    return st ? step_heading_now(s, *st) : std::string();
+}
+
 void reveal_answer(AppState& s) {
     const LessonStep* st = s.lesson.current();
     if (st && st->question) s.lesson.revealed = true;
@@ -215,9 +263,7 @@ void LessonPanel::draw_step(AppState& s) {
         s.lesson.lesson.reset();
         return;
     }
-    ImGui::PushFont(theme().big);
-    text_wrapped_keeping_tuples(step.title);
-    ImGui::PopFont();
+    draw_heading(s, step);
     ImGui::TextColored(ImColor(theme().pal.faint_text), "Script (for the instructor)");
     text_wrapped_keeping_tuples(step.script);
     if (step.question) draw_question(s, step, false);
@@ -238,9 +284,7 @@ float draw_lesson_strip(AppState& s, ImVec2 pos, ImVec2 size) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImColor(theme().pal.faint_text), "%s", s.lesson.lesson->title.c_str());
     draw_step_nav(s);
-    ImGui::PushFont(theme().big);
-    text_wrapped_keeping_tuples(step->title);
-    ImGui::PopFont();
+    draw_heading(s, *step);
     if (step->question) draw_question(s, *step, true);
     ImGui::PopTextWrapPos();
     const float used = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;

@@ -31,6 +31,9 @@ void open_lesson_step(AppState& state, int step);
 void handle_lesson_keys(AppState& state);
 // Reveals the step's answer (the Reveal button, R, --reveal, the control file's `reveal`).
 void reveal_answer(AppState& state);
+// The lesson step's heading as the strip shows it now ("" without a lesson): the step's
+// title, or once the cursor moved on, the title of the frame on show (issue 33).
+std::string lesson_heading(const AppState& state);
 
 // The presenter's lesson strip, in the rectangle [pos, pos + size): lesson and step
 // number, the step's title, its question and guess, the answer once revealed; no script.

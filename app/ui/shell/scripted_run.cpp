@@ -11,6 +11,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "ui/panels/lesson_panel.h"
 #include "ui/shell/app.h"
 #include "ui/shell/screen_text.h"
 #include "core/trace/phases.h"
@@ -60,6 +61,7 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
             }
         }
     j["view"] = view_name(s.view);
+    if (s.lesson.lesson) j["lesson_heading"] = lesson_heading(s);  // what the strip's heading says
     j["presenter"] = s.presenter;
     j["font_px"] = theme().font ? theme().font->FontSize : ImGui::GetFontSize();  // body text height
     const Palette& p = theme().pal;

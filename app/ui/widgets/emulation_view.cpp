@@ -187,7 +187,8 @@ std::string phase_sentence(const GroupPhaseView& v, int dims, const HiddenFigure
                        "\n";
     const std::string loads = rect_lines("M", v.a_loaded) + rect_lines("N", v.b_loaded);
     if (!loads.empty()) text += "loads from global memory:\n" + loads;
-    if (v.local.loads) text += "reads " + std::to_string(v.local.loads) + " floats from local memory\n";
+    // The whole part's reads (every iteration of it), not the one iteration a frame may show.
+    if (v.local.loads) text += "reads " + std::to_string(v.local.loads) + " floats from local memory in this whole part\n";
     if (!v.c_stored.empty()) text += "stores to global memory:\n" + rect_lines("P", v.c_stored);
     text += v.end_line ? "ends at the barrier on line " + std::to_string(v.end_line) : std::string("ends when the group finishes");
     return text;
