@@ -300,6 +300,14 @@ int cmd_bench(const std::vector<std::string>& args) {
     // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
     // data, else the defaults.
     std::vector<LaunchConfig> defaults = configs;
+    if (fastest)  // a picked point this device refuses: the same rung with its own defaults
+        for (LaunchConfig& d : defaults) {
+            d.tile = d.kernel.default_tile;
+            d.params.clear();
+            d.params_source = "default";
+            d.tuning_note.clear();
+            d.tuning_origin.clear();
+        }
     for (LaunchConfig& c : configs)
         if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default" && !fastest) apply_tuning(c, device);
     const bool explain = o.has("explain");
