@@ -504,6 +504,22 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
         });
     }
     if (!found) return std::nullopt;
+    // The table's point was measured at another shape: when its groups fall unevenly on the
+    // compute units here and the rung's tuned point (lookup_tuning, which swaps such large tiles
+    // for the small bucket's) falls more evenly, that point runs instead; the note says so.
+    const double table_balance = group_balance(device, found->choice.kernel, size, found->choice);
+    if (table_balance > 0 && table_balance < kMinGroupBalance)
+        if (const auto tuned = lookup_tuning(device, found->choice.kernel, size)) {
+            const double tuned_balance = group_balance(device, found->choice.kernel, size, tuned->choice);
+            if (tuned_balance > table_balance) {
+                char why[200];
+                std::snprintf(why, sizeof why, "; its TS=%d fills %u units %.0f%% evenly here, TS=%d (%s) %.0f%%", found->choice.tile,
+                              device.compute_units, 100 * table_balance, tuned->choice.tile, tuned->note.c_str(), 100 * tuned_balance);
+                found->choice.tile = tuned->choice.tile;
+                found->choice.params = tuned->choice.params;
+                found->note += why;
+            }
+        }
     const TunedChoice& c = found->choice;
     size_t groups = 0;
     try {
