@@ -249,3 +249,30 @@ TEST(BenchFastest, FallsBackToTheEmbeddedDataAndRefusesWhatItWouldOverride) {
     }
     fs::remove_all(dir);
 }
+
+// A picked point measured at another shape whose groups fall unevenly here (3000^3 at TS 128: 576
+// groups on 132 units, 87 %) gives way to the rung's tuned point that falls more evenly (the small
+// bucket's TS 64, as lookup_tuning chooses); where it falls evenly (4096^3) the table's point stays.
+TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
+    const fs::path dir = temp_dir("balance");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
+    const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {TuneResult{128, large, "ok", 49000, 0.01, "", "", ""}}, "");
+    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {TuneResult{64, small, "ok", 33000, 0.01, "", "", ""}}, "");
+    nlohmann::json doc = nlohmann::json::parse(text);
+    doc["fastest"] = {entry("2048", "warp_tile", 128, kWarpLarge, 46000)};
+    write(dir / (device_slug(gpu) + ".json"), doc.dump());
+    auto p = pick_fastest(gpu, parse_size("3000"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.tile, 64);
+    EXPECT_EQ(p->choice.params.at("TSK"), 8);
+    EXPECT_NE(p->reason.find("its TS=128 fills 132 units 87% evenly here"), std::string::npos) << p->reason;
+    p = pick_fastest(gpu, parse_size("4096"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.tile, 128);
+    EXPECT_EQ(p->reason.find("evenly here"), std::string::npos) << p->reason;
+    fs::remove_all(dir);
+}
