@@ -16,6 +16,7 @@
 #include "core/io/trace_file.h"
 #include "core/device/contained_measure.h"
 #include "core/device/runner.h"
+#include "core/kernel/catalog.h"
 #include "core/tasks/cpu_explain.h"
 #include "core/tasks/performance.h"
 #include "core/tuning/tuning.h"
@@ -73,6 +74,10 @@ const char* kHelp =
     "       Default: the first real GPU, else the first CPU device.\n"
     "  S    N (square) or MxNxK: C is MxN, A is MxK, B is KxN, row-major. Default 256.\n"
     "  K    naive, row, row_private, row_private_local, tiled, ... or all (tilescope tour lists them)\n"
+    "       or fastest: per size, the rung, tile and parameters the device's tuning files say ran\n"
+    "       fastest at the nearest measured shape (their \"fastest\" table; this device's file, a\n"
+    "       similar device's, then the type defaults); one line \"picked ...\" says why, and --json's\n"
+    "       records add \"picked\": \"fastest\" and \"pick_reason\".\n"
     "  T    the tile size TS (default: the device's tuned value, else each kernel's own)\n"
     "  --param NAME=V  a tunable parameter of the kernel (repeatable; tilescope tune finds good\n"
     "       ones). Without --tile or --param, tuned values for the device (assets/tuning/) are\n"
@@ -260,7 +265,14 @@ int cmd_bench(const std::vector<std::string>& args) {
     const int warmup = o.get_int("warmup", 1, 0, "an integer of at least 0");
     const auto [json_path, csv_path] = checked_outputs(o);
 
-    std::vector<LaunchConfig> configs = configs_from(o, "tiled", "256", true);
+    // --kernel fastest: per size, the rung and point the device's tuning data say is fastest.
+    const bool fastest = o.has("kernel") && o.get_or("kernel", "") == "fastest";
+    if (fastest)
+        for (const std::string name : {"tile", "param", "source", "explain"})
+            if (o.has(name))
+                throw InputError("--" + name + ": --kernel fastest picks the rung, tile and parameters from the tuning data; "
+                                 "accepted with it: --device, --size, --reps, --warmup, --json, --csv, --pad");
+    std::vector<LaunchConfig> configs = fastest ? std::vector<LaunchConfig>{} : configs_from(o, "tiled", "256", true);
     // --pad auto (the default): a rung with "pad" in the catalog runs on zero-padded copies when
     // the size is not a multiple of it; --pad off: always on the matrices as they are.
     const std::string pad = o.get_or("pad", "auto");
@@ -270,11 +282,34 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
                          "or pick a real device: " + device_list_text());
+    std::vector<std::string> pick_reasons;  // --kernel fastest: one line per config, why that rung
+    if (fastest)
+        for (const ProblemSize& s : sizes_from(o, "256", true)) {
+            const std::optional<FastestPick> pick = pick_fastest(device, s);
+            if (!pick)
+                throw InputError("--kernel fastest: no tuning file has a \"fastest\" table for " + device.label() +
+                                 ", a similar device or its type; name the rung instead (--kernel warp_tile, ...; tilescope tour lists them)");
+            LaunchConfig c{*find_rung(pick->choice.kernel), s, pick->choice.tile, pick->choice.params};
+            c.pad = pad == "auto";
+            c.params_source = pick->match == TuningMatch::exact ? "tuned" : pick->match == TuningMatch::similar ? "similar" : "type-defaults";
+            c.tuning_note = "fastest, " + pick->note;
+            c.tuning_origin = pick->choice.origin;
+            configs.push_back(std::move(c));
+            pick_reasons.push_back(pick->reason);
+        }
     // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
     // data, else the defaults.
     std::vector<LaunchConfig> defaults = configs;
+    if (fastest)  // a picked point this device refuses: the same rung with its own defaults
+        for (LaunchConfig& d : defaults) {
+            d.tile = d.kernel.default_tile;
+            d.params.clear();
+            d.params_source = "default";
+            d.tuning_note.clear();
+            d.tuning_origin.clear();
+        }
     for (LaunchConfig& c : configs)
-        if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default") apply_tuning(c, device);
+        if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default" && !fastest) apply_tuning(c, device);
     const bool explain = o.has("explain");
     if (explain) {
         bool naive = false, tiled = false;
@@ -334,12 +369,24 @@ int cmd_bench(const std::vector<std::string>& args) {
         };
         Measurement m = runner.measure(c, ro);
         if (printed && tty) std::fprintf(stderr, "\r\033[K");
+        if (i < pick_reasons.size()) std::fprintf(table, "picked %s\n", pick_reasons[i].c_str());
         std::fprintf(table, "%s\n", measurement_row(m).c_str());
         std::fflush(table);
         if (m.checked && !m.verification.verified) all_verified = false;
         results.push_back(std::move(m));
     }
-    if (json_path) write_file_atomically(*json_path, measurements_to_json(results), "--json");
+    if (json_path) {
+        std::string text = measurements_to_json(results);
+        if (fastest) {  // the records as ever, plus which rung was picked for the user and why
+            nlohmann::json list = nlohmann::json::parse(text);
+            for (size_t i = 0; i < list.size() && i < pick_reasons.size(); ++i) {
+                list[i]["picked"] = "fastest";
+                list[i]["pick_reason"] = pick_reasons[i];
+            }
+            text = list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        }
+        write_file_atomically(*json_path, text, "--json");
+    }
     if (csv_path) write_file_atomically(*csv_path, measurements_to_csv(results), "--csv");
     if (explain) {  // each size's naive and tiled, as measured above
         tasks::TaskProgress progress;

@@ -1,12 +1,14 @@
 # Share of cuBLAS per size: the best verified tilescope rung against the mean of cuBLAS before and after.
-# usage: padded_shares.py PREFIX   (reads PREFIX_bench.json, PREFIX_bench_tiny.json, PREFIX_cublas_{before,after}.json)
+# usage: padded_shares.py PREFIX   (reads PREFIX_bench.json, PREFIX_bench_tiny.json when there is one, PREFIX_cublas_{before,after}.json)
 import json, sys
 p = sys.argv[1]
 cb = {}
 for f in ("before", "after"):
     for r in json.load(open(p + "_cublas_%s.json" % f)): cb.setdefault((r["M"], r["N"], r["K"]), []).append(r["gflops"])
 best = {}
+import os
 for f in ("bench", "bench_tiny"):
+    if not os.path.exists(p + "_%s.json" % f): continue
     for r in json.load(open(p + "_%s.json" % f)):
         k = (r["M"], r["N"], r["K"])
         if r["verified"] and (k not in best or r["gflops"] > best[k]["gflops"]): best[k] = r

@@ -413,6 +413,129 @@ std::optional<TuningLookup> lookup_tuning(const DeviceInfo& device, std::string_
     return small;
 }
 
+std::vector<TunedChoice> fastest_entries_in(std::string_view json_text) {
+    std::vector<TunedChoice> out;
+    if (json_depth(json_text, kMaxTuningNesting) > kMaxTuningNesting) return out;
+    const ordered_json doc = ordered_json::parse(json_text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("fastest") || !doc["fastest"].is_array()) return out;
+    int read = 0;
+    for (const ordered_json& e : doc["fastest"]) {
+        if (++read > kMaxFastestEntries) break;
+        try {
+            TunedChoice c;
+            c.kernel = e.at("kernel").get<std::string>();
+            c.size = e.at("size").get<std::string>();
+            parse_size(c.size);  // throws InputError when unreadable
+            c.tile = e.at("tile").get<int>();
+            const ordered_json params = e.value("params", ordered_json::object());
+            for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
+            c.gflops = e.value("gflops", 0.0);
+            c.device = doc.value("device", "");
+            out.push_back(std::move(c));
+        } catch (const nlohmann::json::exception&) {
+            continue;
+        } catch (const InputError&) {
+            continue;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// How far apart two shapes are: |log| of the ratios of M, N and K, summed.
+double shape_distance(const ProblemSize& a, const ProblemSize& b) {
+    return std::abs(std::log(double(a.M) / double(b.M))) + std::abs(std::log(double(a.N) / double(b.N))) +
+           std::abs(std::log(double(a.K) / double(b.K)));
+}
+
+// The nearest entry of one file's table that still resolves at `size` (a rung of the catalog,
+// its parameters, the size's limits), or nullopt.
+std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size) {
+    std::optional<TunedChoice> best;
+    double best_distance = 0;
+    for (TunedChoice& c : fastest_entries_in(text)) {
+        const KernelSpec* k = find_rung(c.kernel);
+        if (!k) continue;
+        try {
+            resolve(LaunchConfig{*k, size, c.tile, c.params, "tuned"});
+        } catch (const InputError&) {
+            continue;
+        }
+        const double d = shape_distance(parse_size(c.size), size);
+        if (!best || d < best_distance) {
+            best_distance = d;
+            best = std::move(c);
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemSize& size) {
+    const std::string label = device.label();
+    const std::string family = device_family(label);
+    std::optional<FastestPick> found;
+    // This device's file, then a similar device's, then the type defaults (lookup_tuning's order).
+    for (const bool similar : {false, true}) {
+        if (similar && family.empty()) break;
+        for_each_tuning_file(similar ? std::string() : device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
+            if (is_type_defaults(origin)) return false;
+            auto c = nearest_fastest(text, size);
+            if (!c) return false;
+            if (similar && (c->device == label || device_family(c->device) != family)) return false;
+            c->origin = origin;
+            found = FastestPick{std::move(*c), similar ? TuningMatch::similar : TuningMatch::exact, "", ""};
+            found->note = similar ? "tuned for a similar device: " + found->choice.device : std::string("tuned here");
+            return true;
+        });
+        if (found) break;
+    }
+    if (!found && (device.is_cpu || device.is_gpu)) {
+        const std::string type = device.is_gpu ? "gpu" : "cpu";
+        for_each_tuning_file("defaults-" + type + ".json", [&](const std::string& origin, const std::string& text) {
+            auto c = nearest_fastest(text, size);
+            if (!c) return false;
+            c->origin = origin;
+            c->device.clear();
+            found = FastestPick{std::move(*c), TuningMatch::type_defaults, device.is_gpu ? "defaults for GPUs" : "defaults for CPUs", ""};
+            return true;
+        });
+    }
+    if (!found) return std::nullopt;
+    // The table's point was measured at another shape: when its groups fall unevenly on the
+    // compute units here and the rung's tuned point (lookup_tuning, which swaps such large tiles
+    // for the small bucket's) falls more evenly, that point runs instead; the note says so.
+    const double table_balance = group_balance(device, found->choice.kernel, size, found->choice);
+    if (table_balance > 0 && table_balance < kMinGroupBalance)
+        if (const auto tuned = lookup_tuning(device, found->choice.kernel, size)) {
+            const double tuned_balance = group_balance(device, found->choice.kernel, size, tuned->choice);
+            if (tuned_balance > table_balance) {
+                char why[200];
+                std::snprintf(why, sizeof why, "; its TS=%d fills %u units %.0f%% evenly here, TS=%d (%s) %.0f%%", found->choice.tile,
+                              device.compute_units, 100 * table_balance, tuned->choice.tile, tuned->note.c_str(), 100 * tuned_balance);
+                found->choice.tile = tuned->choice.tile;
+                found->choice.params = tuned->choice.params;
+                found->note += why;
+            }
+        }
+    const TunedChoice& c = found->choice;
+    size_t groups = 0;
+    try {
+        groups = resolve(LaunchConfig{*find_rung(c.kernel), size, c.tile, c.params, "tuned"}).total_groups();
+    } catch (const InputError&) {
+    }
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "%s: fastest measured at %s, the nearest shape in the table (%.0f GFLOP/s there, %s, %s); "
+                  "C is %lldx%lld: %zu work-groups for %u compute units",
+                  c.kernel.c_str(), c.size.c_str(), c.gflops, found->note.c_str(), shown(c.origin).c_str(),
+                  static_cast<long long>(size.M), static_cast<long long>(size.N), groups, device.compute_units);
+    found->reason = line;
+    return found;
+}
+
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
     if (config.kernel.custom || !config.kernel.library.empty()) return false;
     const auto found = lookup_tuning(device, config.kernel.name, config.size);

@@ -70,6 +70,27 @@ struct TuningLookup {
     std::string note;  // for tables and the GUI: "tuned here", "tuned for a similar device: NAME", "defaults for CPUs"
 };
 
+// `--kernel fastest` (issue 30 item 3): the rung and point a tuning file's "fastest" table
+// (measured: for each shape benchmarked, the verified rung that ran fastest there, with its
+// tile and parameters) says is fastest at the measured shape nearest the one asked for
+// (nearest in log M, log N, log K). Looked up in the order lookup_tuning uses: this device's
+// file, a similar device's, the type defaults.
+struct FastestPick {
+    TunedChoice choice;     // kernel, tile, params, gflops and size as measured; origin, device
+    TuningMatch match = TuningMatch::exact;
+    std::string note;       // "tuned here", "tuned for a similar device: NAME", "defaults for GPUs"
+    std::string reason;     // one line: why this rung ("splitk: C is 128x128 ...")
+};
+
+// Entries of a tuning file's "fastest" table, in file order; unreadable entries are left out
+// (at most kMaxFastestEntries are read).
+inline constexpr int kMaxFastestEntries = 512;
+std::vector<TunedChoice> fastest_entries_in(std::string_view json_text);
+
+// The pick for `size` on `device`, or nullopt when no tuning file (not even the type
+// defaults) has a table entry that resolves at this size.
+std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemSize& size);
+
 // The best available choice for `kernel` at `size` on `device`: this device's file (this
 // bucket, then another bucket), a similar device's file (same order), the type defaults
 // for this bucket; nullopt when none has the rung. A large problem whose large-bucket choice

@@ -1,0 +1,278 @@
+// --kernel fastest (issue 30 item 3): the rung, tile and parameters a tuning file's measured
+// "fastest" table names for the nearest shape; the fallback chain (this device, a similar
+// device, the type defaults); bench's records and its one line of why, on PoCL.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "core/device/opencl_env.h"
+#include "core/kernel/catalog.h"
+#include "core/tuning/tuning.h"
+
+namespace fs = std::filesystem;
+using namespace tilescope;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-fastest-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::string& value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() {
+        if (old_) setenv(name_, old_->c_str(), 1);
+        else unsetenv(name_);
+    }
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+DeviceInfo fake_gpu(const std::string& platform, const std::string& name) {
+    DeviceInfo d;
+    d.platform = platform;
+    d.name = name;
+    d.type = "GPU";
+    d.is_gpu = true;
+    d.compute_units = 132;
+    return d;
+}
+
+const nlohmann::json kWarpLarge = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+const nlohmann::json kSplitk128 = {{"PAD", 4}, {"SLICES", 128}, {"TM", 4}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+
+nlohmann::json entry(const std::string& size, const std::string& kernel, int tile, const nlohmann::json& params, double gflops) {
+    return {{"size", size}, {"kernel", kernel}, {"tile", tile}, {"params", params}, {"gflops", gflops}};
+}
+
+int run(const std::string& args, const fs::path& dir) {
+    const std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+    const int raw = std::system(cmd.c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+}  // namespace
+
+// A hand-written table: the nearest measured shape (in log M, log N, log K) names the rung and
+// its point, and the reason says which shape, the figure there and how many groups C makes.
+TEST(FastestPick, TheNearestMeasuredShapeNamesTheRungAndItsPoint) {
+    const fs::path dir = temp_dir("pick");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
+    nlohmann::json doc = {{"device", gpu.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("4096", "warp_tile", 128, kWarpLarge, 49000), entry("128x128x65536", "splitk", 64, kSplitk128, 24000),
+                      entry("300", "no_such_rung", 16, nlohmann::json::object(), 1e9),  // not in the catalog: never picked
+                      entry("96x6000x9000", "warp_tile", 128, {{"NO_SUCH_PARAM", 1}}, 1e9)};  // does not resolve: never picked
+    write(dir / (device_slug(gpu) + ".json"), doc.dump());
+
+    auto p = pick_fastest(gpu, parse_size("5001"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.kernel, "warp_tile");
+    EXPECT_EQ(p->choice.tile, 128);
+    EXPECT_EQ(p->choice.params.at("TSK"), 16);
+    EXPECT_EQ(p->match, TuningMatch::exact);
+    EXPECT_EQ(p->note, "tuned here");
+
+    p = pick_fastest(gpu, parse_size("100x140x50001"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.kernel, "splitk");
+    EXPECT_EQ(p->choice.params.at("SLICES"), 128);
+    EXPECT_EQ(p->choice.size, "128x128x65536");
+    // One line: the rung, the shape it was measured at and its figure, and C's groups on the units.
+    EXPECT_EQ(p->reason.find('\n'), std::string::npos);
+    EXPECT_EQ(p->reason.rfind("splitk: fastest measured at 128x128x65536", 0), 0u) << p->reason;
+    EXPECT_NE(p->reason.find("24000 GFLOP/s"), std::string::npos) << p->reason;
+    const size_t groups = resolve(LaunchConfig{*find_rung("splitk"), parse_size("100x140x50001"), 64,
+                                               p->choice.params, "tuned"}).total_groups();
+    EXPECT_NE(p->reason.find("C is 100x140: " + std::to_string(groups) + " work-groups for 132 compute units"), std::string::npos)
+        << p->reason;
+    // 96x6000x9000's own entry does not resolve: the nearest one that does is taken.
+    p = pick_fastest(gpu, parse_size("96x6000x9000"));
+    ASSERT_TRUE(p);
+    EXPECT_NE(p->choice.params.count("TSK"), 0u);
+    fs::remove_all(dir);
+}
+
+// Entries come from anywhere: the unreadable ones are left out, the rest kept in order.
+TEST(FastestPick, UnreadableEntriesAreLeftOut) {
+    nlohmann::json doc = {{"fastest", {entry("64", "tiled", 16, nlohmann::json::object(), 1),
+                                       {{"size", "64"}},                                                 // no kernel
+                                       entry("sixty", "tiled", 16, nlohmann::json::object(), 1),         // no size
+                                       {{"size", "64"}, {"kernel", "tiled"}, {"tile", "big"}},           // tile not a number
+                                       entry("8x9x10", "naive", 8, nlohmann::json::object(), 2)}}};
+    const auto entries = fastest_entries_in(doc.dump());
+    ASSERT_EQ(entries.size(), 2u);
+    EXPECT_EQ(entries[0].kernel, "tiled");
+    EXPECT_EQ(entries[1].size, "8x9x10");
+    EXPECT_TRUE(fastest_entries_in("{\"fastest\": 3}").empty());
+    EXPECT_TRUE(fastest_entries_in("not json").empty());
+}
+
+// No table for the device: a similar device's (the embedded H200 file for an H100), else its
+// type's (the embedded defaults), as the tuning lookup falls back; nothing for a device of
+// neither type.
+TEST(FastestPick, WithNoDataForTheDeviceItFallsBackAsTheTuningLookupDoes) {
+    const fs::path dir = temp_dir("fallback");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    auto p = pick_fastest(fake_gpu("NVIDIA CUDA", "NVIDIA H100 80GB HBM3"), parse_size("128x128x65536"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->match, TuningMatch::similar);
+    EXPECT_EQ(p->note, "tuned for a similar device: NVIDIA CUDA / NVIDIA H200");
+    EXPECT_EQ(p->choice.kernel, "splitk");  // measured: 128 slices, 24,474 GFLOP/s
+    EXPECT_EQ(p->choice.params.at("SLICES"), 128);
+
+    p = pick_fastest(fake_gpu("Some GPU platform", "Nobody's GPU"), parse_size("7000"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->match, TuningMatch::type_defaults);
+    EXPECT_EQ(p->note, "defaults for GPUs");
+    EXPECT_EQ(p->choice.kernel, "warp_tile");
+
+    DeviceInfo cpu;
+    cpu.platform = "Portable Computing Language";
+    cpu.name = "cpu-unknowntarget-Nobody's CPU";
+    cpu.type = "CPU";
+    cpu.is_cpu = true;
+    p = pick_fastest(cpu, parse_size("1000"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->match, TuningMatch::type_defaults);
+    EXPECT_EQ(p->note, "defaults for CPUs");
+
+    // A hand-written type-defaults file in the user's folder comes before the embedded one.
+    write(dir / "defaults-cpu.json", nlohmann::json{{"fastest", {entry("64", "tiled", 8, nlohmann::json::object(), 3)}}}.dump());
+    p = pick_fastest(cpu, parse_size("1000"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.kernel, "tiled");
+    EXPECT_EQ(p->choice.tile, 8);
+
+    DeviceInfo other;
+    other.platform = "Some platform";
+    other.name = "An accelerator";
+    other.type = "ACCELERATOR";
+    EXPECT_FALSE(pick_fastest(other, parse_size("64")));
+    fs::remove_all(dir);
+}
+
+// bench --kernel fastest on PoCL with a table written for this device: the picked rungs run
+// at sizes that are multiples of nothing, verify against the CPU reference, and the records
+// keep the contract's keys and add "picked" and "pick_reason"; the table says why.
+TEST(BenchFastest, PicksFromThisDevicesTableAndVerifiesAtOddSizes) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const fs::path dir = temp_dir("bench");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    fs::create_directories(dir / "tuning");
+    nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("48", "tiled", 8, nlohmann::json::object(), 5), entry("200x20x900", "naive", 16, nlohmann::json::object(), 2)};
+    write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
+
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    const std::string square = std::to_string(odd(33, 71));
+    const std::string skinny = std::to_string(odd(150, 250)) + "x" + std::to_string(odd(15, 29)) + "x" + std::to_string(odd(700, 999));
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": sizes " + square + ", " + skinny);
+    std::printf("BenchFastest seed %u: sizes %s, %s\n", seed, square.c_str(), skinny.c_str());
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size " + square + "," + skinny + " --reps 1 --warmup 0 --json " +
+                      (dir / "b.json").string(), dir), 0) << slurp(dir / "err");
+    const nlohmann::json records = nlohmann::json::parse(slurp(dir / "b.json"));
+    ASSERT_EQ(records.size(), 2u);
+    const std::string out = slurp(dir / "out");
+    const char* want[2][2] = {{"tiled", "48"}, {"naive", "200x20x900"}};
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& r = records[i];
+        for (const char* key : {"kernel", "device", "M", "N", "K", "tile", "global", "local", "reps", "median_s", "min_s", "gflops",
+                                "max_rel_error", "verified"})
+            EXPECT_TRUE(r.contains(key)) << key;
+        EXPECT_EQ(r["kernel"], want[i][0]);
+        EXPECT_EQ(r["tile"], i == 0 ? 8 : 16);
+        EXPECT_EQ(r["verified"], true);
+        EXPECT_EQ(r["params_source"], "tuned");
+        EXPECT_EQ(r["picked"], "fastest");
+        const std::string reason = r["pick_reason"];
+        EXPECT_EQ(reason.rfind(std::string(want[i][0]) + ": fastest measured at " + want[i][1] + ",", 0), 0u) << reason;
+        EXPECT_NE(out.find("picked " + reason + "\n"), std::string::npos) << out;
+    }
+    fs::remove_all(dir);
+}
+
+// No table anywhere for this device but the embedded ones: the type defaults pick, said so;
+// and --kernel fastest with a choice of its own to make is refused in one line, exit 2.
+TEST(BenchFastest, FallsBackToTheEmbeddedDataAndRefusesWhatItWouldOverride) {
+    const fs::path dir = temp_dir("bench-fallback");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    fs::create_directories(dir / "tuning");
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size 61x67x53 --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json records = nlohmann::json::parse(slurp(dir / "b.json"));
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0]["verified"], true);
+    EXPECT_EQ(records[0]["picked"], "fastest");
+    const std::string source = records[0]["params_source"];
+    EXPECT_TRUE(source == "tuned" || source == "similar" || source == "type-defaults") << source;
+    EXPECT_NE(records[0]["pick_reason"].get<std::string>().find(records[0]["kernel"].get<std::string>() + ": fastest measured at "),
+              std::string::npos);
+
+    for (const char* extra : {"--tile 16", "--param TSK=8", "--explain"}) {
+        EXPECT_EQ(run(std::string("bench --device pocl --kernel fastest --size 64 ") + extra, dir), 2) << extra;
+        const std::string err = slurp(dir / "err");
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+        EXPECT_NE(err.find("--kernel fastest picks"), std::string::npos) << err;
+    }
+    fs::remove_all(dir);
+}
+
+// A picked point measured at another shape whose groups fall unevenly here (3000^3 at TS 128: 576
+// groups on 132 units, 87 %) gives way to the rung's tuned point that falls more evenly (the small
+// bucket's TS 64, as lookup_tuning chooses); where it falls evenly (4096^3) the table's point stays.
+TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
+    const fs::path dir = temp_dir("balance");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
+    const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {TuneResult{128, large, "ok", 49000, 0.01, "", "", ""}}, "");
+    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {TuneResult{64, small, "ok", 33000, 0.01, "", "", ""}}, "");
+    nlohmann::json doc = nlohmann::json::parse(text);
+    doc["fastest"] = {entry("2048", "warp_tile", 128, kWarpLarge, 46000)};
+    write(dir / (device_slug(gpu) + ".json"), doc.dump());
+    auto p = pick_fastest(gpu, parse_size("3000"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.tile, 64);
+    EXPECT_EQ(p->choice.params.at("TSK"), 8);
+    EXPECT_NE(p->reason.find("its TS=128 fills 132 units 87% evenly here"), std::string::npos) << p->reason;
+    p = pick_fastest(gpu, parse_size("4096"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.tile, 128);
+    EXPECT_EQ(p->reason.find("evenly here"), std::string::npos) << p->reason;
+    fs::remove_all(dir);
+}
