@@ -44,6 +44,7 @@ std::string signal_text(int sig) {
     case SIGABRT: return "SIGABRT";
     case SIGKILL: return "SIGKILL";
     case SIGXCPU: return "SIGXCPU, its CPU time ran out";
+    case SIGXFSZ: return "SIGXFSZ, it wrote a file of more than 1 GiB";
     default: return "signal " + std::to_string(sig);
     }
 }
@@ -216,7 +217,10 @@ std::string run_in_child(const std::vector<std::string>& child_args, const Conta
 
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const rlim_t cpu_s = rlim_t(limits.wall_s * cores) + 10;  // a backstop: the wall clock below ends it first
-    const rlim_t out_bytes = rlim_t(output_cap);
+    // Any file it writes, its output included: room for the driver's kernel cache (a slow
+    // build's binary is over 1 MiB), never a disk filled by a kernel's printf loop. What it
+    // says is read back up to output_cap.
+    const rlim_t out_bytes = rlim_t(std::max<uint64_t>(output_cap, uint64_t(1) << 30));
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) throw InputError(who + ": no child process could be started (" + std::strerror(errno) + "); " + nothing_done);
@@ -234,7 +238,7 @@ std::string run_in_child(const std::vector<std::string>& child_args, const Conta
         r.rlim_cur = r.rlim_max = cpu_s;
         setrlimit(RLIMIT_CPU, &r);
         r.rlim_cur = r.rlim_max = out_bytes;
-        setrlimit(RLIMIT_FSIZE, &r);  // what it says is read back, output_cap at most
+        setrlimit(RLIMIT_FSIZE, &r);
         if (limits.memory_bytes) {
             r.rlim_cur = r.rlim_max = limits.memory_bytes;
             setrlimit(RLIMIT_AS, &r);
