@@ -10,6 +10,7 @@
 #include "core/base/watchdog.h"
 #include "core/device/contained_measure.h"
 #include "core/device/contained_trial.h"
+#include "core/emulator/contained_trace.h"
 
 namespace tilescope::cli {
 namespace {
@@ -86,6 +87,10 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         if (cmd == "__measure") {  // a kernel from a file, measured in a child process (core/device/contained_measure.h)
             watchdog::enable("tilescope __measure");
             return measure_child_main(args);
+        }
+        if (cmd == "__trace") {  // a kernel from a file, traced in a child process (core/emulator/contained_trace.h)
+            watchdog::enable("tilescope __trace");
+            return trace_child_main(args);
         }
         if (cmd == "__trial") {  // a point tried in a child process (core/device/contained_trial.h)
             watchdog::enable("tilescope __trial");

@@ -66,6 +66,14 @@ void keep_interval_detail(Run& run, GroupState& g, uint32_t end_line) {
     const uint64_t records = g.detail_recorder.close_interval(std::move(d));
     const uint64_t total = run.detail_touches.fetch_add(records) + records;
     if (total > run.config.max_detail_touches) run.detail_truncated = true;
+    // Past the bound a group under way drops its detail too (issue 32): it would otherwise go
+    // on keeping one interval per barrier to its end, 200,000 of them in a loop of barriers,
+    // while every other worker does the same (1.28 GB under a 1 GiB cap). A group's detail is
+    // whole or absent: the host keeps only those that completed (Run::detail_done).
+    if (run.detail_truncated.load(std::memory_order_relaxed)) {
+        g.detail = -1;
+        g.detail_recorder.out = abi::GroupDetail{};
+    }
 }
 
 // Closes the open interval of the thread's work-group (`end_line`: the barrier's line,

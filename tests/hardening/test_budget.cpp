@@ -319,6 +319,19 @@ TEST(CustomBudget, ALoopOfBarriersStopsTheDetailWithinItsBound) {
     EXPECT_LT(peak_kib() - peak, 400 * 1024);
 }
 
+// The case at its own count, 200,000 barriers, with the trace's default cap, which is
+// now the input budget (1 GiB): the detail stops short of it, so the whole process (the
+// child that traces a --source kernel included: ru_maxrss of the largest descendant) stays
+// under 1 GiB. 8 groups keep the run short; 1.6 M intervals are more than the detail holds.
+// Before: the cap was 1.5 GiB and the same kernel over 64 groups peaked at 1.17 GB.
+TEST(CliBudget, TwoHundredThousandBarriersStayWithinTheOneGiBBudget) {
+    const std::string cl = std::string(TILESCOPE_HARDENING_DATA) + "/many_barriers.cl";
+    const BinaryRun r = run_binary("trace --source " + cl + " --entry many_barriers --global 8 --local 1 "
+                                   "--arg C=matrix:1x8:out --arg n=int:200000 --size 1x8x1 --no-checks");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_LT(r.peak_kib, 1024 * 1024) << r.err;
+}
+
 // The first file again, through the binary: export refuses it with exit 2, one line that
 // names the file, the field and the limit, and writes nothing.
 TEST(CliBudget, ExportRefusesTheTwelveInputsFileWithOneLine) {

@@ -145,3 +145,109 @@ TEST(CarriedKernelCli, ExportRefusesASavedLaunchWhoseFieldsDisagree) {
         EXPECT_FALSE(fs::exists(out)) << field;
     }
 }
+
+// Issue 32, item 1, second round: one mechanism (run_in_child) contains every kernel that came
+// in a file, a --source typed by the user as much as a trusted --open trace's, for its
+// measurement and its trace. The child's wall-clock limit is 3 s here (TILESCOPE_CHILD_TIMEOUT_S).
+namespace {
+
+std::string source_launch(const std::string& file, const std::string& command) {
+    std::string a = command + " --size 16 --source " + kData + "/" + file +
+                    " --entry endless --global 1 --local 1 --arg C=matrix:1x2:out --arg n=int:1";
+    return a + (command == "bench" ? " --device pocl --reps 1 --warmup 0" : " --no-checks");
+}
+
+void expect_stopped(const Outcome& r, const std::string& what, const std::string& nothing) {
+    EXPECT_EQ(r.status, 2) << what << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << what << ": " << r.err;
+    EXPECT_NE(r.err.find("the kernel 'endless' from --source '"), std::string::npos) << what << ": " << r.err;
+    EXPECT_NE(r.err.find("did not end within 3 s"), std::string::npos) << what << ": " << r.err;
+    EXPECT_NE(r.err.find(nothing), std::string::npos) << what << ": " << r.err;
+    EXPECT_LT(r.seconds, 30.0) << what;  // 3 s plus start-up and the build, on a loaded machine
+}
+
+// The trace of a trusted saved trace's kernel, as the GUI's compare and emulation views make it.
+Trace trace_trusted(const std::string& path) {
+    LaunchConfig c = load_trace_file(path, "--open").launch;
+    c.kernel.trusted = true;
+    TraceOptions o;
+    o.checks = false;
+    return run_trace(c, o);
+}
+
+}  // namespace
+
+TEST(ContainedSource, AnEndlessSourceKernelIsStoppedInBenchAndTrace) {
+    setenv("TILESCOPE_CHILD_TIMEOUT_S", "3", 1);
+    expect_stopped(run(source_launch("endless.cl", "bench")), "bench", "nothing was measured");
+    expect_stopped(run(source_launch("endless.cl", "trace")), "trace", "nothing was traced");
+    unsetenv("TILESCOPE_CHILD_TIMEOUT_S");
+}
+
+TEST(ContainedSource, ACrashingSourceKernelCostsOneLineInBench) {
+    const Outcome r = run(source_launch("out_of_bounds.cl", "bench"));
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("the kernel 'out_of_bounds' from --source '"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("crashed (SIG"), std::string::npos) << r.err;
+}
+
+TEST(ContainedSource, AChildThatDiesByASignalCostsOneLineInTrace) {
+    // Oclgrind interprets the kernel: out-of-bounds stores, integer division by zero, huge
+    // private arrays, trap and unreachable are all reported or survived, and no kernel tried
+    // here took the emulator down. What a crash of it would look like is made from outside:
+    // the endless kernel's child (this command's only child, named tilescope) is killed by a
+    // signal 1.5 s after it is seen; the command must say so in one line. (SIGKILL: LLVM's
+    // handler in the child turns SIGSEGV into SIGABRT after a slow stack dump.)
+    const fs::path err = scratch() / "stderr-signal";
+    const std::string script = "TILESCOPE_CHILD_TIMEOUT_S=60 " + kBin + " " + source_launch("endless.cl", "trace") +
+                               " >/dev/null 2>" + err.string() + " & p=$!; c=; for i in $(seq 300); do c=$(pgrep -P $p -x tilescope); "
+                               "[ -n \"$c\" ] && break; sleep 0.1; done; sleep 1.5; [ -n \"$c\" ] && kill -KILL $c; wait $p";
+    const int raw = std::system(("bash -c '" + script + "'").c_str());
+    const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    const std::string text = tilescope::testing::slurp_text(err);
+    EXPECT_EQ(status, 2) << text;
+    EXPECT_EQ(lines(text), 1) << text;
+    EXPECT_NE(text.find("the kernel 'endless' from --source '"), std::string::npos) << text;
+    EXPECT_NE(text.find("crashed (SIGKILL) on the emulator in a child process; nothing was traced"), std::string::npos) << text;
+}
+
+TEST(ContainedSource, AChildLimitThatIsNotANumberIsRefused) {
+    setenv("TILESCOPE_CHILD_TIMEOUT_S", "inf", 1);
+    const Outcome r = run(source_launch("endless.cl", "trace"));
+    unsetenv("TILESCOPE_CHILD_TIMEOUT_S");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("TILESCOPE_CHILD_TIMEOUT_S='inf'"), std::string::npos) << r.err;
+}
+
+TEST(CarriedKernelCli, ATrustedFilesKernelIsTracedInAChildStoppedAtItsLimit) {
+    const std::string endless =
+        tilescope::testing::carried_kernel_trace(scratch(), "endless-trace.tstrace", tilescope::testing::slurp_text(kData + "/endless.cl"));
+    const std::string good = tilescope::testing::carried_kernel_trace(
+        scratch(), "good-trace.tstrace", "__kernel void endless(__global volatile float* C, int n)\n{\n    C[1] = (float)n;\n}\n");
+    // The same launch in-process (as a catalog kernel would be), for the comparison below.
+    LaunchConfig plain = load_trace_file(good, "--open").launch;
+    plain.kernel.carried_by.clear();
+    TraceOptions plain_options;
+    plain_options.checks = false;
+    const Trace here = run_trace(plain, plain_options);
+    set_trial_program(kBin);
+    setenv("TILESCOPE_CHILD_TIMEOUT_S", "3", 1);
+    const auto t0 = Clock::now();
+    try {
+        trace_trusted(endless);
+        ADD_FAILURE() << "an endless kernel was traced";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("the kernel 'endless' from --open '"), std::string::npos) << what;
+        EXPECT_NE(what.find("did not end within 3 s on the emulator in a child process"), std::string::npos) << what;
+    }
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 30.0);
+    // A well-behaved one comes back from its child as it is traced in-process.
+    Trace there = trace_trusted(good);
+    unsetenv("TILESCOPE_CHILD_TIMEOUT_S");
+    there.seconds = here.seconds;
+    EXPECT_EQ(there.totals, here.totals);
+    EXPECT_TRUE(there == here);
+}

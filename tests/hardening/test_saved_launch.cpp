@@ -237,3 +237,11 @@ TEST(CarriedKernel, AFilesOwnSourceIsMarkedAndRunsNowhereUntilTrusted) {
         }
     }
 }
+
+// Issue 32, item 6: a file's bad argument is named by its field, not as the option `--arg`,
+// which the user never typed.
+TEST(SavedLaunch, ABadArgumentIsNamedByItsFieldNotByAnOption) {
+    const std::string what = refusal_of([](TraceFile& t) { t.launch.kernel.args[1].name = "not a name"; });
+    EXPECT_NAMES(what, "launch.kernel.args[1] 'not a name=");
+    EXPECT_EQ(what.find("--arg"), std::string::npos) << what;
+}

@@ -87,6 +87,7 @@ std::optional<std::string> env_icds_problem() {
 
 void check_environment() {
     (void)env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds");
+    (void)env_number("TILESCOPE_CHILD_TIMEOUT_S", 0.1, 86400, "seconds");
     (void)env_folder("TILESCOPE_TUNING_DIR");
     if (const auto xdg = env_text("XDG_DATA_HOME"); xdg && (*xdg)[0] == '/') {
         // Only its tilescope/tuning folder is read.

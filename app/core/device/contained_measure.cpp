@@ -44,6 +44,7 @@ std::string signal_text(int sig) {
     case SIGABRT: return "SIGABRT";
     case SIGKILL: return "SIGKILL";
     case SIGXCPU: return "SIGXCPU, its CPU time ran out";
+    case SIGXFSZ: return "SIGXFSZ, it wrote a file of more than 1 GiB";
     default: return "signal " + std::to_string(sig);
     }
 }
@@ -67,8 +68,10 @@ std::vector<ArgSpec> args_from(const json& j) {
     return out;
 }
 
+}  // namespace
+
 // What the child needs to rebuild the launch: everything that builds, binds and checks it.
-json request_json(const LaunchConfig& c, const DeviceInfo& device, const RunOptions& o) {
+nlohmann::json launch_request(const LaunchConfig& c) {
     const KernelSpec& k = c.kernel;
     json params = json::array();
     for (const TunableParam& p : k.params) params.push_back({p.name, p.default_value});
@@ -80,11 +83,10 @@ json request_json(const LaunchConfig& c, const DeviceInfo& device, const RunOpti
                {"carried_by", k.carried_by}};
     if (k.check) kj["check"] = {k.check->c, k.check->a, k.check->b};
     if (k.then) kj["then"] = {{"entry", k.then->entry}, {"global", k.then->global}, {"local", k.then->local}, {"args", args_json(k.then->args)}};
-    return {{"device", device.label()}, {"reps", o.reps}, {"warmup", o.warmup}, {"kernel", kj},
-            {"size", {c.size.M, c.size.N, c.size.K}}, {"tile", c.tile}, {"params", c.params}};
+    return {{"kernel", kj}, {"size", {c.size.M, c.size.N, c.size.K}}, {"tile", c.tile}, {"params", c.params}};
 }
 
-LaunchConfig launch_from_request(const json& r) {
+LaunchConfig launch_from_request(const nlohmann::json& r) {
     const json& kj = r.at("kernel");
     KernelSpec k;
     k.name = kj.at("name").get<std::string>();
@@ -116,19 +118,29 @@ LaunchConfig launch_from_request(const json& r) {
     return c;
 }
 
+namespace {
+
+json request_json(const LaunchConfig& c, const DeviceInfo& device, const RunOptions& o) {
+    json r = launch_request(c);
+    r["device"] = device.label();
+    r["reps"] = o.reps;
+    r["warmup"] = o.warmup;
+    return r;
+}
+
 // The first line of what the child said on stderr, without its program prefix.
 std::string first_line(const std::string& text) {
     std::string line = text.substr(0, text.find('\n'));
-    const std::string prefix = "tilescope __measure: ";
-    if (line.rfind(prefix, 0) == 0) line = line.substr(prefix.size());
+    for (const std::string prefix : {"tilescope __measure: ", "tilescope __trace: "})
+        if (line.rfind(prefix, 0) == 0) line = line.substr(prefix.size());
     return shown(line, 400);
 }
 
-std::string read_small(int fd) {
+std::string read_small(int fd, uint64_t cap = 1u << 20) {
     std::string out;
-    char buf[4096];
+    char buf[65536];
     lseek(fd, 0, SEEK_SET);
-    for (ssize_t n; out.size() < (1u << 20) && (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+    for (ssize_t n; out.size() < cap && (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
     return out;
 }
 
@@ -152,6 +164,7 @@ struct TempFile {
 ContainedLimits default_contained_limits(const ResolvedLaunch& launch, const DeviceInfo& device) {
     ContainedLimits l;
     l.wall_s = 2 * watchdog::build_limit_seconds() + 120;
+    if (const double asked = child_wall_limit_override(); asked > 0) l.wall_s = asked;
     // On a CPU device only: a GPU driver maps far more address space than it uses. Not in a
     // build with AddressSanitizer either, whose shadow memory is terabytes of address space.
 #if defined(__SANITIZE_ADDRESS__)
@@ -174,24 +187,25 @@ void check_trusted(const LaunchConfig& c) {
 
 bool in_contained_child() { return g_child; }
 
-Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& device, const RunOptions& options,
-                              const ContainedLimits& asked) {
-    check_trusted(config);
-    const ResolvedLaunch launch = resolve(config);
-    ContainedLimits limits = default_contained_limits(launch, device);
-    if (asked.wall_s > 0) limits.wall_s = asked.wall_s;
-    if (asked.memory_bytes > 0) limits.memory_bytes = asked.memory_bytes;
+bool runs_contained(const KernelSpec& k) {
+    if (k.carried_by.empty() || g_child) return false;
+    const bool typed = k.carried_by.rfind("--source '", 0) == 0;
+    return !(typed && trial_program().empty());
+}
+void mark_contained_child() { g_child = true; }
+
+double child_wall_limit_override() {
+    return env_number("TILESCOPE_CHILD_TIMEOUT_S", 0.1, 86400, "seconds").value_or(0);
+}
+
+std::string run_in_child(const std::vector<std::string>& child_args, const ContainedLimits& limits,
+                         const std::function<bool()>& cancelled, const std::string& who, const std::string& where,
+                         const std::string& nothing_done, uint64_t output_cap) {
     const std::string program = trial_program();
-    const std::string who = "the kernel '" + shown(config.kernel.name, 60) + "' from " +
-                            (config.kernel.carried_by.empty() ? std::string("a file") : config.kernel.carried_by);
-    if (program.empty()) throw InputError(who + ": no program to run it in a child process; nothing was measured");
-
-    TempFile request, out, err;
-    const std::string body = request_json(config, device, options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (write(request.fd, body.data(), body.size()) != ssize_t(body.size()))
-        throw InputError("cannot write a temporary file " + request.path + ": " + std::strerror(errno));
-
-    std::vector<std::string> args = {program, "__measure", request.path};
+    if (program.empty()) throw InputError(who + ": no program to run it in a child process; " + nothing_done);
+    TempFile out, err;
+    std::vector<std::string> args = {program};
+    args.insert(args.end(), child_args.begin(), child_args.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -203,9 +217,13 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
 
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const rlim_t cpu_s = rlim_t(limits.wall_s * cores) + 10;  // a backstop: the wall clock below ends it first
+    // Any file it writes, its output included: room for the driver's kernel cache (a slow
+    // build's binary is over 1 MiB), never a disk filled by a kernel's printf loop. What it
+    // says is read back up to output_cap.
+    const rlim_t out_bytes = rlim_t(std::max<uint64_t>(output_cap, uint64_t(1) << 30));
     const pid_t parent = getpid();
     const pid_t pid = fork();
-    if (pid < 0) throw InputError(who + ": no child process could be started (" + std::strerror(errno) + "); nothing was measured");
+    if (pid < 0) throw InputError(who + ": no child process could be started (" + std::strerror(errno) + "); " + nothing_done);
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(3);
@@ -219,8 +237,8 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
         setrlimit(RLIMIT_CORE, &r);  // a crash leaves no core file behind
         r.rlim_cur = r.rlim_max = cpu_s;
         setrlimit(RLIMIT_CPU, &r);
-        r.rlim_cur = r.rlim_max = 1 << 20;
-        setrlimit(RLIMIT_FSIZE, &r);  // what it says is read back, 1 MiB at most
+        r.rlim_cur = r.rlim_max = out_bytes;
+        setrlimit(RLIMIT_FSIZE, &r);
         if (limits.memory_bytes) {
             r.rlim_cur = r.rlim_max = limits.memory_bytes;
             setrlimit(RLIMIT_AS, &r);
@@ -234,8 +252,8 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
     for (;;) {
         const pid_t got = waitpid(pid, &status, WNOHANG);
         if (got == pid) break;
-        if (got < 0) throw InputError(who + ": its child process was lost; nothing was measured");
-        if (watchdog::cancel_requested() || (options.cancelled && options.cancelled())) {
+        if (got < 0) throw InputError(who + ": its child process was lost; " + nothing_done);
+        if (watchdog::cancel_requested() || (cancelled && cancelled())) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             throw Cancelled();
@@ -248,24 +266,49 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    const std::string where = " on " + device.label() + " in a child process";
-    if (timed_out)
-        throw InputError(who + " did not end within " + std::to_string(int(limits.wall_s)) + " s" + where +
-                         " and was stopped; nothing was measured");
+    if (timed_out) {
+        std::ostringstream limit;
+        limit << limits.wall_s;
+        throw InputError(who + " did not end within " + limit.str() + " s" + where + " and was stopped; " + nothing_done);
+    }
     if (WIFSIGNALED(status))
-        throw InputError(who + " crashed (" + signal_text(WTERMSIG(status)) + ")" + where + "; nothing was measured");
+        throw InputError(who + " crashed (" + signal_text(WTERMSIG(status)) + ")" + where + "; " + nothing_done);
     const std::string said = read_small(err.fd);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
-        throw InputError(who + " ran out of its " + gib(limits.memory_bytes) + " of memory" + where + "; nothing was measured");
+        throw InputError(who + " ran out of its " + gib(limits.memory_bytes) + " of memory" + where + "; " + nothing_done);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         const std::string line = first_line(said);
         throw InputError(who + where + ": " + (line.empty() ? "ended with status " + std::to_string(WEXITSTATUS(status)) : line) +
-                         "; nothing was measured");
+                         "; " + nothing_done);
     }
+    return read_small(out.fd, output_cap);
+}
+
+std::string contained_who(const LaunchConfig& config) {
+    return "the kernel '" + shown(config.kernel.name, 60) + "' from " +
+           (config.kernel.carried_by.empty() ? std::string("a file") : config.kernel.carried_by);
+}
+
+Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& device, const RunOptions& options,
+                              const ContainedLimits& asked) {
+    check_trusted(config);
+    const ResolvedLaunch launch = resolve(config);
+    ContainedLimits limits = default_contained_limits(launch, device);
+    if (asked.wall_s > 0) limits.wall_s = asked.wall_s;
+    if (asked.memory_bytes > 0) limits.memory_bytes = asked.memory_bytes;
+    const std::string who = contained_who(config);
+    const std::string where = " on " + device.label() + " in a child process";
+
+    TempFile request;
+    const std::string body = request_json(config, device, options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (write(request.fd, body.data(), body.size()) != ssize_t(body.size()))
+        throw InputError("cannot write a temporary file " + request.path + ": " + std::strerror(errno));
+    const std::string report =
+        run_in_child({"__measure", request.path}, limits, options.cancelled, who, where, "nothing was measured", 1u << 20);
     // What it measured: the runs' times and the verification; the rest is this side's.
     json r;
     try {
-        r = json::parse(read_small(out.fd));
+        r = json::parse(report);
     } catch (const std::exception&) {
         throw InputError(who + where + ": its report could not be read; nothing was measured");
     }

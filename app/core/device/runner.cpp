@@ -408,18 +408,24 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
 
 // A kernel carried by a file (KernelSpec::carried_by) is built here only when trusted, and
 // on a real device only inside the child that measure_contained() starts (issue 32).
-static void check_carried(const LaunchConfig& config, const DeviceInfo& device) {
-    if (config.kernel.carried_by.empty()) return;
+// Returns false when it is to be built and run only in that child (validate then checks its
+// limits and leaves the build to the child).
+static bool check_carried(const LaunchConfig& config, const DeviceInfo& device, bool running) {
+    if (config.kernel.carried_by.empty()) return true;
     check_trusted(config);
-    if (!device.is_emulator && !in_contained_child())
+    if (!device.is_emulator && runs_contained(config.kernel)) {
+        if (!running) return false;
         throw InputError("the kernel '" + shown(config.kernel.name, 60) + "' from " + config.kernel.carried_by +
                          " runs on " + device.label() + " only in a child process, when measured; nothing was run");
+    }
+    return true;
 }
 
 void Runner::validate(const LaunchConfig& config, const std::function<bool()>& cancelled) {
-    check_carried(config, device_);
+    const bool here = check_carried(config, device_, false);
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
+    if (!here) return;  // a kernel from a file is built only in the child that measures it
     // A rung that runs padded here is refused or accepted as it will run: at the padded size.
     const std::optional<LaunchConfig> padded = padded_config(config, device_);
     const LaunchConfig& run = padded ? *padded : config;
@@ -439,9 +445,9 @@ void Runner::validate(const LaunchConfig& config, const std::function<bool()>& c
 Measurement Runner::measure(const LaunchConfig& config, const RunOptions& options) {
     if (options.reps < 1) throw InputError("--reps " + std::to_string(options.reps) + ": accepted: an integer of at least 1");
     if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
-    if (!config.kernel.carried_by.empty() && !device_.is_emulator && !in_contained_child())
+    if (!device_.is_emulator && runs_contained(config.kernel))
         return measure_contained(config, device_, options);  // refuses it first unless trusted
-    check_carried(config, device_);
+    check_carried(config, device_, true);
     const ResolvedLaunch launch = resolve(config);  // the user's sizes: the matrices, the check, the flops
     check_limits(config, launch);
     // A rung that may run padded, at a size that is not a multiple of its pad, runs at the
@@ -537,7 +543,7 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
 }
 
 RunResult Runner::run_once(const LaunchConfig& config, const RunOptions& options) {
-    check_carried(config, device_);
+    check_carried(config, device_, true);
     const ResolvedLaunch launch = resolve(config);
     check_limits(config, launch);
     RunResult result;

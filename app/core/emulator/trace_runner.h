@@ -24,7 +24,7 @@ struct TraceOptions {
     TraceGeometry geometry;           // --warp, --sector, --banks
     bool cache_requests = false;      // keep every global request for the cache model (--caches)
     bool verify = true;               // check the emulator's C against the CPU reference when the kernel has a check
-    uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1.5 GiB or half the RAM, the smaller
+    uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1 GiB (the input budget) or half the RAM, the smaller
     double max_seconds = 900;         // refuse above this estimated emulation time
     uint64_t detail_budget_bytes = 32ull << 20;  // automatic --groups keeps detail within this
     std::string plugin_path;          // empty: find libtilescope_trace.so (see find_trace_plugin)

@@ -271,7 +271,19 @@ KernelSpec kernel_from(const json& j) {
     for (const json& p : j.at("params"))
         k.params.push_back({p.at(0).get<std::string>(), p.at(1).get<int64_t>(), p.at(2).get<std::vector<int64_t>>()});
     k.args.clear();
-    for (const json& a : j.at("args")) k.args.push_back(parse_arg_spec(a.get<std::string>()));
+    // A bad argument is named as the file holds it (its field), never as an option not typed.
+    const json& args = j.at("args");
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string text = args.at(i).get<std::string>();
+        try {
+            k.args.push_back(parse_arg_spec(text));
+        } catch (const InputError& e) {
+            std::string why = e.what();
+            const std::string typed = "--arg '" + shown(text) + "': ";
+            if (why.rfind(typed, 0) == 0) why = why.substr(typed.size());
+            throw InputError("launch.kernel.args[" + std::to_string(i) + "] '" + shown(text, 80) + "': " + why);
+        }
+    }
     k.tiles = j.at("tiles").get<std::vector<int>>();
     k.default_tile = j.at("default_tile").get<int>();
     k.custom = j.at("custom").get<bool>();

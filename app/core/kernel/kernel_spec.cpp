@@ -260,6 +260,11 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     spec.name = fs::path(o.source_path).stem().string();
     spec.title = spec.name + " (custom)";
     spec.custom = true;
+    // A file, maybe from someone else, though typed by the user: trusted (it was asked for by
+    // name) but built and run on a device, and traced, only in a child process with a time and
+    // a memory limit, as a saved trace's kernel is (core/device/contained_measure.h).
+    spec.carried_by = "--source '" + shown(o.source_path) + "'";
+    spec.trusted = true;
     spec.entry = o.entry;
     if (spec.entry.empty()) throw InputError("--source needs --entry NAME (the kernel function)");
     // What a saved trace accepts back (core/io/trace_file_check.cpp): a trace saved here opens.

@@ -111,8 +111,9 @@ struct KernelSpec {
     std::string library;      // non-empty for a library call rather than OpenCL C ("clblast")
     ClosedForms closed_forms; // catalog rungs; empty for custom kernels and library calls
     std::optional<FollowUpKernel> then;  // a second launch (splitk's reduction); none for most
-    // Where the source came from when someone else's file carried it (a saved trace: its
-    // label, "--open 'F'"); "" for the catalog's rungs and a --source typed by the user.
+    // Where the source came from when a file carried it (a saved trace: its label,
+    // "--open 'F'"; a --source typed by the user: "--source 'F'", trusted at once); "" for
+    // the catalog's rungs.
     // Never saved: a file's kernel is carried by that file (issue 32, item 1). A carried
     // kernel is built or run on no device until the user trusts it (`trusted`: the GUI's
     // confirm, --trust-source), and then only in a child process (core/device/contained_measure.h).

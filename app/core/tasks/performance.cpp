@@ -84,8 +84,9 @@ PerformancePlan performance_plan(const std::string& device, int size, const std:
         for (int t : {4, 8, 16, 32}) plan.points.push_back({PlanPart::tiles, LaunchConfig{*k, square, t}, false});
     for (const KernelSpec& k : ladder())
         if (k.library.empty()) plan.intensity.push_back(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile});
-    // A kernel from someone's file is measured in a child process only; it is not traced here.
-    if (custom && custom->kernel.custom && custom->kernel.carried_by.empty()) {
+    // A kernel from a file is traced only once trusted (a --source is), and then in a child
+    // process (core/emulator/contained_trace.h), as it is measured.
+    if (custom && custom->kernel.custom && (custom->kernel.carried_by.empty() || custom->kernel.trusted)) {
         LaunchConfig c = *custom;
         c.size = ProblemSize{64, 64, 64};
         plan.intensity.push_back(c);
