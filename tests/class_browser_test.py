@@ -187,14 +187,15 @@ try:
         st, ok = wait_for(phone, lambda d: d.get('liveFrame') == '0' and d.get('step') == '0', 5)
         check(ok, 'and back')
 
+    # liveStep is the server's step, from 0; the page's lessonStep counts from 1, as the GUI does.
     t0 = time.time()
     key('n')
     for name, s in (('375 px', phone), ('1280 px', wide)):
-        st, ok = wait_for(s, lambda d: d.get('liveStep') == '1' and d.get('lessonStep') == '1', 5)
+        st, ok = wait_for(s, lambda d: d.get('liveStep') == '1' and d.get('lessonStep') == '2', 5)
         check(ok and time.time() - t0 < 1.5, name + ' page followed the step change in %.2f s' % (time.time() - t0))
     key('p')
     for s in (phone, wide):
-        wait_for(s, lambda d: d.get('liveStep') == '0' and d.get('lessonStep') == '0', 5)
+        wait_for(s, lambda d: d.get('liveStep') == '0' and d.get('lessonStep') == '1', 5)
     check(js(wide, "document.getElementById('liveask').hidden") is False, 'the question step shows the guess form')
     check(js(phone, "document.getElementById('answer').hidden !== false || document.getElementById('answer').textContent.indexOf('?') >= 0 || document.getElementById('answer').textContent === ''"),
           "the hand-out's own answer line holds no answer before Reveal")
@@ -226,10 +227,10 @@ try:
         check(d['width'] <= w + 1, name + ' page: no sideways scrolling (%s px wide)' % d['width'])
     # The student may step alone and follow again.
     js(wide, "document.getElementById('lnext').click(); 1")
-    st, ok = wait_for(wide, lambda d: d.get('liveFollowing') == '0' and d.get('lessonStep') == '1', 3)
+    st, ok = wait_for(wide, lambda d: d.get('liveFollowing') == '0' and d.get('lessonStep') == '2', 3)
     check(ok, 'a student steps alone')
     js(wide, "document.getElementById('livefollow').click(); 1")
-    st, ok = wait_for(wide, lambda d: d.get('liveFollowing') == '1' and d.get('lessonStep') == '0', 3)
+    st, ok = wait_for(wide, lambda d: d.get('liveFollowing') == '1' and d.get('lessonStep') == '1', 3)
     check(ok, 'and follows the instructor again')
 finally:
     try:

@@ -145,7 +145,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"malformed_size", "bench --device pocl --size 12xx4", "--size"},
         BadInput{"tile_beyond_device", "bench --device pocl --kernel tiled --size 256 --tile 128", "at most"},
         BadInput{"zero_tile", "bench --device pocl --tile 0", "--tile"},
-        BadInput{"unknown_kernel", "bench --device pocl --kernel fastest", "accepted"},
+        BadInput{"unknown_kernel", "bench --device pocl --kernel quickest", "accepted"},
         BadInput{"unknown_device", "bench --device quantum", "--device"},
         BadInput{"negative_reps", "bench --device pocl --reps -1", "--reps"},
         BadInput{"buffers_beyond_memory", "bench --device pocl --kernel naive --size 65536", "--size"},

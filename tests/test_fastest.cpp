@@ -15,6 +15,7 @@
 
 #include "core/device/opencl_env.h"
 #include "core/kernel/catalog.h"
+#include "test_support.h"
 #include "core/tuning/tuning.h"
 
 namespace fs = std::filesystem;
@@ -22,28 +23,9 @@ using namespace tilescope;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("tilescope-fastest-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir(const std::string& name) { return test_support::fresh_temp_dir("fastest", name); }
 
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using test_support::ScopedEnv;
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 

@@ -12,6 +12,7 @@
 
 #include "catalog_params.h"
 #include "core/kernel/catalog.h"
+#include "test_support.h"
 #include "core/base/errors.h"
 #include "core/base/expr.h"
 #include "core/device/runner.h"
@@ -32,12 +33,7 @@ Measurement measure(const LaunchConfig& c) {
     return r.measure(c, o);
 }
 
-fs::path temp_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("tilescope-rungs-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir(const std::string& name) { return test_support::fresh_temp_dir("rungs", name); }
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p);
@@ -47,21 +43,7 @@ std::string slurp(const fs::path& p) {
 }
 
 // Sets an environment variable for one scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using test_support::ScopedEnv;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/kernel/catalog.h"
+#include "test_support.h"
 #include "core/base/errors.h"
 #include "core/device/runner.h"
 #include "core/tuning/tuning.h"
@@ -22,28 +23,9 @@ using namespace tilescope;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("tilescope-speed-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir(const std::string& name) { return test_support::fresh_temp_dir("speed", name); }
 
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using test_support::ScopedEnv;
 
 // A CPU device no file was made for; its label decides its family.
 DeviceInfo fake_cpu(const std::string& name) {

@@ -32,9 +32,11 @@ std::vector<KernelSpec> kernels_from(const Options& o, const std::string& defaul
             for (const KernelSpec& k : ladder()) out.push_back(k);
             continue;
         }
+        if (n == "fastest" && allow_many)  // bench handles a lone --kernel fastest before asking here
+            throw InputError("--kernel '" + shown(o.get_or("kernel", ""), 60) + "': fastest picks the rung itself; give it alone (--kernel fastest)");
         const KernelSpec* k = find_kernel(n);
         if (!k)
-            throw InputError("--kernel '" + shown(n, 40) + "': unknown kernel; accepted: " + rung_names() + (allow_many ? ", all" : "") +
+            throw InputError("--kernel '" + shown(n, 40) + "': unknown kernel; accepted: " + rung_names() + (allow_many ? ", all, fastest" : "") +
                              "; exercises: " + exercise_names());
         out.push_back(*k);
     }

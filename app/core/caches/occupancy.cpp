@@ -35,14 +35,7 @@ std::string limit_text(uint32_t v) { return v == kNoLimit ? "-" : std::to_string
 }  // namespace
 
 std::vector<std::string> occupancy_profile_names() {
-    std::vector<std::string> names;
-    for (const EmbeddedFile& f : embedded_files())
-        if (f.path.starts_with(kProfileDir) && f.path.ends_with(".json")) {
-            std::string_view n = f.path.substr(kProfileDir.size());
-            names.emplace_back(n.substr(0, n.size() - 5));
-        }
-    std::sort(names.begin(), names.end());
-    return names;
+    return embedded_names_in(kProfileDir, ".json");
 }
 
 OccupancyProfile parse_occupancy_profile(const std::string& name, const std::string& body) {

@@ -169,8 +169,12 @@ std::vector<std::string> wrap_keeping_tuples(const std::string& text, float widt
 
 void text_wrapped_keeping_tuples(const std::string& text) {
     const float width = std::max(1.f, ImGui::GetContentRegionAvail().x);
+    // One text item of several lines: spaced as TextWrapped spaces its lines (one item per
+    // line would add the item spacing between them and push the legend off a 720p screen).
+    std::string joined;
     for (const std::string& l : wrap_keeping_tuples(text, width, [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }))
-        ImGui::TextUnformatted(l.c_str());
+        joined += (joined.empty() ? "" : "\n") + l;
+    ImGui::TextUnformatted(joined.c_str());
 }
 
 void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::string>& labels) const {
