@@ -52,6 +52,16 @@ nlohmann::json load_lesson(const LoadPlan& plan) {
     return {{"lesson_title", "load"}, {"lesson_steps", steps}, {"traces", nlohmann::json::array()}};
 }
 
+// A simulated student's answer: once per asking step, before its Reveal.
+void answer_once(httplib::Client& c, const httplib::Headers& h, const nlohmann::json& st, const std::string& value,
+                 int& answered_step, std::atomic<size_t>& answers) {
+    const int step = st["step"].get<int>();
+    if (!st["question"].get<bool>() || st["revealed"].get<bool>() || answered_step == step) return;
+    answered_step = step;
+    const auto a = c.Post("/api/answer", h, nlohmann::json{{"step", step}, {"value", value}}.dump(), "application/json");
+    if (a && a->status == 200) ++answers;
+}
+
 }  // namespace
 
 std::string LoadResult::text() const {
@@ -110,13 +120,7 @@ LoadResult run_load(const LoadPlan& plan) {
                 seq = st["seq"].get<uint64_t>();
                 seen[i].emplace_back(seq, at);
                 if (st["closed"].get<bool>()) break;
-                const int step = st["step"].get<int>();
-                if (st["question"].get<bool>() && !st["revealed"].get<bool>() && answered_step != step) {
-                    answered_step = step;
-                    const auto a = c.Post("/api/answer", h, nlohmann::json{{"step", step}, {"value", std::to_string(i % 7)}}.dump(),
-                                          "application/json");
-                    if (a && a->status == 200) ++answers;
-                }
+                answer_once(c, h, st, std::to_string(i % 7), answered_step, answers);
             }
         });
     const auto wait_joined = Clock::now() + std::chrono::seconds(30);
@@ -272,13 +276,7 @@ std::string run_external_load(const std::string& url, size_t students, double se
                 ++states;
                 seq = st["seq"].get<uint64_t>();
                 if (st["closed"].get<bool>()) return;
-                const int step = st["step"].get<int>();
-                if (st["question"].get<bool>() && !st["revealed"].get<bool>() && answered_step != step) {
-                    answered_step = step;
-                    const auto a = c.Post("/api/answer", h, nlohmann::json{{"step", step}, {"value", std::to_string(i % 7)}}.dump(),
-                                          "application/json");
-                    if (a && a->status == 200) ++answers;
-                }
+                answer_once(c, h, st, std::to_string(i % 7), answered_step, answers);
             }
         });
     for (auto& t : threads) t.join();
