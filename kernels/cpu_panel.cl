@@ -70,8 +70,8 @@ __kernel void mm_cpu_panel(const int M, const int N, const int K,
     // (their A is never read), whole vectors inside C are loaded and stored as vectors, and the
     // one vector that crosses the edge of N is gathered and scattered a float at a time. Each
     // in-range float of A and B is still read once per k, as on the fast path, and only C's
-    // own elements are written. (A scalar loop here had cost 1234^3 a third of its speed: the
-    // 18 columns and 2 rows on the edge ran some 50 times slower than the vectors.)
+    // own elements are written. (It replaced a loop one float at a time; on a real device the
+    // runner pads N to 16 first, so this path mostly serves --pad off and the emulator.)
     const int rows = min(WPTM, M - row0), cols = min(TS, N - col0);
     for (int k = 0; k < K; ++k) {
         floatV b[NV];
