@@ -201,7 +201,10 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
     const double peak = std::max(perf.peak_gflops, 1e-3), bw = std::max(perf.bandwidth_gbs, 1e-3);
     double ymin = peak, ymax = peak * 3;
     for (const Measurement& m : perf.rungs)
-        if (m.gflops > 0) ymin = std::min(ymin, m.gflops);
+        if (m.gflops > 0) {
+            ymin = std::min(ymin, m.gflops);
+            ymax = std::max(ymax, m.gflops * 2);  // a rung above a flagged peak stays inside the plot
+        }
     ymin = std::pow(10, std::floor(std::log10(std::min(ymin, bw * 0.05) * 0.7)));
     PlotFrame f(dl, p0, p1, "roofline", "arithmetic intensity, FLOP per global byte (traced)",
                 "GFLOP/s", 0.05, 100, ymin, ymax, true, true);
