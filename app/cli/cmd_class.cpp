@@ -22,6 +22,7 @@ namespace {
 
 const char* kHelp =
     "usage: tilescope class --lesson FILE.json [--listen ADDR:PORT] [--tally OUT.csv] [--code CODE] [--max-clients N]\n"
+    "                       [--per-address N]\n"
     "       tilescope class --open FILE.tstrace [--listen ADDR:PORT] ...\n"
     "\n"
     "Starts a web server inside tilescope for the room: students open the URL it prints (or\n"
@@ -37,6 +38,8 @@ const char* kHelp =
     "                    answer (anonymous: no names, no tokens)\n"
     "--code CODE         the join code (default: 6 random characters)\n"
     "--max-clients N     students who may join (default 400)\n"
+    "--per-address N     students who may join from one network address (default 8; this\n"
+    "                    machine is not capped): raise it for a room behind one NAT address\n"
     "--bench             the load benchmark on loopback instead: [--students 300] [--changes 50]\n"
     "                    [--questions 10] [--flood 10000]; p50/p99 of step change to student page,\n"
     "                    memory, and a flood of idle connections while a student follows\n"
@@ -46,7 +49,8 @@ const char* kHelp =
     "answer, t show the tally, q quit (also Ctrl-C, or the end of stdin). Quitting stops the\n"
     "server: nothing is left listening.\n"
     "Limits: request bodies 1 KiB, 64 headers, 2 s to send a request, 20 requests/s per\n"
-    "student (burst 40), 10 wrong codes then one every 5 s per address.\n";
+    "student (burst 40), 10 wrong codes then one every 5 s per address, 8 students per\n"
+    "address (--per-address); a connection that sends nothing is closed.\n";
 
 // Single keys from a terminal (no Enter needed), restored on every way out.
 class RawKeys {
@@ -90,7 +94,7 @@ std::string tally_line(const classroom::ClassRoom& room) {
 }  // namespace
 
 int cmd_class(const std::vector<std::string>& args) {
-    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "students", "changes", "questions", "flood", "join", "seconds"},
+    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "per-address", "students", "changes", "questions", "flood", "join", "seconds"},
               {"help", "bench"});
     o.parse(args);
     if (o.has("help")) {
@@ -131,6 +135,8 @@ int cmd_class(const std::vector<std::string>& args) {
     classroom::Limits limits;
     limits.max_clients = size_t(o.get_int("max-clients", 400, 1, "a whole number of students from 1 to 10000"));
     if (limits.max_clients > 10000) throw InputError("--max-clients " + *o.get("max-clients") + ": too many; accepted: 1 to 10000");
+    limits.tokens_per_address = size_t(o.get_int("per-address", 8, 1, "a whole number of students from 1 to 10000"));
+    if (limits.tokens_per_address > 10000) throw InputError("--per-address " + *o.get("per-address") + ": too many; accepted: 1 to 10000");
     std::string code;
     if (const auto c = o.get("code")) {
         code = classroom::normalise_code(*c);

@@ -25,7 +25,8 @@ if(TARGET tilescope_trace AND NOT TILESCOPE_SANITIZE)  # chromium: the normal bu
 endif()
 # Bad input: one line, status 2, nothing started.
 foreach(bad "class" "class --lesson /nonexistent.json" "class --open a.tstrace --lesson b.json"
-            "class --lesson x.json --listen 1.2.3:80" "class --lesson x.json --code a!" "class --bench --students 0")
+            "class --lesson x.json --listen 1.2.3:80" "class --lesson x.json --code a!" "class --bench --students 0"
+            "class --lesson x.json --per-address 0")
   string(REPLACE " " ";" bad_args "${bad}")
   string(MAKE_C_IDENTIFIER "${bad}" bad_name)
   add_test(NAME ClassCli.BadInput_${bad_name}
