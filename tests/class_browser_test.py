@@ -28,7 +28,9 @@ if os.path.exists(tally):
     os.remove(tally)
 control = os.path.join(scratch, 'class_gui_control')
 if GUI:
-    cls = subprocess.Popen(['xvfb-run', '-a', tilescope, 'gui', '--lesson', lesson, '--control', control],
+    # A screen larger than the window: the pointer (at the screen's centre) is off the window,
+    # so no hover tooltip sits on the projector's screenshot.
+    cls = subprocess.Popen(['xvfb-run', '-a', '-s', '-screen 0 2600x1700x24', tilescope, 'gui', '--lesson', lesson, '--control', control],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
 else:
     cls = subprocess.Popen([tilescope, 'class', '--lesson', lesson, '--listen', '127.0.0.1:0', '--code', 'TEST42', '--tally', tally],
