@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/.."
 FLOOD=${FLOOD:-10000} HOLD=${HOLD:-10} T=${TILESCOPE:-build/tilescope}
 D=$(mktemp -d); F=$D/ctl
-xvfb-run -a $T gui --lesson assets/lessons/2_tiling_4x4.json --control $F --frames ${FRAMES:-60000} --frame-stats > $D/out.txt 2>&1 &
+XDG_CONFIG_HOME=$D xvfb-run -a $T gui --lesson assets/lessons/2_tiling_4x4.json --control $F --frames ${FRAMES:-60000} --frame-stats > $D/out.txt 2>&1 &
 G=$!
 sleep 2
 echo "class 127.0.0.1:0" > $F.tmp; mv $F.tmp $F

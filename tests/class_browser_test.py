@@ -30,8 +30,11 @@ control = os.path.join(scratch, 'class_gui_control')
 if GUI:
     # A screen larger than the window: the pointer (at the screen's centre) is off the window,
     # so no hover tooltip sits on the projector's screenshot.
+    # Its own settings folder: a saved presenter mode (from anyone's earlier session in this
+    # HOME) would fold the side panel, and the Class section with it, away.
+    gui_env = dict(os.environ, XDG_CONFIG_HOME=tempfile.mkdtemp(dir=scratch, prefix='config-'))
     cls = subprocess.Popen(['xvfb-run', '-a', '-s', '-screen 0 2600x1700x24', tilescope, 'gui', '--lesson', lesson, '--control', control],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+                           env=gui_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
 else:
     cls = subprocess.Popen([tilescope, 'class', '--lesson', lesson, '--listen', '127.0.0.1:0', '--code', 'TEST42', '--tally', tally],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)

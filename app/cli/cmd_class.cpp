@@ -42,7 +42,9 @@ const char* kHelp =
     "                    machine is not capped): raise it for a room behind one NAT address\n"
     "--bench             the load benchmark on loopback instead: [--students 300] [--changes 50]\n"
     "                    [--questions 10] [--flood 10000]; p50/p99 of step change to student page,\n"
-    "                    memory, and a flood of idle connections while a student follows\n"
+    "                    memory, and a flood of idle connections while a student follows;\n"
+    "                    [--keep-alive 0] [--defer-accept 2]: the server's seconds an idle\n"
+    "                    connection is kept and a silent one deferred (to compare settings)\n"
     "--bench --join URL  simulated students against a class served elsewhere (the GUI's link):\n"
     "                    [--students 300] [--seconds 20]; they follow and answer\n"
     "Keys (stdin): n next step, p previous step, f next frame, b frame back, r reveal the\n"
@@ -94,7 +96,7 @@ std::string tally_line(const classroom::ClassRoom& room) {
 }  // namespace
 
 int cmd_class(const std::vector<std::string>& args) {
-    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "per-address", "students", "changes", "questions", "flood", "join", "seconds"},
+    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "per-address", "students", "changes", "questions", "flood", "join", "seconds", "keep-alive", "defer-accept"},
               {"help", "bench"});
     o.parse(args);
     if (o.has("help")) {
@@ -119,10 +121,15 @@ int cmd_class(const std::vector<std::string>& args) {
         plan.changes = size_t(o.get_int("changes", 50, 1, "a number of step changes from 1 to 1000"));
         plan.questions = size_t(o.get_int("questions", 10, 0, "a number of questions from 0 up to --changes"));
         plan.flood = size_t(o.get_int("flood", 10000, 0, "a number of idle connections from 0 to 20000"));
-        if (plan.students > 2000 || plan.changes > 1000 || plan.questions > plan.changes || plan.flood > 20000)
-            throw InputError("class --bench: accepted: --students 1-2000, --changes 1-1000, --questions 0-changes, --flood 0-20000");
+        plan.keep_alive_s = o.get_int("keep-alive", 0, 0, "whole seconds from 0 to 60");
+        plan.defer_accept_s = o.get_int("defer-accept", 2, 0, "whole seconds from 0 to 60");
+        if (plan.students > 2000 || plan.changes > 1000 || plan.questions > plan.changes || plan.flood > 20000 ||
+            plan.keep_alive_s > 60 || plan.defer_accept_s > 60)
+            throw InputError("class --bench: accepted: --students 1-2000, --changes 1-1000, --questions 0-changes, --flood 0-20000, "
+                             "--keep-alive 0-60, --defer-accept 0-60");
         std::cout << "class --bench: " << plan.students << " simulated students on loopback, " << plan.changes << " step changes, "
-                  << plan.questions << " questions, then " << plan.flood << " idle connections at once\n"
+                  << plan.questions << " questions, then " << plan.flood << " idle connections at once (server: keep-alive "
+                  << plan.keep_alive_s << " s, defer-accept " << plan.defer_accept_s << " s)\n"
                   << net::run_load(plan).text();
         return 0;
     }

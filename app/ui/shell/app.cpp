@@ -260,7 +260,6 @@ void App::handle_keys() {
     }
     handle_cursor_keys(s_);
     handle_lesson_keys(s_);
-    sync_class(s_);  // a class's room follows the lesson's step and Reveal (issue 34)
 }
 
 void App::frame(double now) {
@@ -271,6 +270,9 @@ void App::frame(double now) {
     resolve_wanted_phase(s_);
     if (last_frame_ >= 0) advance_cursor(s_, now - last_frame_);
     last_frame_ = now;
+    // A class's room follows the lesson's step, the window's place and Reveal (issue 34);
+    // after the phase a step asks for is resolved, so a step change is one change for the room.
+    sync_class(s_);
 
     backend_.begin_frame();
     ImGui::NewFrame();
