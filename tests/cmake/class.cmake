@@ -15,7 +15,7 @@ if(TARGET tilescope_trace AND NOT TILESCOPE_SANITIZE)  # chromium: the normal bu
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/class_browser_test.py $<TARGET_FILE:tilescope>
                    ${CMAKE_SOURCE_DIR}/assets/lessons/2_tiling_4x4.json ${CMAKE_CURRENT_BINARY_DIR}/class_browser)
   set_tests_properties(ClassBrowser.TwoPagesFollowAnswerAndSeeReveal PROPERTIES TIMEOUT 120)
-  if(TARGET tilescope_ui)  # the same, the class started from the GUI under Xvfb (~8 s)
+  if(TARGET tilescope_ui)  # the same, the class started from the GUI under Xvfb, and its part and iteration (~11 s)
     add_test(NAME ClassBrowser.FromTheGuiTwoPagesFollowAnswerAndSeeReveal
              COMMAND ${CMAKE_COMMAND} -E env CLASS_TEST_GUI=1
                      /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/class_browser_test.py $<TARGET_FILE:tilescope>
