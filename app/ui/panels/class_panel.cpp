@@ -171,9 +171,7 @@ void draw_class_section(AppState& state) {
         ImGui::TextWrapped("%s", c.preparing->message().empty() ? "Preparing the class..." : c.preparing->message().c_str());
         return;
     }
-    ImGui::TextWrapped("Open: %s", c.url.c_str());
-    ImGui::Text("Join code: %s", c.room->code().c_str());
-    draw_qr(c.qr, 180);
+    // The room's answers first, where the projector shows them without scrolling; the way in below.
     const classroom::Tally t = c.room->tally();
     ImGui::Text("%zu joined", t.joined);
     if (c.room->step_has_question(t.step)) {
@@ -188,6 +186,10 @@ void draw_class_section(AppState& state) {
             ImGui::ProgressBar(float(n) / float(most), ImVec2(120, 0), std::to_string(n).c_str());
         }
     }
+    ImGui::TextUnformatted("Open in a browser:");
+    ImGui::TextUnformatted(c.url.c_str());  // on a line of its own: never broken inside the address
+    ImGui::Text("Join code: %s", c.room->code().c_str());
+    draw_qr(c.qr, 180);
     if (ImGui::Button("Stop class")) stop_class();
 }
 
