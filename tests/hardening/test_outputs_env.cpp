@@ -362,6 +362,10 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
         {"TILESCOPE_ICDS=" + (d / "vendor.icd").string(), "a FIFO"},
         {"TILESCOPE_ICDS=" + (d / "zero.icd").string(), "a character device"},
         {"TILESCOPE_TUNING_DIR=" + (d / "afile").string(), "TILESCOPE_TUNING_DIR="},
+        // dlopen of a FIFO blocks for ever; a plugin that is not a file was ignored in silence
+        {"TILESCOPE_TRACE_PLUGIN=" + (d / "vendor.icd").string(), "TILESCOPE_TRACE_PLUGIN='" + (d / "vendor.icd").string() + "': is a FIFO"},
+        {"TILESCOPE_TRACE_PLUGIN=" + (d / "none.so").string(), "': no such file; accepted: the path of the trace plugin"},
+        {"TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS=1e9", "TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS='1e9'"},
     };
     for (const auto& [kv, what] : cases) {
         const CliRun r = run({"devices"}, d, {kv});

@@ -1,5 +1,6 @@
 #include "core/teach/lesson.h"
 
+#include "core/base/plain_errors.h"
 #include "core/trace/phases.h"
 
 #include <algorithm>
@@ -151,7 +152,7 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
     try {
         doc = json::parse(text);
     } catch (const json::exception& e) {
-        throw InputError(file + ": not JSON (" + shown(e.what(), 160) + ")");
+        throw InputError(file + ": not JSON (" + json_problem(e) + ")");
     }
     if (!doc.is_object() || !doc.contains("title") || !doc["title"].is_string() || !doc.contains("steps") ||
         !doc["steps"].is_array() || doc["steps"].empty())
