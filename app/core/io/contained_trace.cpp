@@ -78,7 +78,8 @@ TraceOptions options_from(const json& j) {
 // child's answer is "TSCHILD TRACE_BYTES CACHE_BYTES\n", the saved trace, then the requests
 // in a binary layout of our own (little-endian counts and records), read back as untrusted:
 // every count bounded by the bytes left, every range inside what it indexes.
-constexpr uint64_t kMaxCacheRequestBytes = uint64_t(256) << 20;
+// The in-process trace keeps at most 1 GiB / 64 sectors (128 MiB of them) and their requests.
+constexpr uint64_t kMaxCacheRequestBytes = uint64_t(192) << 20;
 
 struct Out {
     std::string bytes;
