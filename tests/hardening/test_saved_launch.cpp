@@ -316,3 +316,20 @@ TEST(LibraryText, AnUnexpectedFailureNamesWhatWasGivenNotTheLibrarysText) {
         EXPECT_EQ(m.find("basic_string"), std::string::npos) << m;
     }
 }
+
+TEST(LibraryText, ALessonsGroupOutsideItsNdRangeNamesTheStepNotAnOption) {
+    // Round 3's find: export said "--groups 9,0: ..." and the GUI "--group 9,0: ..." for a
+    // lesson's state; the user typed --lesson. The lesson's reader now checks the group.
+    const std::string lesson = R"({"title": "t", "steps": [{"title": "s", "state": {"kernel": "tiled", "size": "32", "tile": 8,
+                                   "group": [9, 0]}, "script": "x"}]})";
+    try {
+        parse_lesson(lesson, "--lesson 'g.json'");
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "--lesson 'g.json', step 1: state key 'group' [9,0] lies outside the step's 4x4 work-groups; "
+                               "accepted: X < 4, Y < 4");
+    }
+    std::string inside = lesson;
+    inside.replace(inside.find("[9, 0]"), 6, "[3, 3]");
+    EXPECT_NO_THROW(parse_lesson(inside, "--lesson 'g.json'"));
+}

@@ -1,6 +1,7 @@
 #include "core/teach/lesson.h"
 
 #include "core/base/plain_errors.h"
+#include "core/kernel/launch_config.h"
 #include "core/trace/phases.h"
 
 #include <algorithm>
@@ -118,6 +119,24 @@ LessonStep parse_step(const json& s, const std::string& where) {
         } catch (const InputError& e) {
             throw InputError(where + ": " + e.what());
         }
+    }
+    if (st.contains("group")) {  // inside the step's NDRange, said as the lesson's, never as --group (issue 32 item 6)
+        std::string outside;
+        try {
+            const ResolvedLaunch r = resolve(step_launch(step));
+            const json& g = st["group"];
+            std::string grid, accepted;
+            for (int d = 0; d < r.dims; ++d) {
+                grid += (d ? "x" : "") + std::to_string(r.groups[d]);
+                accepted += std::string(d ? ", " : "") + "XYZ"[d] + " < " + std::to_string(r.groups[d]);
+            }
+            for (size_t d = 0; d < g.size(); ++d)
+                if (g[d].get<uint64_t>() >= (d < size_t(r.dims) ? r.groups[d] : 1))
+                    outside = "state key 'group' " + g.dump() + " lies outside the step's " + grid + " work-groups; accepted: " + accepted;
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+        if (!outside.empty()) throw InputError(where + ": " + outside);
     }
     if (s.contains("question")) {
         const json& q = s["question"];
