@@ -388,6 +388,21 @@ TEST(MessagesCli, ALessonGroupOfTextNamesTheFileTheStepAndTheField) {
     fs::remove_all(d);
 }
 
+TEST(MessagesCli, ALessonTooLargeToTraceNamesTheLessonNotSizeOrNoChecks) {
+    // Round 3's find: a lesson whose set-up passes the lesson's time bound but not a trace's
+    // memory was refused as "--size 700: ...; use a smaller --size such as 350, or --no-checks".
+    const fs::path d = scratch("lesson-size");
+    put(d / "l.json", R"({"title": "t", "steps": [{"title": "s", "state": {"kernel": "tiled", "size": "700", "tile": 16}, "script": "x"}]})");
+    const CliRun r = run({"export", "--html", (d / "o.html").string(), "--lesson", (d / "l.json").string()}, d);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_LE(lines(r.err), 2) << r.err;  // the progress line "export: tracing tiled 700 16 ...", then the refusal
+    EXPECT_NE(r.err.find("tilescope export: --lesson 'l': the trace of 'tiled' at 700 on the emulator needs"), std::string::npos)
+        << r.err;
+    for (const std::string& option : {"--size", "--no-checks", "--groups"}) EXPECT_EQ(r.err.find(option), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(d / "o.html"));
+    fs::remove_all(d);
+}
+
 TEST(MessagesCli, ALatin1SourceNameIsSavedAndReadBack) {
     const fs::path d = scratch("latin1");
     const fs::path src = d / "k\xe9.cl";

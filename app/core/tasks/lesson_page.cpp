@@ -78,6 +78,8 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
         TraceOptions to;
         to.cancelled = progress.cancelled;
         to.cache_requests = true;  // some questions are answered by the cache model
+        // A refusal names the lesson and the set-up, not --size or --groups (nobody typed them).
+        to.named_as = "--lesson '" + shown(lesson.name) + "': the trace of '" + su.config.kernel.name + "' at " + su.config.size.label();
         if (const ExerciseNote* note = find_exercise_note(su.config.kernel.name)) to.uninitialized = note->uninitialized;
         if (!su.groups.empty()) {
             to.groups.assign(su.groups.begin(), su.groups.end());
