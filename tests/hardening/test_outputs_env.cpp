@@ -396,8 +396,8 @@ TEST(MessagesCli, ALessonTooLargeToTraceNamesTheLessonNotSizeOrNoChecks) {
     const CliRun r = run({"export", "--html", (d / "o.html").string(), "--lesson", (d / "l.json").string()}, d);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_LE(lines(r.err), 2) << r.err;  // the progress line "export: tracing tiled 700 16 ...", then the refusal
-    EXPECT_NE(r.err.find("tilescope export: --lesson 'l': the trace of 'tiled' at 700 on the emulator needs"), std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find("tilescope export: --lesson '" + (d / "l.json").string() + "': the trace of 'tiled' at 700 on the emulator needs"),
+              std::string::npos) << r.err;
     for (const std::string& option : {"--size", "--no-checks", "--groups"}) EXPECT_EQ(r.err.find(option), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(d / "o.html"));
     fs::remove_all(d);

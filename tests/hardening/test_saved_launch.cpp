@@ -333,3 +333,22 @@ TEST(LibraryText, ALessonsGroupOutsideItsNdRangeNamesTheStepNotAnOption) {
     inside.replace(inside.find("[9, 0]"), 6, "[3, 3]");
     EXPECT_NO_THROW(parse_lesson(inside, "--lesson 'g.json'"));
 }
+
+TEST(LibraryText, ALessonsTileOrCompareTheEmulatorCannotRunNamesTheStepNotAnOption) {
+    // Round 3's finds: the GUI said "--tile 1000: kernel 'reg2d' needs work-groups of 62500
+    // work-items ..." and "--compare '0': ..." for a lesson's state.
+    const auto refusal = [](const std::string& state) {
+        try {
+            parse_lesson(R"({"title": "t", "steps": [{"title": "s", "state": {)" + state + R"(}, "script": "x"}]})", "--lesson 'q.json'");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(refusal(R"("kernel": "reg2d", "size": "32", "tile": 1000)"),
+              "--lesson 'q.json', step 1: state key 'tile': kernel 'reg2d' at tile 1000 needs work-groups of 62500 work-items; "
+              "accepted: a tile whose work-groups have at most 1024 (the emulator's limit)");
+    EXPECT_EQ(refusal(R"("kernel": "tiled", "size": "32", "compare": "naive:0")"),
+              "--lesson 'q.json', step 1: state key 'compare': tile 0; accepted: a tile from 1 to 1024");
+    EXPECT_EQ(refusal(R"("kernel": "tiled", "size": "32", "compare": "naive:4")"), "accepted");
+}

@@ -112,13 +112,30 @@ LessonStep parse_step(const json& s, const std::string& where) {
          "an object {\"NAME\": integer, ...} of the compare kernel's parameters");
     if (st.contains("compare_params") && !st.contains("compare"))
         throw InputError(where + ": state key 'compare_params' needs a 'compare' configuration");
-    if (st.contains("params") || st.contains("compare_params")) {  // names and values checked against the kernels now
+    // Both launches a step opens, checked now as the lesson's (issue 32 item 6): the GUI turns
+    // a step into options, whose refusals would name --tile or --compare, which nobody typed.
+    {
+        std::string bad;
         try {
-            step_launch(step);
-            step_compare_launch(step);
+            std::vector<std::pair<std::string, LaunchConfig>> launches{{"tile", step_launch(step)}};
+            if (auto other = step_compare_launch(step)) launches.push_back({"compare", *other});
+            for (const auto& [key, c] : launches) {
+                if (c.tile < 1 || c.tile > 1024) {
+                    bad = "state key '" + key + "': tile " + std::to_string(c.tile) + "; accepted: a tile from 1 to 1024";
+                    break;
+                }
+                const ResolvedLaunch r = resolve(c);
+                if (r.group_size() > 1024) {
+                    bad = "state key '" + key + "': kernel '" + c.kernel.name + "' at tile " + std::to_string(c.tile) +
+                          " needs work-groups of " + std::to_string(r.group_size()) +
+                          " work-items; accepted: a tile whose work-groups have at most 1024 (the emulator's limit)";
+                    break;
+                }
+            }
         } catch (const InputError& e) {
             throw InputError(where + ": " + e.what());
         }
+        if (!bad.empty()) throw InputError(where + ": " + bad);
     }
     if (st.contains("group")) {  // inside the step's NDRange, said as the lesson's, never as --group (issue 32 item 6)
         std::string outside;
@@ -177,11 +194,16 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
         !doc["steps"].is_array() || doc["steps"].empty())
         throw InputError(file + ": accepted: {\"title\": ..., \"steps\": [ {title, state, script, question?}, ... ]}");
     Lesson lesson;
+    lesson.file = file;
     lesson.title = doc["title"].get<std::string>();
     if (lesson.title.size() > kMaxLessonTitleChars)
         throw InputError(file + ": 'title' of " + std::to_string(lesson.title.size()) + " characters; accepted: at most " +
                          std::to_string(kMaxLessonTitleChars));
-    std::string stem = file.substr(file.find_last_of('/') + 1);
+    // The stem of the path inside the label ("--lesson 'dir/1_naive.json'": 1_naive).
+    std::string stem = file;
+    if (const size_t q = stem.find('\''); q != std::string::npos && stem.size() > q + 1 && stem.back() == '\'')
+        stem = stem.substr(q + 1, stem.size() - q - 2);
+    stem = stem.substr(stem.find_last_of('/') + 1);
     lesson.name = stem.substr(0, stem.rfind(".json"));
     // What the steps will cost before any is parsed into a set-up (issue 32): every step is
     // a place in the lesson; every different set-up a trace (export --lesson traces them
