@@ -49,7 +49,7 @@ struct TraceOptions {
     // How a refusal names the launch. Empty: as typed on the command line ("--size 4096",
     // "--groups 9,0", "use a smaller --size ... or --no-checks"). A caller whose user typed
     // no such option (the GUI's views, a lesson's step) names it in its own words, e.g. "the
-    // compare view's trace of 'tiled' at 4096x4096x4096", and the remedies name no option
+    // trace of 'tiled' at 4096", "--lesson 'l.json': the trace of ...", and the remedies name no option
     // (issue 32, item 6).
     std::string named_as;
 };
