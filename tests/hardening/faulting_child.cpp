@@ -15,13 +15,19 @@
 // Under AddressSanitizer (the sanitizer build) the fault stays a signal, as in a release build.
 extern "C" const char* __asan_default_options() { return "handle_segv=0"; }
 
+// Not instrumented: under UBSan (-fno-sanitize-recover) the store would be reported and the
+// child would exit instead of taking the fault.
+__attribute__((noinline, no_sanitize("undefined", "address"))) void fault() {
+    volatile int* volatile nowhere = nullptr;  // volatile: the compiler can neither see nor drop the fault
+    *nowhere = 1;
+}
+
 int main(int argc, char** argv) {
     if (argc != 3 || std::string(argv[1]) != "__trace") return 2;
     tilescope::mark_contained_child();
     const nlohmann::json request = nlohmann::json::parse(tilescope::read_untrusted_file(argv[2], uint64_t(16) << 20, "request"));
     const tilescope::LaunchConfig launch = tilescope::launch_from_request(request);
     std::cout << "tilescope-trace " << launch.kernel.entry << std::flush;  // half an answer
-    volatile int* volatile nowhere = nullptr;  // volatile: the compiler can neither see nor drop the fault
-    *nowhere = 1;
+    fault();
     return 5;  // not reached
 }
