@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/base/plain_errors.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 #include "core/base/input_budget.h"
@@ -678,7 +679,7 @@ Trace trace_from(const json& j) {
         try {
             t.caches = caches_from(j["caches"]);
         } catch (const json::exception& e) {  // named here, so the one line says which field
-            throw InputError("trace.caches: " + shown(e.what(), 160));
+            throw InputError("trace.caches: " + json_problem(e));
         }
     }
     return t;
@@ -803,7 +804,7 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
     } catch (const json::exception& e) {
         const bool truncated = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
         throw InputError(file + (truncated ? ": truncated (the file ends early); save it again"
-                                           : ": damaged trace file (" + shown(e.what(), 160) + ")"));
+                                           : ": damaged trace file (" + json_problem(e) + ")"));
     } catch (const InputError& e) {
         throw InputError(file + ": damaged trace file (" + shown(e.what(), 240) + ")");
     } catch (const std::bad_alloc&) {
