@@ -4,6 +4,7 @@
 # (gui --record), and the HTML hand-out as headless chromium draws it.
 # Usage: scripts/docs_images.sh   (after scripts/build.sh; takes a few minutes)
 set -euo pipefail
+umask 022  # the images are the repository's files: readable by all (issue 33: a GIF came out 0600)
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${TILESCOPE_BUILD_DIR:-$root/build}/tilescope"
 out="$root/docs/guide"
@@ -57,8 +58,12 @@ echo "docs_images: open-saved-race.png"
 OCL_ICD_VENDORS="$tmp/no-icds" "$bin" gui --open "$tmp/race.tstrace" --group 1,1 --window 1280x800 --frames 3 \
   --screenshot "$out/open-saved-race.png" --screenshot-width 1000
 
+# The slides' two examples: 4x4 with TILE_WIDTH 2 (a frame per part and per iteration), and 3x3,
+# whose phase 1 tile hangs past the edge of M and N.
 echo "docs_images: phases.gif"
-"$bin" gui --kernel tiled --size 16 --tile 4 --group 1,2 --record "$out/phases.gif"
+"$bin" gui --kernel tiled --size 4 --tile 2 --group 0,0 --record "$out/phases.gif"
+echo "docs_images: phases-3x3.gif"
+"$bin" gui --kernel tiled --size 3 --tile 2 --group 0,0 --record "$out/phases-3x3.gif"
 
 echo "docs_images: handout.png"
 "$bin" trace --kernel tiled --size 32 --tile 8 --save "$tmp/tiled.tstrace" >/dev/null

@@ -136,7 +136,8 @@ std::string frame_text(const Frame& f) {
     }
     for (const TileInMatrix& t : f.tiles)
         if (!t.outside.empty())
-            out += "  " + t.array + " holds the tile of " + t.matrix + " at rows " + std::to_string(t.rect.r0) + ".." +
+            out += "  " + t.array + " holds the tile of " +
+                   (t.matrix.size() == 1 ? element_name(t.matrix[0], 0, 0, f.naming).substr(0, 1) : t.matrix) + " at rows " + std::to_string(t.rect.r0) + ".." +
                    std::to_string(t.rect.r1) + ", columns " + std::to_string(t.rect.c0) + ".." + std::to_string(t.rect.c1) +
                    ": " + std::to_string(t.outside.size()) + " of its cells lie past the edge\n";
     for (const std::string& line : zero_write_lines(f)) out += "  " + line + "\n";

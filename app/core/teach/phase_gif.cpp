@@ -34,10 +34,10 @@ std::vector<GifColorType> gif_colours() {
     const palette::Rgb list[] = {white,       grid,           p.cell_empty,   p.a_strip,    p.a_loaded,   p.b_strip,
                                  p.b_loaded,  p.c_block,      p.c_stored,     p.wrong,      p.text,       p.outline,
                                  p.local_empty, p.local_filled, p.local_held, p.local_read, p.hover,
-                                 palette::Rgb{236, 236, 236}};  // past the matrix's edge: a light grey, no element there
+                                 palette::Rgb{200, 200, 200}};  // past the matrix's edge: a mid grey, no element there
     std::vector<GifColorType> out;
     for (const palette::Rgb& c : list) out.push_back({c.r, c.g, c.b});
-    out.resize(16, GifColorType{255, 255, 255});  // a colour map holds a power of two
+    out.resize(32, GifColorType{255, 255, 255});  // a colour map holds a power of two (18 used)
     return out;
 }
 
@@ -165,7 +165,9 @@ void cell_label(Canvas& c, int x, int y, int cell, const std::string& text) {
     for (int scale : {2, 1}) {
         const int w = text_width(text, scale), h = 7 * scale;
         if (w + 4 > cell || h + 4 > cell) continue;
-        c.text(x + (cell - w) / 2 + 1, y + (cell - h) / 2 + 1, text, scale);
+        const int tx = x + (cell - w) / 2 + 1, ty = y + (cell - h) / 2 + 1;
+        c.fill(tx - 2, ty - 2, tx + w + 1, ty + h + 2, White);  // a light plate: the name reads on any fill
+        c.text(tx, ty, text, scale);
         return;
     }
 }
