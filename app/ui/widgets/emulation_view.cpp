@@ -666,7 +666,7 @@ void EmulationView::paint_annotations(const Frame& f) {
             const ElementRef& e = *f.d.frame->item->assigned;
             if (e.row >= 0 && e.col >= 0 && e.row < f.pc.rows + f.pad_m + 1 && e.col < f.pc.cols + f.pad_n + 1) {
                 const ImVec2 p = cell_pos(f.pc, double(e.row), double(e.col));
-                dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), pal.hover, 0.f, 0, line * 3);
+                dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), pal.hover, 0.f, 0, std::clamp(cell * 0.1f, 1.f, line * 3));
             }
         }
     }
@@ -784,7 +784,8 @@ void EmulationView::paint_locals(const Frame& f) {
             for (const ZeroWrite& z : f.d.frame->zero_writes)
                 if (z.cell.array == la.name && z.cell.row < la.rows && z.cell.col < la.cols) {
                     const ImVec2 p = cell_pos(pl, double(z.cell.row), double(z.cell.col));
-                    dl->AddRect(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cs - 1, p.y + cs - 1), pal.hover, 0.f, 0, theme().line * 2.5f);
+                    dl->AddRect(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cs - 1, p.y + cs - 1), pal.hover, 0.f, 0,
+                                std::clamp(cs * 0.08f, 1.f, theme().line * 2.5f));  // small cells keep their fill and label
                 }
         }
         placements_.push_back(pl);
