@@ -33,6 +33,10 @@ shot lesson3-compare      --lesson "$lessons/3_tile_sizes.json" --step 1
 shot lesson4-partial      --lesson "$lessons/4_partial_tiles.json" --step 1
 shot lesson5-missing      --lesson "$lessons/5_what_goes_wrong.json" --step 1
 shot lesson6-coalescing   --lesson "$lessons/6_coalescing_banks.json" --step 1
+# Lesson 8 compares two traces at 128^3 through the cache model (a minute or so here).
+echo "docs_images: lesson8-naive-vs-tiled-dram.png"
+"$bin" gui --lesson "$lessons/8_why_naive_is_fast.json" --step 2 --window 1280x800 --frames 3 \
+  --screenshot "$out/lesson8-naive-vs-tiled-dram.png" --screenshot-width 1000
 # At a projector (1280x720, presenter mode): the lesson strip, before and after Reveal, and compare.
 projector() {  # NAME, then gui options
   local name="$1"; shift
