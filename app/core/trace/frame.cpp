@@ -65,17 +65,21 @@ struct Context {
         default: return "";
         }
     }
-    LocalCellRef local_ref(const frame_replay::LocalAccess& a, int interval) const {
+    using TileOffset = std::optional<std::tuple<uint16_t, int64_t, int64_t>>;
+    // `offsets`: the tile offsets of the interval's local arrays, where the caller has them
+    // (a frame names every zero of a part: one walk of each tile, not one per zero).
+    LocalCellRef local_ref(const frame_replay::LocalAccess& a, int interval, const std::vector<TileOffset>* offsets = nullptr) const {
         const auto [r, c] = frame_replay::local_cell(trace, a.array, a.word);
-        LocalCellRef ref{trace.local_buffers[a.array].name, r, c, held_label(a.held), a.iteration};
+        LocalCellRef ref{trace.local_buffers[a.array].name, r, c, held_label(a.held), a.iteration, false, std::nullopt, false};
         ref.written_zero = a.held.kind == Held::Zero;
-        if (ref.written_zero && a.iteration < 0) infer_stand_in(ref, a, interval);
+        if (ref.written_zero && a.iteration < 0)
+            infer_stand_in(ref, offsets && a.array < offsets->size() ? (*offsets)[a.array] : tile_offset(a.array, interval));
         return ref;
     }
     // The one offset at which every cell of local array `array` holding an element holds
     // one of one matrix (buffer, row offset, column offset) once `interval` ends; none
     // when cells disagree (a transposed tile) or none holds an element.
-    std::optional<std::tuple<uint16_t, int64_t, int64_t>> tile_offset(uint32_t array, int interval) const {
+    TileOffset tile_offset(uint32_t array, int interval) const {
         const std::vector<Held>& cells = replay.after[interval][array];
         std::optional<std::tuple<uint16_t, int64_t, int64_t>> offset;
         for (uint32_t w = 0; w < cells.size(); ++w) {
@@ -89,8 +93,7 @@ struct Context {
         return offset;
     }
     // Where local array `array`'s tile lies in its matrix once `interval` ends.
-    std::optional<TileInMatrix> tile_in_matrix(uint32_t array, int interval) const {
-        const auto offset = tile_offset(array, interval);
+    std::optional<TileInMatrix> tile_in_matrix(uint32_t array, const TileOffset& offset) const {
         if (!offset) return std::nullopt;
         const auto [buffer, dr, dc] = *offset;
         const LocalBuffer& l = trace.local_buffers[array];
@@ -103,8 +106,7 @@ struct Context {
     }
     // A written zero stands for the element its tile would hold there when every other
     // cell of the tile holds an element of one matrix at one offset from its cell.
-    void infer_stand_in(LocalCellRef& ref, const frame_replay::LocalAccess& a, int interval) const {
-        const auto offset = tile_offset(a.array, interval);
+    void infer_stand_in(LocalCellRef& ref, const TileOffset& offset) const {
         if (!offset) return;
         const auto [buffer, dr, dc] = *offset;
         const TracedBuffer& b = trace.buffers[buffer];
@@ -410,12 +412,14 @@ static Frame frame_of(const Context& cx, const FrameRequest& request, bool sums)
     }
     if (request.item) f.item = story_of(cx, *request.item);
     // Who wrote zeros in this part, and where each local array's tile lies in its matrix.
+    std::vector<Context::TileOffset> offsets;
+    for (uint32_t a = 0; a < trace.local_buffers.size(); ++a) offsets.push_back(cx.tile_offset(a, f.interval));
     const auto& lanes = cx.replay.parts[f.interval];
     for (uint32_t lane = 0; lane < lanes.size(); ++lane)
         for (const auto& a : lanes[lane].local_stores)
-            if (a.held.kind == Held::Zero) f.zero_writes.push_back({cx.group.local_id(lane), cx.local_ref(a, f.interval)});
+            if (a.held.kind == Held::Zero) f.zero_writes.push_back({cx.group.local_id(lane), cx.local_ref(a, f.interval, &offsets)});
     for (uint32_t a = 0; a < trace.local_buffers.size(); ++a)
-        if (auto t = cx.tile_in_matrix(a, f.interval)) f.tiles.push_back(std::move(*t));
+        if (auto t = cx.tile_in_matrix(a, offsets[a])) f.tiles.push_back(std::move(*t));
     f.title = (cx.plan.phases ? "Phase " + std::to_string(f.phase) + " " : std::string()) + capitalised(f.part) +
               " for Block (" + id_text(f.group, trace.dims) + ")" +
               (f.iteration ? " (iteration " + std::to_string(*f.iteration) + ")" : "");
