@@ -11,6 +11,9 @@ out="$root/docs/guide"
 lessons="$root/assets/lessons"
 tmp="$(mktemp -d)"
 mkdir -p "$out"
+# Settings of its own: the GUI restores the last session's (presenter mode, names, panels), and
+# whoever ran it last on this account must not decide what the guide shows.
+export XDG_CONFIG_HOME="$tmp/config"
 
 display=":${TILESCOPE_DOCS_DISPLAY:-45}"
 Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
