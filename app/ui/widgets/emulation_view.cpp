@@ -343,7 +343,6 @@ struct EmulationView::Frame {
     int pad_k = 0, pad_m = 0, pad_n = 0;
 };
 
-
 EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
                                         const ViewTransform& xf) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -493,7 +492,6 @@ Legend EmulationView::legend_of(const Frame& f) {
     return l;
 }
 
-// B above C, A left of C, local arrays right of C; then the caller's zoom and pan.
 // Room for tiles past the edges: a square work-group's tiles (the tiled rungs) may hang past
 // every edge by up to a tile less one, when the frame finds its local arrays holding tiles of
 // A or B at all. The sizes come from the launch, not the frame, so the layout stays put as
@@ -509,6 +507,7 @@ void EmulationView::tile_room(Frame& f) {
     }
 }
 
+// B above C, A left of C, local arrays right of C; then the caller's zoom and pan.
 void EmulationView::lay_out_matrices(Frame& f) {
     const float K = float(f.A->cols + f.pad_k), M = float(f.C->rows + f.pad_m), N = float(f.C->cols + f.pad_n),
                 Kb = float(f.B->rows + f.pad_k);
@@ -645,7 +644,7 @@ void EmulationView::paint_annotations(const Frame& f) {
                     if (r > m.rows + 64 || c > m.cols + 64) continue;
                     const ImVec2 p = cell_pos(m, double(r), double(c));
                     dl->AddRectFilled(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cw - 1, p.y + cw - 1), kPastEdge);
-                    if (fit.px > 0) cell_label(dl, p, cw, "0", fit);
+                    if (fit.px > 0 && f.d.progress >= 1.0) cell_label(dl, p, cw, "0", fit);  // once the part has written them
                 }
                 dashed_outline(dl, m, tm.rect, tm.matrix == "A" ? pal.a_loaded : pal.b_loaded, line, room);
             }
