@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -22,6 +24,7 @@
 #include "core/io/trace_file.h"
 #include "core/kernel/catalog.h"
 #include "core/trace/frame.h"
+#include "core/teach/phase_gif.h"
 
 using namespace tilescope;
 
@@ -329,6 +332,18 @@ TEST(Frame, ZeroWritersAndTilesPastTheEdgeMatchTheClosedForm) {
     EXPECT_TRUE(zero_write_lines(frame_of(3, {0, 0, 0}, 0, "load")).empty());  // phase 0 is inside both matrices
     EXPECT_EQ(zero_write_lines(frame_of(3, {0, 0, 0}, 1, "load", {}, {}, Naming::Abc)).front(),
               "atile: work-items (1,0), (1,1) write 0 in place of A0,3, A1,3 (outside A)");
+}
+
+// The GIF steps as the frames do: a frame per part and per iteration of a use part (4x4,
+// TS 2: load, 2 iterations; load, 2 iterations, store), or per part past max_frames.
+TEST(FrameGif, OneFramePerIterationUpToItsBound) {
+    const Trace& t = traced(4);
+    const std::string gif = (std::filesystem::temp_directory_path() / ("tilescope_frame_gif_" + std::to_string(::getpid()) + ".gif")).string();
+    EXPECT_EQ(write_phase_gif(t, matrix_roles(t), {0, 0, 0}, gif), 7);
+    PhaseGifOptions parts_only;
+    parts_only.max_frames = 6;
+    EXPECT_EQ(write_phase_gif(t, matrix_roles(t), {0, 0, 0}, gif, parts_only), 5);
+    std::filesystem::remove(gif);
 }
 
 TEST(Frame, BadRequestsNameTheOption) {

@@ -203,9 +203,12 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
     const GroupFrames gf(t, roles, group);
     const PhasePlan& plan = gf.plan();
     std::vector<GifFrame> frames;
+    int with_iterations = 0;
+    for (int p = 0; p < parts; ++p) with_iterations += std::max(1, gf.iterations(p));
+    const bool per_iteration = with_iterations <= options.max_frames;
     for (int p = 0; p < parts; ++p) {
         const PhasePart* part = plan.part_at(p);
-        const int iterations = gf.iterations(p);
+        const int iterations = per_iteration ? gf.iterations(p) : 0;
         const auto frame_at = [&](std::optional<int> it) -> std::optional<Frame> {
             if (!part) return std::nullopt;
             Frame f = gf.frame(FrameRequest{group, part->phase, part->name, it, std::nullopt, Naming::Slides}, false);

@@ -21,6 +21,9 @@ struct PhaseGifOptions {
     int max_width = 960;     // the picture's width in pixels at most (cells shrink to fit)
     int min_width = 560;     // at least (room for the caption)
     int delay_ms = 1200;     // per frame
+    // At most this many frames with one per iteration; a longer run (256^3 at TS 32: over a
+    // thousand) gets one frame per part instead, as a GIF of every iteration would not be watched.
+    int max_frames = 240;
 };
 
 // Breaks `text` at spaces into lines at most `width` px wide in stb_easy_font at `scale`; a
