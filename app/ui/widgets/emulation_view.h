@@ -118,6 +118,7 @@ private:
     };
     struct Frame;  // one draw call's inputs and layout
     static Legend legend_of(const Frame& f);
+    static void tile_room(Frame& f);  // cells to leave past the edges for tiles hanging over them
     static void lay_out_matrices(Frame& f);
     void paint_cells(const Frame& f);
     static void paint_annotations(const Frame& f);
