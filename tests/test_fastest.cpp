@@ -314,3 +314,27 @@ TEST(TuneWritesTheTable, EachTunedShapeKeepsTheFastestStoredPoint) {
     EXPECT_EQ(nlohmann::json::parse(again)["fastest"][1], row);
     fs::remove_all(dir);
 }
+
+// A long K (issue 30 item 2: K above 65536 is now accepted): splitk and warp_tile verify against the
+// CPU reference on PoCL at a small C and a K beyond 65536 that is a multiple of nothing, drawn each run.
+TEST(LongK, SplitkAndWarpTileVerifyBeyond65536OnPocl) {
+    const fs::path dir = temp_dir("longk");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    fs::create_directories(dir / "tuning");
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    const std::string size = std::to_string(odd(5, 13)) + "x" + std::to_string(odd(5, 13)) + "x" + std::to_string(odd(65537, 80000));
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": size " + size);
+    std::printf("LongK seed %u: size %s\n", seed, size.c_str());
+    ASSERT_EQ(run("bench --device pocl --kernel splitk,warp_tile --size " + size + " --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json records = nlohmann::json::parse(slurp(dir / "b.json"));
+    ASSERT_EQ(records.size(), 2u);
+    for (const auto& r : records) {
+        EXPECT_EQ(r["verified"], true) << r.dump();
+        EXPECT_EQ(r["K"].get<int64_t>(), parse_size(size).K);
+    }
+    fs::remove_all(dir);
+}
