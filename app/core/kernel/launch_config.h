@@ -20,6 +20,11 @@ struct ProblemSize {
     bool operator==(const ProblemSize&) const = default;
 };
 
+// Largest side parse_size accepts, and the most elements of any one of A, B and C (the rungs
+// index a matrix with 32-bit ints).
+inline constexpr int64_t kMaxSizeSide = int64_t(1) << 20;
+inline constexpr int64_t kMaxMatrixElements = (int64_t(1) << 31) - 1;
+
 // "S" (square) or "MxNxK"; throws InputError naming `option`.
 ProblemSize parse_size(std::string_view text, std::string_view option = "--size");
 
