@@ -185,7 +185,7 @@ TEST(StepCheck, OneChangedWordFails) {
              Change{"6_coalescing_banks", 2, "degree falls to 2", "degree falls to 3"},  // the right's worst degree
              Change{"4_partial_tiles", 1, "multiple of 8", "multiple of 16"},   // TS
              Change{"4_partial_tiles", 0, "K is 45", "K is 46"},               // a size
-             Change{"2_tiling_4x4", 0, "Four work-groups", "Eight work-groups"},  // a count bound to its noun
+             Change{"2_tiling_4x4", 0, "four work-items", "eight work-items"},    // a count bound to its noun
              Change{"2_tiling_4x4", 3, "2 work-groups", "3 work-groups"},
              Change{"3_tile_sizes", 0, "four times larger", "twelve times larger"},  // a ratio of the two sides
              Change{"9_slides_frame_by_frame", 0, "line 33", "line 34"},          // a barrier's line
