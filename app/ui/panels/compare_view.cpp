@@ -263,11 +263,11 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
                                                                   : "";
             }
         const std::string at = c->size.M == c->size.N && c->size.N == c->size.K ? c->size.label() + "\u00b3" : c->size.label();
-        // Below the performance view's size the launch is too short to time (lesson 7): the
-        // runs are shown, not ranked, as the performance view says of the same size.
+        // Below the performance view's size (256³) the launch is too short to time (lesson 7):
+        // the runs are shown, not ranked, as the performance view says of the same size.
         const int64_t timed = int64_t(s.perf.size);
         if (!verdict.empty() && c->size.M * c->size.N * c->size.K < timed * timed * timed)
-            verdict = "; too short a launch to rank (the performance view times " + std::to_string(timed) + "\u00b3)";
+            verdict = "; too short a launch to rank";
         if (mine.valid() && projector)
             ImGui::Text("%.2f GFLOP/s (%.2f-%.2f, measured at %s)%s", mine.median, mine.low, mine.high, at.c_str(), verdict.c_str());
         else if (mine.valid())

@@ -446,16 +446,15 @@ Legend EmulationView::legend_of(const Frame& f) {
     using K = LegendEntry::Kind;
     if (f.heatmap) {
         const ReuseLine ra = reuse_line(f.t, f.d.roles->a, "A"), rb = reuse_line(f.t, f.d.roles->b, "B");
-        char a_short[64], b_short[64], both_short[80];
-        std::snprintf(a_short, sizeof a_short, "M (A): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
-        std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
-        // Where both ranges are one count (naive: every element N times), one line says it for
-        // both, so that at 720p neither falls off the column below the lesson strip.
-        const bool same = ra.min_loads == rb.min_loads && ra.max_loads == rb.max_loads;
-        if (ra.min_loads == ra.max_loads)
-            std::snprintf(both_short, sizeof both_short, "M (A) and N (B): every element loaded %u times (traced)", ra.min_loads);
-        else
-            std::snprintf(both_short, sizeof both_short, "M (A) and N (B): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
+        // Short enough for one line each in the column below a 720p lesson strip (with the
+        // answer and the scale above them, a two-line pair pushed N's off the window).
+        char a_short[64], b_short[64];
+        auto short_line = [](char* out, size_t n, const char* role, const ReuseLine& r) {
+            if (r.min_loads == r.max_loads) std::snprintf(out, n, "%s: %u times each", role, r.min_loads);
+            else std::snprintf(out, n, "%s: %u..%u times each", role, r.min_loads, r.max_loads);
+        };
+        short_line(a_short, sizeof a_short, "M (A)", ra);
+        short_line(b_short, sizeof b_short, "N (B)", rb);
         std::vector<uint32_t> marks = {ra.min_loads, ra.max_loads, rb.min_loads, rb.max_loads};
         marks.erase(std::remove(marks.begin(), marks.end(), 0u), marks.end());
         if (f.d.hidden(Figure::LoadsPerElement)) {  // the colours stay (flat or not); the counts wait for Reveal
@@ -466,10 +465,6 @@ Legend EmulationView::legend_of(const Frame& f) {
             scale.unlabelled = true;  // a colour read against the labelled ramp would give the count away
             return {scale, {K::Line, 0, hidden, hidden}};
         }
-        if (same)
-            return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
-                     "loads per element", marks},
-                    {K::Line, 0, reuse_sentence(ra, "M (A)") + "\n" + reuse_sentence(rb, "N (B)"), both_short}};
         return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
                  "loads per element", marks},
                 {K::Line, 0, reuse_sentence(ra, "M (A)"), a_short},
