@@ -74,8 +74,8 @@ void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
         if (m.gflops > 0 && (slowest == 0 || m.gflops < slowest)) slowest = m.gflops;
     const bool log_x = slowest > 0 && xmax / slowest > 10;
     const double x_start = log_x ? std::pow(10.0, std::floor(std::log10(slowest * 0.9))) : 0.0;
-    // The axis end that leaves `room` (a fraction of the width) to a bar reaching x.
-    auto axis_end = [&](double x, double room) { return log_x ? x_start * std::pow(std::max(x, x_start) / x_start, 1.0 / room) : x / room; };
+    // The linear axis end that leaves `room` (a fraction of the width) to a bar reaching x.
+    auto axis_end = [](double x, double room) { return x / room; };
     // Each bar's label (GFLOP/s, where its tuning came from, and whether it is within noise
     // of another) right of its whisker: the axis reaches far enough that the longest fits.
     std::vector<std::string> labels;
