@@ -89,6 +89,19 @@ std::string changed_params_text(const KernelSpec& kernel, const std::map<std::st
     return out;
 }
 
+std::string compared_params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params,
+                                 const std::map<std::string, int64_t>& other) {
+    std::string out;
+    for (const TunableParam& p : kernel.params) {
+        const auto it = params.find(p.name);
+        const int64_t mine = it != params.end() ? it->second : p.default_value;
+        const auto ot = other.find(p.name);
+        const bool differs = ot != other.end() && ot->second != mine;
+        if (mine != p.default_value || differs) out += (out.empty() ? "" : " ") + p.name + "=" + std::to_string(mine);
+    }
+    return out;
+}
+
 std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text, std::string_view option) {
     const size_t eq = text.find('=');
     const std::string name(text.substr(0, eq == std::string_view::npos ? text.size() : eq));

@@ -304,7 +304,8 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
                     if (labels.empty() || tx - lw * 0.5f >= labels.back().x1 + fh * 0.3f)
                         labels.push_back({tx - lw * 0.5f, tx + lw * 0.5f, std::move(s)});
                 }
-                for (const Label& l : labels) dl->AddText(ImVec2(l.x0, p.y + fh + 5), pal.text, l.text.c_str());
+                if (!e.unlabelled)
+                    for (const Label& l : labels) dl->AddText(ImVec2(l.x0, p.y + fh + 5), pal.text, l.text.c_str());
                 const ImVec2 caption_at = caption_below ? ImVec2(at.x, p.y + fh * 2.6f) : ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f);
                 dl->AddText(nullptr, 0.f, caption_at, pal.text, e.text.c_str(), nullptr, caption_w);
             }
@@ -453,16 +454,24 @@ Legend EmulationView::legend_of(const Frame& f) {
     using K = LegendEntry::Kind;
     if (f.heatmap) {
         const ReuseLine ra = reuse_line(f.t, f.d.roles->a, "A"), rb = reuse_line(f.t, f.d.roles->b, "B");
+        // Short enough for one line each in the column below a 720p lesson strip (with the
+        // answer and the scale above them, a two-line pair pushed N's off the window).
         char a_short[64], b_short[64];
-        std::snprintf(a_short, sizeof a_short, "M (A): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
-        std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
+        auto short_line = [](char* out, size_t n, const char* role, const ReuseLine& r) {
+            if (r.min_loads == r.max_loads) std::snprintf(out, n, "%s: %u times each", role, r.min_loads);
+            else std::snprintf(out, n, "%s: %u..%u times each", role, r.min_loads, r.max_loads);
+        };
+        short_line(a_short, sizeof a_short, "M (A)", ra);
+        short_line(b_short, sizeof b_short, "N (B)", rb);
         std::vector<uint32_t> marks = {ra.min_loads, ra.max_loads, rb.min_loads, rb.max_loads};
         marks.erase(std::remove(marks.begin(), marks.end(), 0u), marks.end());
-        if (f.d.hidden(Figure::LoadsPerElement)) {  // the colours stay; the numbers wait for Reveal
+        if (f.d.hidden(Figure::LoadsPerElement)) {  // the colours stay (flat or not); the counts wait for Reveal
             const std::string hidden = std::string("loads per element of M and N: ") + kHiddenUntilReveal;
-            return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; white: never loaded",
-                     "loads per element", {}},
-                    {K::Line, 0, hidden, hidden}};
+            LegendEntry scale{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; its counts: " +
+                                                   std::string(kHiddenUntilReveal) + "; white: never loaded",
+                              "loads per element", {}};
+            scale.unlabelled = true;  // a colour read against the labelled ramp would give the count away
+            return {scale, {K::Line, 0, hidden, hidden}};
         }
         return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
                  "loads per element", marks},

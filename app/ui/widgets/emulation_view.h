@@ -92,6 +92,7 @@ struct LegendEntry {
     std::string text;
     std::string short_text;  // where room is short (a projector); empty: `text`
     std::vector<uint32_t> marks;  // HeatScale: counts marked above the ramp (this run's)
+    bool unlabelled = false;      // HeatScale: the ramp without its counts (they answer a question waiting for Reveal)
 };
 using Legend = std::vector<LegendEntry>;
 // Lays `legend` out in `width` pixels; paints it at `at` when `dl` is given. Returns the height.
