@@ -178,6 +178,8 @@ int main(int argc, char** argv) {
             CacheParams p = load_cache_profile(argv[4]).params;
             apply(p, argc, argv, 5);
             const CacheReport r = run_cache_model(moved, p, argv[4], groups);
+            std::printf("groups_modelled=%llu groups_total=%llu ", (unsigned long long)groups,
+                        (unsigned long long)moved.total_groups());
             print_counts(r.totals, double(moved.total_groups()) / double(groups));
         } else {
             std::fprintf(stderr, "usage: cache_replay dump KERNEL SIZE OUT.stream | model IN.stream PROFILE [NAME=V]... | sdump KERNEL SIZE OUT | smodel IN GROUPS PROFILE [NAME=V]...\n");

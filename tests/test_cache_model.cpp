@@ -259,7 +259,12 @@ TEST(CacheModel, DriftKeepsEveryRequestAndTheDistinctCounts) {
     CacheRequestStream s;
     for (int g = 0; g < 12; ++g) {
         s.begin_group();
-        for (uint64_t j = 0; j < uint64_t(1 + g % 5); ++j) s.add({uint64_t(g % 3) * 8 + j, 100 + j}, g % 4 == 3);
+        for (uint64_t j = 0; j < uint64_t(1 + g % 5); ++j) {
+            if (g % 4 == 3)  // stores to sectors no load reads (a load after a store would hit L2 in any order)
+                s.add({1000 + uint64_t(g) * 8 + j}, true);
+            else
+                s.add({uint64_t(g % 3) * 8 + j, 100 + j}, false);
+        }
     }
     CacheParams p = tiny(256, 1 << 20, 2, 2, 2);
     p.inflight_rounds = 2;
