@@ -2,7 +2,7 @@
 # GUI frame time while its class serves 300 simulated students (issue 34 item 5).
 cd "$(dirname "$0")/.."
 F=/tmp/gl_ctl; rm -f $F /tmp/gl_out.txt
-xvfb-run -a build/tilescope gui --lesson assets/lessons/2_tiling_4x4.json --control $F --frames ${FRAMES:-60000} --frame-stats > /tmp/gl_out.txt 2>&1 &
+XDG_CONFIG_HOME=$(mktemp -d) xvfb-run -a build/tilescope gui --lesson assets/lessons/2_tiling_4x4.json --control $F --frames ${FRAMES:-60000} --frame-stats > /tmp/gl_out.txt 2>&1 &
 G=$!
 sleep 2
 echo "class 127.0.0.1:0" > $F.tmp; mv $F.tmp $F

@@ -4,12 +4,16 @@
 # (gui --record), and the HTML hand-out as headless chromium draws it.
 # Usage: scripts/docs_images.sh   (after scripts/build.sh; takes a few minutes)
 set -euo pipefail
+umask 022  # the images are the repository's files: readable by all (issue 33: a GIF came out 0600)
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${TILESCOPE_BUILD_DIR:-$root/build}/tilescope"
 out="$root/docs/guide"
 lessons="$root/assets/lessons"
 tmp="$(mktemp -d)"
 mkdir -p "$out"
+# Settings of its own: the GUI restores the last session's (presenter mode, names, panels), and
+# whoever ran it last on this account must not decide what the guide shows.
+export XDG_CONFIG_HOME="$tmp/config"
 
 display=":${TILESCOPE_DOCS_DISPLAY:-45}"
 Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
@@ -32,6 +36,10 @@ shot lesson3-compare      --lesson "$lessons/3_tile_sizes.json" --step 1
 shot lesson4-partial      --lesson "$lessons/4_partial_tiles.json" --step 1
 shot lesson5-missing      --lesson "$lessons/5_what_goes_wrong.json" --step 1
 shot lesson6-coalescing   --lesson "$lessons/6_coalescing_banks.json" --step 1
+# Lesson 8 compares two traces at 128^3 through the cache model (a minute or so here).
+echo "docs_images: lesson8-naive-vs-tiled-dram.png"
+"$bin" gui --lesson "$lessons/8_why_naive_is_fast.json" --step 2 --window 1280x800 --frames 3 \
+  --screenshot "$out/lesson8-naive-vs-tiled-dram.png" --screenshot-width 1000
 # At a projector (1280x720, presenter mode): the lesson strip, before and after Reveal, and compare.
 projector() {  # NAME, then gui options
   local name="$1"; shift
@@ -57,8 +65,12 @@ echo "docs_images: open-saved-race.png"
 OCL_ICD_VENDORS="$tmp/no-icds" "$bin" gui --open "$tmp/race.tstrace" --group 1,1 --window 1280x800 --frames 3 \
   --screenshot "$out/open-saved-race.png" --screenshot-width 1000
 
+# The slides' two examples: 4x4 with TILE_WIDTH 2 (a frame per part and per iteration), and 3x3,
+# whose phase 1 tile hangs past the edge of M and N.
 echo "docs_images: phases.gif"
-"$bin" gui --kernel tiled --size 16 --tile 4 --group 1,2 --record "$out/phases.gif"
+"$bin" gui --kernel tiled --size 4 --tile 2 --group 0,0 --record "$out/phases.gif"
+echo "docs_images: phases-3x3.gif"
+"$bin" gui --kernel tiled --size 3 --tile 2 --group 0,0 --record "$out/phases-3x3.gif"
 
 echo "docs_images: handout.png"
 "$bin" trace --kernel tiled --size 32 --tile 8 --save "$tmp/tiled.tstrace" >/dev/null

@@ -4,7 +4,12 @@
 // milliseconds to seconds), printing the totals as one CSV row.
 //
 //   cache_replay dump KERNEL SIZE OUT.stream        trace at the rung's default tile and parameters
+//   cache_replay sdump KERNEL SIZE OUT.sstream      trace a 3x3 sample (as trace --sample 3) and keep the
+//                                                    launch made from it (issue 31: fitting at 448^3 and up)
+//   cache_replay smodel IN.sstream GROUPS PROFILE [NAME=V]...  replay its first GROUPS groups (0: all);
+//                                                    l2_sectors and l2_merged_sectors scaled to the whole launch
 //   cache_replay model IN.stream PROFILE [NAME=V]... replay; NAME: l1_kb l2_kb ways cus resident inflight
+//                                                    clusters hashed drift clustermap
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -13,6 +18,7 @@
 #include <vector>
 
 #include "core/caches/cache_trace.h"
+#include "core/caches/translated_groups.h"
 #include "core/emulator/trace_runner.h"
 #include "core/kernel/catalog.h"
 #include "core/trace/trace.h"
@@ -67,6 +73,56 @@ CacheRequestStream load(const std::string& path) {
     return s;
 }
 
+void save_moved(const TranslatedGroups& t, const std::string& path) {
+    save(t.base, path + ".base");
+    std::ofstream f(path, std::ios::binary);
+    for (int d = 0; d < 3; ++d) put(f, t.step[d]);
+    f.write(reinterpret_cast<const char*>(t.grid.data()), sizeof t.grid);
+    if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+TranslatedGroups load_moved(const std::string& path) {
+    TranslatedGroups t;
+    t.base = load(path + ".base");
+    std::ifstream f(path, std::ios::binary);
+    for (int d = 0; d < 3; ++d) get(f, t.step[d]);
+    f.read(reinterpret_cast<char*>(t.grid.data()), sizeof t.grid);
+    if (!f) throw std::runtime_error("cannot read " + path);
+    return t;
+}
+
+void apply(CacheParams& p, int argc, char** argv, int first) {
+    for (int i = first; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto eq = a.find('=');
+        const std::string k = a.substr(0, eq);
+        const uint64_t v = k == "clustermap" ? 0 : std::strtoull(a.c_str() + eq + 1, nullptr, 10);
+        if (k == "l1_kb") p.l1_bytes = v * 1024;
+        else if (k == "l2_kb") p.l2_bytes = v * 1024;
+        else if (k == "ways") p.ways = uint32_t(v);
+        else if (k == "cus") p.cus = uint32_t(v);
+        else if (k == "resident") p.resident = uint32_t(v);
+        else if (k == "inflight") p.inflight_rounds = uint32_t(v);
+        else if (k == "clusters") p.merge_clusters = uint32_t(v);
+        else if (k == "hashed") p.hashed_sets = v != 0;
+        else if (k == "drift") p.drift = std::strtod(a.c_str() + eq + 1, nullptr);
+        else if (k == "clustermap") {
+            std::ifstream f(a.substr(eq + 1));
+            for (uint32_t c; f >> c;) p.cluster_of.push_back(c);
+        } else throw std::runtime_error("unknown parameter " + k);
+    }
+}
+
+void print_counts(const CacheCounts& c, double scale) {
+    std::printf("l1_sectors=%llu l1_hit_rate=%.4f l2_load_sectors=%llu l2_sectors=%llu l2_merged_sectors=%llu "
+                "l2_hit_sectors=%llu dram_read_sectors=%llu dram_write_sectors=%llu\n",
+                (unsigned long long)(double(c.l1_sectors) * scale), 100 * c.l1_hit_rate(),
+                (unsigned long long)(double(c.l2_load_sectors) * scale), (unsigned long long)(double(c.l2_sectors) * scale),
+                (unsigned long long)(double(c.l2_merged_sectors) * scale),
+                (unsigned long long)(double(c.l2_hit_sectors) * scale), (unsigned long long)(c.dram_read_bytes / 32),
+                (unsigned long long)(c.dram_write_bytes / 32));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,35 +145,44 @@ int main(int argc, char** argv) {
         } else if (mode == "model" && argc >= 4) {
             const CacheRequestStream s = load(argv[2]);
             CacheParams p = load_cache_profile(argv[3]).params;
-            for (int i = 4; i < argc; ++i) {
-                const std::string a = argv[i];
-                const auto eq = a.find('=');
-                const std::string k = a.substr(0, eq);
-                const uint64_t v = k == "clustermap" ? 0 : std::strtoull(a.c_str() + eq + 1, nullptr, 10);
-                if (k == "l1_kb") p.l1_bytes = v * 1024;
-                else if (k == "l2_kb") p.l2_bytes = v * 1024;
-                else if (k == "ways") p.ways = uint32_t(v);
-                else if (k == "cus") p.cus = uint32_t(v);
-                else if (k == "resident") p.resident = uint32_t(v);
-                else if (k == "inflight") p.inflight_rounds = uint32_t(v);
-                else if (k == "clusters") p.merge_clusters = uint32_t(v);
-                else if (k == "hashed") p.hashed_sets = v != 0;
-                else if (k == "clustermap") {
-                    std::ifstream f(a.substr(eq + 1));
-                    for (uint32_t c; f >> c;) p.cluster_of.push_back(c);
-                }
-                else throw std::runtime_error("unknown parameter " + k);
-            }
+            apply(p, argc, argv, 4);
             const CacheReport r = run_cache_model(s, p, argv[3]);
-            const auto& c = r.totals;
-            std::printf("l1_sectors=%llu l1_hit_rate=%.4f l2_load_sectors=%llu l2_sectors=%llu l2_merged_sectors=%llu "
-                        "l2_hit_sectors=%llu dram_read_sectors=%llu dram_write_sectors=%llu\n",
-                        (unsigned long long)c.l1_sectors, 100 * c.l1_hit_rate(), (unsigned long long)c.l2_load_sectors,
-                        (unsigned long long)c.l2_sectors, (unsigned long long)c.l2_merged_sectors,
-                        (unsigned long long)c.l2_hit_sectors, (unsigned long long)(c.dram_read_bytes / 32),
-                        (unsigned long long)(c.dram_write_bytes / 32));
+            print_counts(r.totals, 1.0);
+        } else if (mode == "sdump" && argc == 5) {
+            const KernelSpec* rung = find_rung(argv[2]);
+            if (!rung) throw std::runtime_error(std::string("no rung ") + argv[2]);
+            const LaunchConfig config{*rung, parse_size(argv[3]), rung->default_tile};
+            use_emulator_only();
+            const ResolvedLaunch launch = resolve(config);
+            const std::array<uint64_t, 3> grid{launch.groups[0], launch.groups[1], launch.groups[2]};
+            std::array<uint32_t, 3> sample{3, 3, 1};
+            for (int d = 0; d < 3; ++d)
+                if (grid[d] < sample[d]) sample[d] = uint32_t(grid[d]);
+            TraceOptions o;
+            o.checks = false;
+            o.verify = false;
+            o.cache_requests = true;
+            o.sample = sample;
+            o.detail_budget_bytes = 1;
+            o.max_memory_bytes = 4ull << 30;
+            const Trace t = run_trace(config, o);
+            if (!t.cache_requests || t.cache_requests_truncated) throw std::runtime_error("no request stream");
+            const TranslatedGroups moved = fit_translated_groups(*t.cache_requests, sample, grid);
+            save_moved(moved, argv[4]);
+            std::printf("kernel=%s size=%s groups=%llu sectors_per_group=%zu\n", argv[2], argv[3],
+                        (unsigned long long)moved.total_groups(), moved.base.sectors.size());
+        } else if (mode == "smodel" && argc >= 5) {
+            const TranslatedGroups moved = load_moved(argv[2]);
+            uint64_t groups = std::strtoull(argv[3], nullptr, 10);
+            if (groups == 0 || groups > moved.total_groups()) groups = moved.total_groups();
+            CacheParams p = load_cache_profile(argv[4]).params;
+            apply(p, argc, argv, 5);
+            const CacheReport r = run_cache_model(moved, p, argv[4], groups);
+            std::printf("groups_modelled=%llu groups_total=%llu ", (unsigned long long)groups,
+                        (unsigned long long)moved.total_groups());
+            print_counts(r.totals, double(moved.total_groups()) / double(groups));
         } else {
-            std::fprintf(stderr, "usage: cache_replay dump KERNEL SIZE OUT.stream | model IN.stream PROFILE [NAME=V]...\n");
+            std::fprintf(stderr, "usage: cache_replay dump KERNEL SIZE OUT.stream | model IN.stream PROFILE [NAME=V]... | sdump KERNEL SIZE OUT | smodel IN GROUPS PROFILE [NAME=V]...\n");
             status = 2;
         }
     } catch (const std::exception& e) {

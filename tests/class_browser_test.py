@@ -2,7 +2,7 @@
 """Class mode in a real browser (issue 34): `tilescope class` serves a lesson; headless
 chromium opens two student pages (375 px and 1280 px wide) driven over the DevTools
 protocol on a pipe (--remote-debugging-pipe: no network, no extra packages). Both follow a
-step change within a second, one answers, the instructor's tally counts it, Reveal reaches
+step change within a second (from the GUI, also its part and iteration), one answers, the instructor's tally counts it, Reveal reaches
 both pages (the guesser sees its guess beside the answer), and the CSV tally holds it.
 Usage: class_browser_test.py TILESCOPE LESSON.json SCRATCH_DIR [SHOTS_DIR]
 (SHOTS_DIR: also saves class_phone.png and class_wide.png after Reveal, for docs/guide.md,
@@ -11,7 +11,8 @@ import json, os, re, select, subprocess, sys, tempfile, time
 
 tilescope, lesson, scratch = sys.argv[1], sys.argv[2], sys.argv[3]
 # CLASS_TEST_GUI=1: the class is started from the GUI under Xvfb (its control file stands in
-# for the instructor's clicks: class, lesson-step, reveal, text, quit) instead of the CLI.
+# for the instructor's clicks: class, lesson-step, step, part, reveal, state, text, quit)
+# instead of the CLI.
 GUI = os.environ.get('CLASS_TEST_GUI') == '1'
 os.makedirs(scratch, exist_ok=True)
 failures = []
@@ -27,14 +28,24 @@ if os.path.exists(tally):
     os.remove(tally)
 control = os.path.join(scratch, 'class_gui_control')
 if GUI:
-    cls = subprocess.Popen(['xvfb-run', '-a', tilescope, 'gui', '--lesson', lesson, '--control', control],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    # A screen larger than the window: the pointer (at the screen's centre) is off the window,
+    # so no hover tooltip sits on the projector's screenshot.
+    # Its own settings folder: a saved presenter mode (from anyone's earlier session in this
+    # HOME) would fold the side panel, and the Class section with it, away.
+    gui_env = dict(os.environ, XDG_CONFIG_HOME=tempfile.mkdtemp(dir=scratch, prefix='config-'))
+    cls = subprocess.Popen(['xvfb-run', '-a', '-s', '-screen 0 2600x1700x24', tilescope, 'gui', '--lesson', lesson, '--control', control],
+                           env=gui_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
 else:
     cls = subprocess.Popen([tilescope, 'class', '--lesson', lesson, '--listen', '127.0.0.1:0', '--code', 'TEST42', '--tally', tally],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
 gui_step = [0]
 
 def tell(line):
+    # One command file at a time: a new one written over one the GUI has not taken yet
+    # (it looks four times a second) would lose the first.
+    end = time.time() + 3
+    while os.path.exists(control) and time.time() < end:
+        time.sleep(0.02)
     with open(control + '.tmp', 'w') as f:
         f.write(line + '\n')
     os.rename(control + '.tmp', control)
@@ -186,6 +197,48 @@ try:
         key('b')
         st, ok = wait_for(phone, lambda d: d.get('liveFrame') == '0' and d.get('step') == '0', 5)
         check(ok, 'and back')
+
+    if GUI:  # the window's own part and iteration (its timeline's Step > and Part >>) reach the pages
+        def gui_place(timeout=5):
+            """The GUI's place as its class publishes it (the control file's state report)."""
+            end = time.time() + timeout
+            report = os.path.join(scratch, 'class_gui_state.json')
+            while time.time() < end:
+                if os.path.exists(report):
+                    os.remove(report)
+                tell('state ' + report)
+                t1 = time.time() + 2
+                while time.time() < t1 and not os.path.exists(report):
+                    time.sleep(0.05)
+                if os.path.exists(report):
+                    p = json.load(open(report)).get('place')
+                    if p:
+                        return p
+                time.sleep(0.1)
+            return None
+        opening = gui_place()
+        check(opening is not None, "the GUI's place at the step's opening: " + json.dumps(opening))
+        for what, command in (('Step > twice (an iteration of the use part)', 'step 2'), ('Part >>', 'part 1')):
+            before = gui_place()
+            t0 = time.time()
+            tell(command)
+            end = time.time() + 5
+            place = before
+            while time.time() < end and place == before:
+                place = gui_place()
+            check(place is not None and place != before and place != opening,
+                  'the GUI moved: %s -> %s' % (json.dumps(before), json.dumps(place)))
+            if place is None:
+                continue
+            if command == 'step 2':
+                check(place['iteration'] is not None, 'Step > reached an iteration of a use part: %s' % json.dumps(place))
+            want = {'group': ','.join(map(str, place['group'])), 'phase': str(place['phase']), 'part': place['part'],
+                    'iteration': '' if place['iteration'] is None else str(place['iteration'])}
+            for name, s in (('375 px', phone), ('1280 px', wide)):
+                st, ok = wait_for(s, lambda d: all(d.get(k) == v for k, v in want.items()), 5)
+                check(ok and time.time() - t0 < 1.5, '%s page followed %s to %s in %.2f s (page: %s)' % (
+                    name, what, json.dumps(want), time.time() - t0,
+                    json.dumps({k: st.get(k) for k in ('group', 'phase', 'part', 'iteration', 'title')} if st else None)))
 
     # liveStep is the server's step, from 0; the page's lessonStep counts from 1, as the GUI does.
     t0 = time.time()

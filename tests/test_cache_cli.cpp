@@ -52,7 +52,7 @@ TEST(CacheCli, JsonCarriesTheContractsNamesAndConsistentSums) {
     const auto& c = j["caches"];
     EXPECT_EQ(keys(c), (std::set<std::string>{"profile", "params", "totals", "bounds", "buffers", "lines"}));
     EXPECT_EQ(keys(c["params"]), (std::set<std::string>{"l1_kb", "l2_kb", "line", "sector", "ways", "cus", "resident",
-                                                          "inflight_rounds", "merge_clusters", "hashed_sets"}));
+                                                          "inflight_rounds", "merge_clusters", "hashed_sets", "drift"}));
     const std::set<std::string> counts = {"l1_sectors",      "l1_hit_sectors",  "l2_sectors",
                                           "l2_hit_sectors", "l2_merged_sectors", "dram_read_bytes", "dram_write_bytes"};
     EXPECT_EQ(keys(c["totals"]), counts);
@@ -249,7 +249,7 @@ TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
     EXPECT_LT(total, l2);
     EXPECT_NE(h200.out.find("Nsight Compute", l2), std::string::npos) << h200.out;
     EXPECT_NE(h200.out.find("for naive at", l2), std::string::npos) << h200.out;  // this kernel's check
-    EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-26", l2), std::string::npos) << h200.out;
+    EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-27", l2), std::string::npos) << h200.out;
     const Result h100 = run("trace --kernel naive --size 32 --no-checks --caches h100");
     EXPECT_NE(h100.out.find("L2 sectors, held to the hardware: "), std::string::npos) << h100.out;
     for (const std::string args : {"--caches h200 --l1 0", "--caches teaching"}) {

@@ -218,6 +218,69 @@ TEST(CacheModel, MergingEndsAfterInflightRounds) {
     EXPECT_EQ(run_cache_model(s, p, "hand").totals.l2_merged_sectors, 1u);
 }
 
+// Time (issue 31): two groups on two units of one cluster load the same sectors, one per
+// request (sector 4j at request j: a line each, so L1 never helps). In lockstep every second
+// miss joins the first; with drift group g issues request j at 1 + j * pace(g), so the two
+// drift apart by j * |pace(0) - pace(1)| and merge only while that is under the window.
+TEST(CacheModel, DriftingGroupsStopMergingOnceApartByTheWindow) {
+    constexpr int n = 200;
+    CacheRequestStream s;
+    for (int g = 0; g < 2; ++g) {
+        s.begin_group();
+        for (uint64_t j = 0; j < n; ++j) s.add({4 * j}, false);
+    }
+    CacheParams p = tiny(1 << 16, 1 << 20, 2, 2, 1);
+    p.inflight_rounds = 4;
+    CacheReport r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l2_merged_sectors, uint64_t(n));  // lockstep: the same round, every time
+    p.drift = 0.1;
+    const double apart = std::abs(group_pace(p, 0) - group_pace(p, 1));
+    ASSERT_GT(apart, 0.001);
+    uint64_t within = 0;  // requests j whose two issues lie less than the window apart
+    for (int j = 0; j < n; ++j) within += double(j) * apart < p.inflight_rounds;
+    ASSERT_LT(within, uint64_t(n));  // the test means something: they do drift out
+    r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l2_merged_sectors, within);
+    EXPECT_EQ(r.totals.l2_sectors, 2 * uint64_t(n) - within);
+    EXPECT_EQ(r.totals.dram_read_bytes, uint64_t(n) * 32);  // the order changes no distinct count
+    // The pace is per group, fixed, within 1 +- drift, and 1 in lockstep.
+    EXPECT_EQ(group_pace(p, 7), group_pace(p, 7));
+    for (uint64_t g = 0; g < 100; ++g) {
+        EXPECT_GE(group_pace(p, g), 0.9);
+        EXPECT_LT(group_pace(p, g), 1.1);
+    }
+    p.drift = 0;
+    EXPECT_EQ(group_pace(p, 3), 1.0);
+}
+
+// Drift changes the order, not what is asked: 12 groups of 1-5 requests (loads and stores)
+// on 2 units of 2 slots, freed slots refilled at their own times, issue every request once.
+TEST(CacheModel, DriftKeepsEveryRequestAndTheDistinctCounts) {
+    CacheRequestStream s;
+    for (int g = 0; g < 12; ++g) {
+        s.begin_group();
+        for (uint64_t j = 0; j < uint64_t(1 + g % 5); ++j) {
+            if (g % 4 == 3)  // stores to sectors no load reads (a load after a store would hit L2 in any order)
+                s.add({1000 + uint64_t(g) * 8 + j}, true);
+            else
+                s.add({uint64_t(g % 3) * 8 + j, 100 + j}, false);
+        }
+    }
+    CacheParams p = tiny(256, 1 << 20, 2, 2, 2);
+    p.inflight_rounds = 2;
+    const CacheReport lockstep = run_cache_model(s, p, "hand");
+    p.drift = 0.5;
+    const CacheReport timed = run_cache_model(s, p, "hand");
+    EXPECT_EQ(timed.totals.l1_sectors, lockstep.totals.l1_sectors);  // every request issued once
+    EXPECT_EQ(timed.totals.l1_requests, lockstep.totals.l1_requests);
+    EXPECT_EQ(timed.totals.dram_read_bytes, lockstep.totals.dram_read_bytes);  // an L2 that holds it all
+    EXPECT_EQ(timed.totals.dram_write_bytes, lockstep.totals.dram_write_bytes);
+    EXPECT_EQ(timed.totals.l2_load_sectors + timed.totals.l2_merged_sectors,
+              timed.totals.l1_sectors - timed.totals.l1_hit_sectors);  // every L1 miss goes on
+    EXPECT_EQ(timed.totals.l2_sectors - timed.totals.l2_load_sectors,
+              lockstep.totals.l2_sectors - lockstep.totals.l2_load_sectors);  // the stores
+}
+
 TEST(CacheModel, CoarserModelSectorsMergeTracedSectors) {
     CacheRequestStream s;
     s.begin_group();
@@ -276,6 +339,11 @@ TEST(CacheModel, BadParametersNameTheirOption) {
     p = tiny(256, 512, 2, 0);
     EXPECT_NE(message(p).find("--cus 0"), std::string::npos);
     EXPECT_EQ(message(tiny(0, 512, 2)), "no error");  // --l1 0: no L1
+    p = tiny(256, 512, 2);
+    p.drift = 1.5;  // a pace of 1 - 1.5 would go back in time
+    EXPECT_NE(message(p).find("drift"), std::string::npos);
+    p.drift = -0.1;
+    EXPECT_NE(message(p).find("drift"), std::string::npos);
 }
 
 TEST(CacheProfiles, EveryProfileLoadsWithItsSourceAndValidParameters) {

@@ -184,3 +184,66 @@ TEST(ClassRoom, RevealOnAStepWithoutAQuestionChangesNothing) {
     EXPECT_EQ(room.sequence(), seq);
     EXPECT_FALSE(room.revealed(0));
 }
+
+TEST(ClassRoom, TheWindowsPlaceReachesThePagesInOneChangeWithItsStep) {
+    ClassRoom room(lesson(), {}, "CODE");
+    const auto s = room.join("CODE", "10.0.0.1", t0);
+    EXPECT_TRUE(room.state_for(s.token)["place"].is_null());  // no place yet: where the step opens
+    Place p;
+    p.group = {1, 0};
+    p.interval = 3;
+    p.phase = 1;
+    p.part = "use";
+    p.iteration = 1;
+    const uint64_t before = room.sequence();
+    room.show(1, p);
+    EXPECT_EQ(room.sequence(), before + 1);  // the step and the place: one change, not two
+    auto st = room.state_for(s.token);
+    EXPECT_EQ(st["step"], 1);
+    EXPECT_EQ(st["frame_step"], 0);
+    EXPECT_EQ(st["place"], (nlohmann::json{{"group", {1, 0}}, {"interval", 3}, {"phase", 1}, {"part", "use"}, {"iteration", 1}}));
+    room.show(1, p);  // the window redraws the same place every frame: the pages are not woken
+    EXPECT_EQ(room.sequence(), before + 1);
+    p.iteration.reset();  // the whole part
+    room.show(1, p);
+    EXPECT_EQ(room.sequence(), before + 2);
+    EXPECT_TRUE(room.state_for(s.token)["place"]["iteration"].is_null());
+    p.part = std::string(1000, 'x');  // kept short
+    room.show(1, p);
+    EXPECT_EQ(room.state_for(s.token)["place"]["part"].get<std::string>().size(), 32u);
+    room.frame(1);  // the CLI's frame key: from the step's opening, no place
+    st = room.state_for(s.token);
+    EXPECT_TRUE(st["place"].is_null());
+    EXPECT_EQ(st["frame_step"], 1);
+    room.show(1, p);
+    room.go_to(0);
+    EXPECT_TRUE(room.state_for(s.token)["place"].is_null());
+    EXPECT_EQ(room.position().step, 0);
+}
+
+TEST(ClassRoom, OneAddressCannotFillTheClassOrStuffTheTally) {
+    Limits l;
+    l.tokens_per_address = 3;
+    ClassRoom room(lesson(), l, "CODE");
+    std::vector<std::string> tokens;
+    for (int i = 0; i < 3; ++i) {
+        const auto j = room.join("CODE", "6.6.6.6", t0);
+        ASSERT_EQ(j.status, Status::ok);
+        tokens.push_back(j.token);
+    }
+    EXPECT_EQ(room.join("CODE", "6.6.6.6", t0).status, Status::address_full);
+    EXPECT_EQ(room.join("CODE", "6.6.6.6", t0 + 3600s).status, Status::address_full);  // a cap, not a rate
+    EXPECT_EQ(room.join("CODE", "10.0.0.1", t0).status, Status::ok);                   // others still join
+    room.go_to(1);
+    for (const auto& t : tokens) EXPECT_EQ(room.answer(t, 1, "7", t0), Status::ok);
+    EXPECT_EQ(room.tally().answered, 3u);  // at most tokens_per_address guesses from one address
+    // This machine is not capped (the load test's simulated students), unless asked.
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(room.join("CODE", "127.0.0.1", t0).status, Status::ok);
+    l.loopback_uncapped = false;
+    ClassRoom strict(lesson(), l, "CODE");
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(strict.join("CODE", "::ffff:127.0.0.1", t0).status, Status::ok);
+    EXPECT_EQ(strict.join("CODE", "::ffff:127.0.0.1", t0).status, Status::address_full);
+    EXPECT_TRUE(is_loopback("127.0.0.2"));
+    EXPECT_TRUE(is_loopback("::1"));
+    EXPECT_FALSE(is_loopback("10.127.0.1"));
+}

@@ -148,7 +148,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_kernel", "bench --device pocl --kernel quickest", "accepted"},
         BadInput{"unknown_device", "bench --device quantum", "--device"},
         BadInput{"negative_reps", "bench --device pocl --reps -1", "--reps"},
-        BadInput{"buffers_beyond_memory", "bench --device pocl --kernel naive --size 65536", "--size"},
+        // 65536^2 floats per matrix: refused before any buffer, since the rungs index with 32-bit ints.
+        BadInput{"matrix_beyond_32bit_indices", "bench --device pocl --kernel naive --size 65536", "--size '65536': A (MxK)"},
+        BadInput{"side_beyond_2_20", "bench --device pocl --kernel splitk --size 64x64x1048577", "up to 1048576"},
         BadInput{"malformed_arg", "bench --device pocl --source " + kData + "/custom_cab.cl --entry matmul_cab --global N,M "
                                   "--local 1,1 --arg C=matrx:MxN", "--arg"},
         BadInput{"kernel_does_not_build", "bench --device pocl --size 8 --source " + kData + "/does_not_build.cl --entry "

@@ -44,3 +44,26 @@ TEST(Size, ParsesSquareAndRectangular) {
     for (const char* bad : {"0", "-4", "12x5", "axb", "", "3x4x5x6", "1e3", "100000"})
         EXPECT_THROW(parse_size(bad), InputError) << bad;
 }
+
+// A long K is accepted up to 2^20 (issue 30 item 2: 64x64x131072); a matrix of 2^31 elements or
+// more is refused in one line naming it, since the rungs index rows with 32-bit ints.
+TEST(Size, AcceptsALongKWhileEveryMatrixFitsThirtyTwoBitIndices) {
+    const ProblemSize k = parse_size("64x64x131072");
+    EXPECT_EQ(k.K, 131072);
+    EXPECT_EQ(parse_size("64x64x1048576").K, 1048576);
+    EXPECT_EQ(parse_size("46340").M, 46340);  // 46340^2 < 2^31
+    for (const char* bad : {"64x64x1048577", "1048577x1x1"}) EXPECT_THROW(parse_size(bad), InputError) << bad;
+    const std::pair<const char*, const char*> too_many[] = {
+        {"46341", "A (MxK) would have 2147488281 elements"}, {"2x1048576x1048576", "B (KxN)"}, {"65536x65536x1", "C (MxN)"}};
+    for (const auto& [text, named] : too_many) {
+        try {
+            parse_size(text);
+            ADD_FAILURE() << text << " was accepted";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(named), std::string::npos) << what;
+            EXPECT_NE(what.find("accepted: S or MxNxK with positive integers up to 1048576"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+    }
+}

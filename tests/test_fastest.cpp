@@ -342,3 +342,83 @@ TEST(RoofBelowRung, FlagsThePeakBelowTheFastestMeasuredPoint) {
     r.peak_gflops = 0;  // not measured: nothing to flag
     EXPECT_FALSE(tasks::roof_below_rung(r));
 }
+
+// tune writes the table (issue 30 item 3): two rungs tuned at one shape drawn at random on PoCL
+// leave one row there, naming whichever stored point ran faster with its tile and figure; a
+// second shape adds a row; bench --kernel fastest then picks that row's rung and tile there and
+// verifies. A slower re-run of the same rung does not replace a faster row.
+TEST(TuneWritesTheTable, EachTunedShapeKeepsTheFastestStoredPoint) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const fs::path dir = temp_dir("tune");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    fs::create_directories(dir / "tuning");
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    const std::string shape = std::to_string(odd(41, 79)) + "x" + std::to_string(odd(41, 79)) + "x" + std::to_string(odd(41, 79));
+    const std::string other = std::to_string(odd(150, 250)) + "x" + std::to_string(odd(15, 29)) + "x" + std::to_string(odd(100, 200));
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": sizes " + shape + ", " + other);
+    std::printf("TuneWritesTheTable seed %u: sizes %s, %s\n", seed, shape.c_str(), other.c_str());
+    ASSERT_EQ(run("tune --device pocl --kernel naive --size " + other + " --tile 8 --reps 1 --warmup 0", dir), 0) << slurp(dir / "err");
+    for (const char* kernel : {"naive", "tiled"})
+        ASSERT_EQ(run(std::string("tune --device pocl --kernel ") + kernel + " --size " + shape + " --tile 8,16 --reps 1 --warmup 0", dir), 0)
+            << slurp(dir / "err");
+    const fs::path file = dir / "tuning" / (device_slug(pocl) + ".json");
+    nlohmann::json doc = nlohmann::json::parse(slurp(file));
+    ASSERT_TRUE(doc.contains("fastest")) << doc.dump();
+    ASSERT_EQ(doc["fastest"].size(), 2u) << doc["fastest"].dump();
+    EXPECT_EQ(parse_size(doc["fastest"][0]["size"].get<std::string>()), parse_size(other));
+    EXPECT_EQ(doc["fastest"][0]["kernel"], "naive");
+    const ProblemSize s = parse_size(shape);
+    const nlohmann::json row = doc["fastest"][1];
+    EXPECT_EQ(parse_size(row["size"].get<std::string>()), s);
+    // Each rung's stored point at this shape (the last tune of each), from the same file: the
+    // row is the faster one, its tile and figure as stored.
+    const auto stored = [&](const std::string& k) { return doc["kernels"][k]; };
+    const std::string faster = stored("naive")["gflops"].get<double>() >= stored("tiled")["gflops"].get<double>() ? "naive" : "tiled";
+    EXPECT_EQ(row["kernel"], faster);
+    EXPECT_EQ(row["tile"], stored(faster)["tile"]);
+    EXPECT_DOUBLE_EQ(row["gflops"].get<double>(), stored(faster)["gflops"].get<double>());
+    EXPECT_EQ(row["from"].get<std::string>().rfind("tilescope tune, ", 0), 0u) << row["from"];
+
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size " + shape + " --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json records = nlohmann::json::parse(slurp(dir / "b.json"));
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0]["kernel"], faster);
+    EXPECT_EQ(records[0]["tile"], row["tile"]);
+    EXPECT_EQ(records[0]["verified"], true);
+    EXPECT_EQ(records[0]["pick_reason"].get<std::string>().rfind(faster + ": fastest measured at " + row["size"].get<std::string>() + ",", 0), 0u)
+        << records[0]["pick_reason"];
+
+    // merge_tuning keeps a faster row: a slower result of the same shape leaves it as it was.
+    const std::string again = merge_tuning(slurp(file), pocl.label(), faster, s,
+                                           {TuneResult{8, {}, "ok", row["gflops"].get<double>() / 2, 0.01, "", "", ""}}, "");
+    EXPECT_EQ(nlohmann::json::parse(again)["fastest"][1], row);
+    fs::remove_all(dir);
+}
+
+// A long K (issue 30 item 2: K above 65536 is now accepted): splitk and warp_tile verify against the
+// CPU reference on PoCL at a small C and a K beyond 65536 that is a multiple of nothing, drawn each run.
+TEST(LongK, SplitkAndWarpTileVerifyBeyond65536OnPocl) {
+    const fs::path dir = temp_dir("longk");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    fs::create_directories(dir / "tuning");
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    const std::string size = std::to_string(odd(5, 13)) + "x" + std::to_string(odd(5, 13)) + "x" + std::to_string(odd(65537, 80000));
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": size " + size);
+    std::printf("LongK seed %u: size %s\n", seed, size.c_str());
+    ASSERT_EQ(run("bench --device pocl --kernel splitk,warp_tile --size " + size + " --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json records = nlohmann::json::parse(slurp(dir / "b.json"));
+    ASSERT_EQ(records.size(), 2u);
+    for (const auto& r : records) {
+        EXPECT_EQ(r["verified"], true) << r.dump();
+        EXPECT_EQ(r["K"].get<int64_t>(), parse_size(size).K);
+    }
+    fs::remove_all(dir);
+}

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -22,6 +24,7 @@
 #include "core/io/trace_file.h"
 #include "core/kernel/catalog.h"
 #include "core/trace/frame.h"
+#include "core/teach/phase_gif.h"
 
 using namespace tilescope;
 
@@ -221,6 +224,128 @@ TEST(Frame, ThreeByThreeValidWorkItemWritesAZeroInPhaseOne) {
     EXPECT_NE(s.cases[0].find("phase 1"), std::string::npos) << s.cases[0];
 }
 
+namespace {
+
+// The tiled rung's load, in closed form: work-item (x, y) of group (gx, gy) in phase p
+// stores A(gy*TS+y, p*TS+x) into atile(y, x) and B(p*TS+y, gx*TS+x) into btile(y, x), or 0
+// where that element lies outside its matrix.
+struct TiledClosedForm {
+    int64_t M, N, K, TS;
+    bool a_outside(GroupId g, int p, int64_t x, int64_t y) const { return g[1] * TS + y >= M || p * TS + x >= K; }
+    bool b_outside(GroupId g, int p, int64_t x, int64_t y) const { return p * TS + y >= K || g[0] * TS + x >= N; }
+    // "x,y" of the work-items writing zeros into `array`, and the outside cells of its tile "r,c".
+    std::set<std::string> writers(const std::string& array, GroupId g, int p) const {
+        std::set<std::string> out;
+        for (int64_t y = 0; y < TS; ++y)
+            for (int64_t x = 0; x < TS; ++x)
+                if (array == "atile" ? a_outside(g, p, x, y) : b_outside(g, p, x, y))
+                    out.insert(std::to_string(x) + "," + std::to_string(y));
+        return out;
+    }
+    std::set<std::string> outside(const std::string& array, GroupId g, int p) const {
+        std::set<std::string> out;
+        for (int64_t y = 0; y < TS; ++y)
+            for (int64_t x = 0; x < TS; ++x) {
+                const bool a = array == "atile";
+                const int64_t r = a ? g[1] * TS + y : p * TS + y, c = a ? p * TS + x : g[0] * TS + x;
+                if (a ? a_outside(g, p, x, y) : b_outside(g, p, x, y)) out.insert(std::to_string(r) + "," + std::to_string(c));
+            }
+        return out;
+    }
+    Rect rect(const std::string& array, GroupId g, int p) const {
+        return array == "atile" ? Rect{g[1] * TS, p * TS, g[1] * TS + TS - 1, p * TS + TS - 1}
+                                : Rect{p * TS, g[0] * TS, p * TS + TS - 1, g[0] * TS + TS - 1};
+    }
+};
+
+// What the frame says: the writers and where each zeroed cell stands, from ZeroWrite.
+std::set<std::string> model_writers(const Frame& f, const std::string& array) {
+    std::set<std::string> out;
+    for (const WorkItemId& w : f.zero_writers(array)) out.insert(std::to_string(w[0]) + "," + std::to_string(w[1]));
+    return out;
+}
+std::set<std::string> model_outside(const Frame& f, const std::string& array) {
+    std::set<std::string> out;
+    for (const TileInMatrix& t : f.tiles)
+        if (t.array == array)
+            for (const auto& [r, c] : t.outside) out.insert(std::to_string(r) + "," + std::to_string(c));
+    return out;
+}
+
+}  // namespace
+
+// Issue 33 item 3: which work-items write zeros and which cells of a tile hang past the
+// matrix's edge, for every detail group, phase and part, against the closed form above,
+// square (the slides' 3x3 with TILE_WIDTH 2) and rectangular (5x7x3 with TS 4: every tile
+// hangs past some edge).
+TEST(Frame, ZeroWritersAndTilesPastTheEdgeMatchTheClosedForm) {
+    TraceOptions o;
+    o.groups = {{0, 0, 0}, {1, 1, 0}};
+    const Trace rect = run_trace(LaunchConfig{*find_rung("tiled"), ProblemSize{5, 7, 3}, 4}, o);
+    struct Case {
+        const Trace* trace;
+        TiledClosedForm form;
+    };
+    size_t zero_frames = 0;
+    for (const Case& c : {Case{&traced(3), {3, 3, 3, 2}}, Case{&rect, {5, 7, 3, 4}}}) {
+        const Trace& t = *c.trace;
+        const MatrixRoles roles = matrix_roles(t);
+        for (const GroupId g : {GroupId{0, 0, 0}, GroupId{1, 1, 0}}) {
+            const GroupFrames gf(t, roles, g);
+            const int phases = int((c.form.K + c.form.TS - 1) / c.form.TS);
+            ASSERT_EQ(gf.plan().phases, phases);
+            for (int p = 0; p < phases; ++p)
+                for (const std::string part : {"load", "use"}) {
+                    SCOPED_TRACE(t.size.label() + " group " + std::to_string(g[0]) + "," + std::to_string(g[1]) + " phase " +
+                                 std::to_string(p) + " " + part);
+                    const Frame f = gf.frame(FrameRequest{g, p, part, std::nullopt, std::nullopt, Naming::Slides});
+                    ASSERT_EQ(f.tiles.size(), 2u);
+                    for (const std::string array : {"atile", "btile"}) {
+                        // Zeros are written in the load part only; the tile stays where it is through the use part.
+                        EXPECT_EQ(model_writers(f, array), part == "load" ? c.form.writers(array, g, p) : std::set<std::string>{});
+                        EXPECT_EQ(model_outside(f, array), c.form.outside(array, g, p));
+                        for (const TileInMatrix& tm : f.tiles)
+                            if (tm.array == array) {
+                                EXPECT_EQ(tm.rect, c.form.rect(array, g, p));
+                                EXPECT_EQ(tm.matrix, array == "atile" ? "A" : "B");
+                            }
+                    }
+                    for (const ZeroWrite& z : f.zero_writes) {  // each zero stands for the closed form's element, outside
+                        ASSERT_TRUE(z.cell.stands_for);
+                        EXPECT_TRUE(z.cell.stands_outside);
+                        EXPECT_EQ(z.cell.row, int64_t(z.local[1]));
+                        EXPECT_EQ(z.cell.col, int64_t(z.local[0]));
+                        const Rect r = c.form.rect(z.cell.array, g, p);
+                        EXPECT_EQ(z.cell.stands_for->row, r.r0 + z.cell.row);
+                        EXPECT_EQ(z.cell.stands_for->col, r.c0 + z.cell.col);
+                    }
+                    zero_frames += !f.zero_writes.empty();
+                }
+        }
+    }
+    EXPECT_GE(zero_frames, 4u);  // the cases above do write zeros
+    // The slides' sentence: in phase 1 of Block (0,0), Threads (0,1) and (1,1) (row, column;
+    // OpenCL's (1,0) and (1,1)) need special treatment in loading the M tile.
+    const std::vector<std::string> lines = zero_write_lines(frame_of(3, {0, 0, 0}, 1, "load"));
+    EXPECT_EQ(lines, (std::vector<std::string>{"atile: work-items (1,0), (1,1) write 0 in place of M0,3, M1,3 (outside M)",
+                                               "btile: work-items (0,1), (1,1) write 0 in place of N3,0, N3,1 (outside N)"}));
+    EXPECT_TRUE(zero_write_lines(frame_of(3, {0, 0, 0}, 0, "load")).empty());  // phase 0 is inside both matrices
+    EXPECT_EQ(zero_write_lines(frame_of(3, {0, 0, 0}, 1, "load", {}, {}, Naming::Abc)).front(),
+              "atile: work-items (1,0), (1,1) write 0 in place of A0,3, A1,3 (outside A)");
+}
+
+// The GIF steps as the frames do: a frame per part and per iteration of a use part (4x4,
+// TS 2: load, 2 iterations; load, 2 iterations, store), or per part past max_frames.
+TEST(FrameGif, OneFramePerIterationUpToItsBound) {
+    const Trace& t = traced(4);
+    const std::string gif = (std::filesystem::temp_directory_path() / ("tilescope_frame_gif_" + std::to_string(::getpid()) + ".gif")).string();
+    EXPECT_EQ(write_phase_gif(t, matrix_roles(t), {0, 0, 0}, gif), 7);
+    PhaseGifOptions parts_only;
+    parts_only.max_frames = 6;
+    EXPECT_EQ(write_phase_gif(t, matrix_roles(t), {0, 0, 0}, gif, parts_only), 5);
+    std::filesystem::remove(gif);
+}
+
 TEST(Frame, BadRequestsNameTheOption) {
     const auto message = [](const std::function<void()>& f) {
         try {
@@ -299,6 +424,19 @@ TEST(FrameCli, JsonMatchesTheModel) {
     EXPECT_EQ(j.at("item").at("local"), nlohmann::json::array({1, 0}));
     EXPECT_EQ(j.at("item").at("computes").at("buffer"), "C");
     EXPECT_EQ(j.at("item").at("steps").at(0).at("local_stores").at(0).at("label"), "M0,1");
+    EXPECT_EQ(j.at("zero_writes"), nlohmann::json::array());
+    EXPECT_EQ(j.at("tiles").size(), 2u);
+
+    // The 3x3 example's phase 1: zeros and the tile past the edge, in the JSON and the text.
+    const CliRun edge = run("--kernel tiled --size 3 --tile 2 --group 0,0 --phase 1 --part load --json -");
+    ASSERT_EQ(edge.status, 0) << edge.out;
+    const nlohmann::json e = nlohmann::json::parse(edge.out);
+    EXPECT_EQ(e, frame_to_json(frame_of(3, {0, 0, 0}, 1, "load")));
+    EXPECT_EQ(e.at("zero_writes").size(), 4u);
+    EXPECT_EQ(e.at("tiles").at(0).at("outside"), nlohmann::json::parse("[[0,3],[1,3]]"));
+    const CliRun edge_text = run("--kernel tiled --size 3 --tile 2 --group 0,0 --phase 1 --part load");
+    EXPECT_NE(edge_text.out.find("atile: work-items (1,0), (1,1) write 0 in place of M0,3, M1,3 (outside M)"), std::string::npos)
+        << edge_text.out;
 
     const CliRun text = run("--size 4 --tile 2 --phase 0 --part use --iteration 1");
     EXPECT_EQ(text.status, 0);

@@ -34,6 +34,36 @@ TEST(SetupForm, GoodInputImpliesTheLaunch) {
     EXPECT_EQ(c.implied[2], "4 phases per work-group (trips round the tile loop; 8 barriers per work-group)");
 }
 
+// The slides' quiz 1 (1,000 blocks of 512 threads) needs work-groups that are not TSxTS:
+// tiled_wpt's are TS x TS/WPT. The form keeps the launch's parameters, so what it implies is
+// that launch's (it showed the rung's default WPT=4, work-groups of 32x8, beside a WPT=2 trace).
+TEST(SetupForm, ParametersOfTheLaunchShapeItsWorkGroups) {
+    DeviceInfo d = small_device();
+    d.max_work_group = 1024;
+    SetupForm f;
+    f.kernel = "tiled_wpt";
+    f.size = "64";
+    f.tile = 32;
+    f.params = {{"WPT", 2}};
+    SetupCheck c = check_setup(f, &d);
+    ASSERT_TRUE(c.ok()) << c.problem;
+    EXPECT_EQ(c.implied[0], "NDRange 64x32, work-group 32x16");
+    EXPECT_EQ(c.implied[1], "4 work-groups of 512 work-items");
+    ASSERT_TRUE(c.config);
+    EXPECT_EQ(c.config->params.at("WPT"), 2);
+    f.size = "800x1280x32";  // M x N x K: 1280/32 = 40 groups across, 800/32 = 25 down
+    c = check_setup(f, &d);
+    ASSERT_TRUE(c.ok()) << c.problem;
+    EXPECT_EQ(c.implied[1], "1000 work-groups of 512 work-items");
+    f.params.clear();  // the rung's default (WPT 4): 32x8
+    EXPECT_EQ(check_setup(f, &d).implied[1], "1000 work-groups of 256 work-items");
+    f.kernel = "tiled";  // another rung's parameter is left behind, not refused
+    f.params = {{"WPT", 2}};
+    c = check_setup(f, &d);
+    ASSERT_TRUE(c.ok()) << c.problem;
+    EXPECT_TRUE(c.config->params.empty());
+}
+
 TEST(SetupForm, BadInputIsAMessageNeverAThrow) {
     const DeviceInfo d = small_device();
     struct Bad {

@@ -244,6 +244,33 @@ TEST(TraceRunner, RefusesBeyondTheBoundWithTheEstimate) {
     }
 }
 
+TEST(TraceRunner, ARefusalForAViewNamesTheLaunchAndNoOption) {
+    // The GUI's compare view (issue 32 item 6): the user typed no --size, --groups or
+    // --no-checks, so the refusal names the launch as the caller does and no option.
+    TraceOptions o;
+    o.max_seconds = 0.01;
+    o.named_as = "the trace of 'naive' at 128x128x128";
+    try {
+        run_trace(rung("naive", "128", 16), o);
+        FAIL() << "no refusal";
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind("the trace of 'naive' at 128x128x128 on the emulator needs about", 0), 0u) << m;
+        EXPECT_NE(m.find("a smaller size fits"), std::string::npos) << m;
+        EXPECT_EQ(m.find("--"), std::string::npos) << m;
+    }
+    o.max_seconds = 900;
+    o.groups = {{99, 0, 0}};
+    try {
+        estimate_trace(rung("naive", "128", 16), o);
+        FAIL() << "no refusal";
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind("the trace of 'naive' at 128x128x128: work-group 99,0", 0), 0u) << m;
+        EXPECT_EQ(m.find("--"), std::string::npos) << m;
+    }
+}
+
 TEST(TraceRunner, CancelStopsBetweenWorkGroups) {
     TraceOptions o;
     o.checks = false;

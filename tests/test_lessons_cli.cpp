@@ -560,6 +560,29 @@ size_t pixels_of(const fs::path& png, uint32_t rgb) {
 }  // namespace
 #endif
 
+#ifdef TILESCOPE_HAVE_STB
+// The wrong cells are the answer to lesson 5 step 1's question: the page paints them red only
+// after Reveal, as the GUI does (issue 33 item 2; the page had filled them before).
+TEST(Handout, WrongCellsStayUnpaintedUntilReveal) {
+    const fs::path html = scratch() / "lesson5.html";
+    const std::string lessons = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/";
+    const Result r = run("export --html " + html.string() + " --lesson " + lessons + "5_what_goes_wrong.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    size_t red[2] = {0, 0};
+    for (int revealed : {0, 1}) {
+        const fs::path png = scratch() / ("lesson5_wrong" + std::to_string(revealed) + ".png");
+        const Result c = shell("cd " + scratch().string() + " && " +
+                               chromium("--window-size=1280,1500 --virtual-time-budget=3000 --screenshot=" + png.string() + " 'file://" +
+                                        html.string() + "#lessonstep=1" + (revealed ? "&reveal=1" : "") + "'"));
+        ASSERT_EQ(c.status, 0) << c.err;
+        red[revealed] = pixels_of(png, 0xC80000);  // the palette's "wrong"
+    }
+    // Before: at most the legend's key (a few dozen pixels); after: the wrong cells of P.
+    EXPECT_LT(red[0], 400u) << "wrong cells painted before Reveal";
+    EXPECT_GT(red[1], red[0] + 10000) << "no wrong cells painted after Reveal";
+}
+#endif
+
 // Readable at a projector's 1280 px and on a phone's 375 px: no sideways scrolling, cells of
 // local arrays at least as large as the matrices', names on cells, A and B in their own colours.
 TEST(Handout, ReadableAt1280AndOnAPhone) {

@@ -152,22 +152,35 @@ TEST(OpenSavedTrace, ShowsTheSavedCacheReportWithNoOpenCl) {
     EXPECT_EQ(drawn.find("trace the kernel again"), std::string::npos) << drawn;
 }
 
-TEST(Record, OneGifFramePerInterval) {
+// The frames a GIF of tiled at tile TS must have: one per part, but TS for a use part (one
+// per iteration: the tiled kernel reads each tile TS times, once per k).
+size_t tiled_gif_frames(const fs::path& json, int gx, int gy, size_t ts) {
+    std::ifstream in(json);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    size_t frames = 0;
+    for (const auto& g : j["per_group"])
+        if (g["group"][0] == gx && g["group"][1] == gy)
+            for (const auto& ph : g["phase_list"])
+                for (const auto& part : ph["parts"]) frames += part["part"] == "use" ? ts : 1;
+    return frames;
+}
+
+TEST(Record, OneGifFramePerPartAndIterationReadableByAll) {
     const fs::path gif = scratch() / "phases.gif", js = scratch() / "phases.json";
     ASSERT_EQ(shell(std::string(TILESCOPE_BIN) + " trace --kernel tiled --size 32 --tile 8 --groups 1,2 --json " + js.string()).status, 0);
-    std::ifstream in(js);
-    const nlohmann::json j = nlohmann::json::parse(in);
-    size_t intervals = 0;
-    for (const auto& g : j["per_group"])
-        if (g["group"][0] == 1 && g["group"][1] == 2) intervals = g["intervals"].size();
-    ASSERT_GT(intervals, 1u);
-    const Result r = shell(std::string(TILESCOPE_BIN) + " gui --kernel tiled --size 32 --tile 8 --group 1,2 --record " + gif.string());
+    const size_t frames = tiled_gif_frames(js, 1, 2, 8);
+    ASSERT_EQ(frames, 4u * (1 + 8) + 1);  // 4 phases of load and 8 iterations of use, then the store
+    std::filesystem::remove(gif);
+    const Result r = shell("umask 022; " + std::string(TILESCOPE_BIN) + " gui --kernel tiled --size 32 --tile 8 --group 1,2 --record " + gif.string());
     ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(std::filesystem::status(gif).permissions() & std::filesystem::perms::all,
+              std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read |
+                  std::filesystem::perms::others_read);  // 0644, as docs/guide's images are kept
     int err = 0;
     GifFileType* f = DGifOpenFileName(gif.c_str(), &err);
     ASSERT_NE(f, nullptr);
     ASSERT_EQ(DGifSlurp(f), GIF_OK);
-    EXPECT_EQ(size_t(f->ImageCount), intervals);
+    EXPECT_EQ(size_t(f->ImageCount), frames);
     // Consecutive frames differ: the tiles move.
     ASSERT_GE(f->ImageCount, 3);
     const size_t n = size_t(f->SWidth) * size_t(f->SHeight);
@@ -221,31 +234,22 @@ GifFrames decode(const fs::path& path) {
     return out;
 }
 
-size_t parts_of(const fs::path& json, int gx, int gy) {
-    std::ifstream in(json);
-    const nlohmann::json j = nlohmann::json::parse(in);
-    size_t parts = 0;
-    for (const auto& g : j["per_group"])
-        if (g["group"][0] == gx && g["group"][1] == gy)
-            for (const auto& ph : g["phase_list"]) parts += ph["parts"].size();
-    return parts;
-}
-
-TEST(Record, CaptionFitsLocalArraysShowOneFramePerPart) {
+TEST(Record, CaptionFitsLocalArraysShowOneFramePerPartAndIteration) {
     const palette::Colours& pal = palette::light();
     const palette::Rgb white{255, 255, 255, 255};
     struct Case {
         std::string setup;
         int gx, gy;
         size_t min_caption_lines;
+        int ts;
     };
     // 4x4 makes the narrowest picture (its caption must wrap); 32x32 TS 8 cut "line 33; 8" before.
-    for (const Case& c : {Case{"--kernel tiled --size 4 --tile 2", 1, 1, 4}, Case{"--kernel tiled --size 32 --tile 8", 1, 2, 3}}) {
+    for (const Case& c : {Case{"--kernel tiled --size 4 --tile 2", 1, 1, 4, 2}, Case{"--kernel tiled --size 32 --tile 8", 1, 2, 3, 8}}) {
         SCOPED_TRACE(c.setup);
         const fs::path gif = scratch() / "caption.gif", js = scratch() / "caption.json";
         const std::string g = std::to_string(c.gx) + "," + std::to_string(c.gy);
         ASSERT_EQ(shell(std::string(TILESCOPE_BIN) + " trace " + c.setup + " --groups " + g + " --json " + js.string()).status, 0);
-        const size_t parts = parts_of(js, c.gx, c.gy);
+        const size_t parts = tiled_gif_frames(js, c.gx, c.gy, size_t(c.ts));
         ASSERT_GT(parts, 1u);
         const Result r = shell(std::string(TILESCOPE_BIN) + " gui " + c.setup + " --group " + g + " --record " + gif.string());
         ASSERT_EQ(r.status, 0) << r.err;

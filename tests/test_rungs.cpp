@@ -109,6 +109,18 @@ TEST(TunableParams, ParseParam) {
     EXPECT_EQ(params_text(k, {{"VW", 8}}), "TSK=16 WPTM=8 WPTN=8 VW=8");
 }
 
+// The compare view's headers: a parameter the two sides set differently is named on both,
+// the default side too (lesson 6 step 3: PAD=0 against PAD=4, the default).
+TEST(TunableParams, ComparedParamsNameWhatDiffers) {
+    const KernelSpec& k = *find_rung("reg2d_tpad");
+    const int64_t pad = k.find_param("PAD")->default_value;
+    EXPECT_EQ(changed_params_text(k, {{"PAD", pad}}), "");
+    EXPECT_EQ(compared_params_text(k, {{"PAD", pad}}, {{"PAD", 0}}), "PAD=" + std::to_string(pad));
+    EXPECT_EQ(compared_params_text(k, {{"PAD", 0}}, {{"PAD", pad}}), "PAD=0");
+    EXPECT_EQ(compared_params_text(k, {{"PAD", pad}}, {{"PAD", pad}}), "");  // the same on both: nothing to tell apart
+    EXPECT_EQ(compared_params_text(k, {}, {{"PAD", 0}}), "PAD=" + std::to_string(pad));  // unset: the default in effect
+}
+
 // ---- every rung with tunable parameters verified on PoCL away from its defaults ----
 // (Ladder/EveryRung in test_runner.cpp verifies every rung at its defaults.)
 

@@ -22,6 +22,7 @@ namespace {
 
 const char* kHelp =
     "usage: tilescope class --lesson FILE.json [--listen ADDR:PORT] [--tally OUT.csv] [--code CODE] [--max-clients N]\n"
+    "                       [--per-address N]\n"
     "       tilescope class --open FILE.tstrace [--listen ADDR:PORT] ...\n"
     "\n"
     "Starts a web server inside tilescope for the room: students open the URL it prints (or\n"
@@ -37,16 +38,21 @@ const char* kHelp =
     "                    answer (anonymous: no names, no tokens)\n"
     "--code CODE         the join code (default: 6 random characters)\n"
     "--max-clients N     students who may join (default 400)\n"
+    "--per-address N     students who may join from one network address (default 8; this\n"
+    "                    machine is not capped): raise it for a room behind one NAT address\n"
     "--bench             the load benchmark on loopback instead: [--students 300] [--changes 50]\n"
     "                    [--questions 10] [--flood 10000]; p50/p99 of step change to student page,\n"
-    "                    memory, and a flood of idle connections while a student follows\n"
+    "                    memory, and a flood of idle connections while a student follows;\n"
+    "                    [--keep-alive 0] [--defer-accept 2]: the server's seconds an idle\n"
+    "                    connection is kept and a silent one deferred (to compare settings)\n"
     "--bench --join URL  simulated students against a class served elsewhere (the GUI's link):\n"
     "                    [--students 300] [--seconds 20]; they follow and answer\n"
     "Keys (stdin): n next step, p previous step, f next frame, b frame back, r reveal the\n"
     "answer, t show the tally, q quit (also Ctrl-C, or the end of stdin). Quitting stops the\n"
     "server: nothing is left listening.\n"
     "Limits: request bodies 1 KiB, 64 headers, 2 s to send a request, 20 requests/s per\n"
-    "student (burst 40), 10 wrong codes then one every 5 s per address.\n";
+    "student (burst 40), 10 wrong codes then one every 5 s per address, 8 students per\n"
+    "address (--per-address); a connection that sends nothing is closed.\n";
 
 // Single keys from a terminal (no Enter needed), restored on every way out.
 class RawKeys {
@@ -90,7 +96,7 @@ std::string tally_line(const classroom::ClassRoom& room) {
 }  // namespace
 
 int cmd_class(const std::vector<std::string>& args) {
-    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "students", "changes", "questions", "flood", "join", "seconds"},
+    Options o("class", {"lesson", "open", "listen", "tally", "code", "max-clients", "per-address", "students", "changes", "questions", "flood", "join", "seconds", "keep-alive", "defer-accept"},
               {"help", "bench"});
     o.parse(args);
     if (o.has("help")) {
@@ -115,10 +121,15 @@ int cmd_class(const std::vector<std::string>& args) {
         plan.changes = size_t(o.get_int("changes", 50, 1, "a number of step changes from 1 to 1000"));
         plan.questions = size_t(o.get_int("questions", 10, 0, "a number of questions from 0 up to --changes"));
         plan.flood = size_t(o.get_int("flood", 10000, 0, "a number of idle connections from 0 to 20000"));
-        if (plan.students > 2000 || plan.changes > 1000 || plan.questions > plan.changes || plan.flood > 20000)
-            throw InputError("class --bench: accepted: --students 1-2000, --changes 1-1000, --questions 0-changes, --flood 0-20000");
+        plan.keep_alive_s = o.get_int("keep-alive", 0, 0, "whole seconds from 0 to 60");
+        plan.defer_accept_s = o.get_int("defer-accept", 2, 0, "whole seconds from 0 to 60");
+        if (plan.students > 2000 || plan.changes > 1000 || plan.questions > plan.changes || plan.flood > 20000 ||
+            plan.keep_alive_s > 60 || plan.defer_accept_s > 60)
+            throw InputError("class --bench: accepted: --students 1-2000, --changes 1-1000, --questions 0-changes, --flood 0-20000, "
+                             "--keep-alive 0-60, --defer-accept 0-60");
         std::cout << "class --bench: " << plan.students << " simulated students on loopback, " << plan.changes << " step changes, "
-                  << plan.questions << " questions, then " << plan.flood << " idle connections at once\n"
+                  << plan.questions << " questions, then " << plan.flood << " idle connections at once (server: keep-alive "
+                  << plan.keep_alive_s << " s, defer-accept " << plan.defer_accept_s << " s)\n"
                   << net::run_load(plan).text();
         return 0;
     }
@@ -131,6 +142,8 @@ int cmd_class(const std::vector<std::string>& args) {
     classroom::Limits limits;
     limits.max_clients = size_t(o.get_int("max-clients", 400, 1, "a whole number of students from 1 to 10000"));
     if (limits.max_clients > 10000) throw InputError("--max-clients " + *o.get("max-clients") + ": too many; accepted: 1 to 10000");
+    limits.tokens_per_address = size_t(o.get_int("per-address", 8, 1, "a whole number of students from 1 to 10000"));
+    if (limits.tokens_per_address > 10000) throw InputError("--per-address " + *o.get("per-address") + ": too many; accepted: 1 to 10000");
     std::string code;
     if (const auto c = o.get("code")) {
         code = classroom::normalise_code(*c);

@@ -3,14 +3,16 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 
 #include "cli/cli.h"
 #include "core/base/environment.h"
+#include "core/base/plain_errors.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
 #include "core/device/contained_measure.h"
 #include "core/device/contained_trial.h"
-#include "core/emulator/contained_trace.h"
+#include "core/io/contained_trace.h"
 
 namespace tilescope::cli {
 namespace {
@@ -88,7 +90,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             watchdog::enable("tilescope __measure");
             return measure_child_main(args);
         }
-        if (cmd == "__trace") {  // a kernel from a file, traced in a child process (core/emulator/contained_trace.h)
+        if (cmd == "__trace") {  // a kernel from a file, traced in a child process (core/io/contained_trace.h)
             watchdog::enable("tilescope __trace");
             return trace_child_main(args);
         }
@@ -96,9 +98,10 @@ int main(int argc, char** argv, const GuiEntry& gui) {
             watchdog::enable("tilescope __trial");
             return trial_main(args);
         }
-        // Tuned and typed points on a CPU driver are tried in a child (this program) first.
+        // Tuned and typed points on a CPU driver are tried in a child (this program) first,
+        // and kernels from files are measured and traced in one.
         std::error_code ec;
-        if (const auto self = std::filesystem::read_symlink("/proc/self/exe", ec); !ec) set_trial_program(self.string());
+        if (const auto self = std::filesystem::read_symlink("/proc/self/exe", ec); !ec) use_child_program(self.string());
         if (!cmd.empty() && cmd != "gui") {
             // From the start, so Ctrl-C during device set-up or a build is ours to handle
             // (LLVM's own handlers, installed by the drivers' compilers, pass it on to it).
@@ -134,7 +137,7 @@ int main(int argc, char** argv, const GuiEntry& gui) {
         return 1;
     } catch (const std::exception& e) {
         if (interrupted()) return cancelled(cmd);
-        std::cerr << "tilescope " << shown(cmd, 40) << ": internal error: " << shown(e.what(), std::string::npos) << "\n";
+        std::cerr << "tilescope " << shown(cmd, 40) << ": " << unexpected_failure(args, e) << "\n";
         return 3;
     }
 }

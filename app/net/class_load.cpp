@@ -85,6 +85,8 @@ LoadResult run_load(const LoadPlan& plan) {
     classroom::ClassRoom room(load_lesson(plan), limits, "LOADXX");
     ServerOptions options;
     options.port = 0;
+    options.keep_alive_s = plan.keep_alive_s;
+    options.defer_accept_s = plan.defer_accept_s;
     ClassServer server(room, options);
     std::string error;
     if (!server.start(error)) throw std::runtime_error(error);

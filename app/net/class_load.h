@@ -12,6 +12,8 @@ struct LoadPlan {
     size_t changes = 50;    // step changes by the instructor
     size_t questions = 10;  // of the steps changed to, this many ask (and are revealed)
     size_t flood = 10000;   // idle connections opened at once afterwards (0: none)
+    int keep_alive_s = 0;   // the server's ServerOptions (the defaults; others to compare)
+    int defer_accept_s = 2;
 };
 
 struct LoadResult {

@@ -1,5 +1,7 @@
 #include "net/class_server.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -26,6 +28,7 @@ int http_status(Status s) {
     case Status::bad_code: return 403;
     case Status::unknown_token: return 403;
     case Status::full: return 503;
+    case Status::address_full: return 429;
     case Status::rate_limited: return 429;
     case Status::already_answered: return 409;
     case Status::revealed: return 409;
@@ -116,10 +119,15 @@ bool ClassServer::start(std::string& error) {
     svr.set_write_timeout(5, 0);
     svr.set_keep_alive_timeout(options_.keep_alive_s);
     svr.set_tcp_nodelay(true);  // a state is one small write: no 40 ms wait for an ACK
-    svr.set_keep_alive_max_count(10000);  // a student's page keeps its connection (and its thread)
-    svr.set_socket_options([&s](socket_t fd) {
+    svr.set_keep_alive_max_count(10000);  // a page's next request on the same connection, when it comes at once
+    const int defer_s = options_.defer_accept_s;
+    svr.set_socket_options([&s, defer_s](socket_t fd) {
         int yes = 1;
         ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        // The kernel hands a connection over only once its first bytes are in (or the
+        // deferral ends): a connection that sends nothing costs no thread meanwhile, and
+        // a real client's request is there when httplib's short wait for it (keep_alive_s) starts.
+        if (defer_s > 0) ::setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof defer_s);
         s.listen_fd = fd;
     });
     svr.set_default_headers({

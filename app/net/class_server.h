@@ -17,7 +17,13 @@ struct ServerOptions {
     size_t max_body = 1024;          // bytes of a request's body (a join or an answer)
     size_t max_headers = 64;         // headers of one request
     int read_timeout_s = 2;          // a client slower than this to send its request is dropped
-    int keep_alive_s = 1;            // an idle connection is closed after this
+    // A connection with no request waiting is closed: at once (0: httplib 0.11 waits about
+    // 10 ms, and counts only whole seconds), before its first request as between requests.
+    // httplib serves a connection on one thread from accept() to close, so a flood of idle
+    // connections held for 1 s each queued new students for seconds (issue 34: 10,000 at
+    // once kept a join out 4.8-11.7 s). A browser opens a new connection when it finds one closed.
+    int keep_alive_s = 0;
+    int defer_accept_s = 2;          // TCP_DEFER_ACCEPT: connections are accepted once their first bytes are in
     size_t max_threads = 1024;       // threads serving connections, at most (at least max_clients + 64)
     int long_poll_ms = 15000;        // a student's state request waits this long for a change
     int backlog = 1024;              // connections waiting to be accepted

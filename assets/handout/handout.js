@@ -226,8 +226,9 @@ function paint() {
     fillCells(layout.C, ph.c, COLOURS.C.stored, painted.c);
   }
   const s = layout.cell;
-  ctx.fillStyle = COLOURS.wrong;  // wrong cells: filled red
-  for (const w of DATA.wrong_cells) ctx.fillRect(layout.C.x + w[1] * s, layout.C.y + w[0] * s, s, s);
+  ctx.fillStyle = COLOURS.wrong;  // wrong cells: filled red (as the GUI: not while a question on them waits for Reveal)
+  if (!hidden('wrong_cells'))
+    for (const w of DATA.wrong_cells) ctx.fillRect(layout.C.x + w[1] * s, layout.C.y + w[0] * s, s, s);
   for (const box of [layout.A, layout.B, layout.C]) gridLines(ctx, box.x, box.y, box.rows, box.cols, s);
   // Every cell's name, when cells are large enough to read.
   let namesShown = false;

@@ -1,8 +1,9 @@
 // Class mode (issue 34): the hand-out page in live mode, served by `tilescope class`. The
 // server sends handout.html without data; this script joins the class with the code in
 // the link (#code=...) or typed, fetches the lesson's frames once, puts them where
-// handout.js reads its data, loads handout.js, then follows the instructor's step, frame
-// and Reveal by long polling /api/state. A student may step alone (any of the page's own
+// handout.js reads its data, loads handout.js, then follows the instructor's step, the
+// frame in it (the window's group, part and iteration, or "step" presses from where the
+// step opens) and Reveal by long polling /api/state. A student may step alone (any of the page's own
 // step buttons or keys) and press "follow" to come back. On a step with a question it
 // takes one guess; the answer arrives only after the instructor's Reveal, beside the guess.
 // What it shows is recorded in #painted's data-live-* attributes for headless tests.
@@ -91,6 +92,17 @@
     });
   }
 
+  // The instructor's place in the step (the window's group, part and iteration) as openAt
+  // takes it: the step's own opening (work-item, naming, heat) with the place's group,
+  // barrier interval and iteration instead of its phase and part.
+  function placeArgs(open, p) {
+    const a = Object.assign({}, open || {});
+    for (const k of ['phase', 'part', 'iteration', 'interval', 'step', 'partstep', 'select', 'hover']) delete a[k];
+    a.group = p.group;
+    a.interval = p.interval;
+    if (p.iteration !== null && p.iteration !== undefined) a.iteration = p.iteration;
+    return a;
+  }
   // Where the instructor is, applied to the page (the hand-out's own functions).
   function apply() {
     const st = live.state;
@@ -99,9 +111,10 @@
     try {
       if (typeof LESSON !== 'undefined' && LESSON) {
         openLessonStep(st.step);
-        if (DATA) for (let i = 0; i < st.frame_step; ++i) step(1);
+        if (DATA && st.place) openAt(placeArgs(LESSON.lesson_steps[LESSON.current].open, st.place));
+        else if (DATA) for (let i = 0; i < st.frame_step; ++i) step(1);
       } else if (DATA) {
-        openAt({ step: st.frame_step });
+        openAt(st.place ? placeArgs({}, st.place) : { step: st.frame_step });
       }
     } finally { live.applying = false; }
     record('liveAppliedSeq', st.seq);
@@ -121,7 +134,9 @@
     } else answer.textContent = '';
     const reveal = document.getElementById('reveal');
     if (reveal) reveal.hidden = true;  // Reveal is the instructor's
-    record('liveStep', st.step); record('liveFrame', st.frame_step); record('liveRevealed', st.revealed ? 1 : 0);
+    record('liveStep', st.step); record('liveFrame', st.frame_step);
+    record('livePlace', st.place ? [st.place.group.join(','), st.place.interval, st.place.phase, st.place.part,
+      st.place.iteration === null ? '' : st.place.iteration].join(' ') : ''); record('liveRevealed', st.revealed ? 1 : 0);
     record('liveMine', st.mine === null ? '' : st.mine); record('liveAnswer', st.revealed && st.answer ? st.answer.value : '');
     record('liveFollowing', live.following ? 1 : 0);
   }
@@ -146,7 +161,8 @@
   };
   function poll() {
     api('GET', '/api/state?since=' + live.seq).then(function (st) {
-      const moved = !live.state || st.step !== live.state.step || st.frame_step !== live.state.frame_step;
+      const moved = !live.state || st.step !== live.state.step || st.frame_step !== live.state.frame_step ||
+        JSON.stringify(st.place) !== JSON.stringify(live.state.place);
       if (live.state && st.step !== live.state.step) { live.sent = false; input.value = ''; }
       live.state = st;
       live.seq = st.seq;

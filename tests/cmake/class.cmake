@@ -15,7 +15,7 @@ if(TARGET tilescope_trace AND NOT TILESCOPE_SANITIZE)  # chromium: the normal bu
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/class_browser_test.py $<TARGET_FILE:tilescope>
                    ${CMAKE_SOURCE_DIR}/assets/lessons/2_tiling_4x4.json ${CMAKE_CURRENT_BINARY_DIR}/class_browser)
   set_tests_properties(ClassBrowser.TwoPagesFollowAnswerAndSeeReveal PROPERTIES TIMEOUT 120)
-  if(TARGET tilescope_ui)  # the same, the class started from the GUI under Xvfb (~8 s)
+  if(TARGET tilescope_ui)  # the same, the class started from the GUI under Xvfb, and its part and iteration (~11 s)
     add_test(NAME ClassBrowser.FromTheGuiTwoPagesFollowAnswerAndSeeReveal
              COMMAND ${CMAKE_COMMAND} -E env CLASS_TEST_GUI=1
                      /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/class_browser_test.py $<TARGET_FILE:tilescope>
@@ -25,7 +25,8 @@ if(TARGET tilescope_trace AND NOT TILESCOPE_SANITIZE)  # chromium: the normal bu
 endif()
 # Bad input: one line, status 2, nothing started.
 foreach(bad "class" "class --lesson /nonexistent.json" "class --open a.tstrace --lesson b.json"
-            "class --lesson x.json --listen 1.2.3:80" "class --lesson x.json --code a!" "class --bench --students 0")
+            "class --lesson x.json --listen 1.2.3:80" "class --lesson x.json --code a!" "class --bench --students 0"
+            "class --lesson x.json --per-address 0")
   string(REPLACE " " ";" bad_args "${bad}")
   string(MAKE_C_IDENTIFIER "${bad}" bad_name)
   add_test(NAME ClassCli.BadInput_${bad_name}

@@ -88,7 +88,12 @@ endif()
 if(TARGET tilescope_ui)  # `gui --record` exists only where the GUI is built (not the sanitizer build)
   target_compile_definitions(hardening_cli_tests PRIVATE TILESCOPE_TEST_GUI=1)
 endif()
+# The tracing child that faults (tests only): what a crash of the emulator's child costs.
+add_executable(faulting_child hardening/faulting_child.cpp)
+target_link_libraries(faulting_child PRIVATE tilescope_core nlohmann_json::nlohmann_json)
+add_dependencies(hardening_cli_tests faulting_child)
 target_compile_definitions(hardening_cli_tests PRIVATE
+  TILESCOPE_FAULTING_CHILD="$<TARGET_FILE:faulting_child>"
   TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
   TILESCOPE_HARDENING_DATA="${CMAKE_CURRENT_SOURCE_DIR}/hardening/data"
   TILESCOPE_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

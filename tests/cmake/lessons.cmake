@@ -8,10 +8,10 @@ if(TARGET tilescope_trace)
   # Through the binary: every exercise, --drop-barrier, --save, export --html in chromium.
   add_executable(lessons_cli_tests test_lessons_cli.cpp test_main.cpp)
   target_link_libraries(lessons_cli_tests PRIVATE tilescope_core GTest::gtest)
-  if(TARGET stb)  # reads the hand-out's screenshots back
-    target_link_libraries(lessons_cli_tests PRIVATE stb)
-    target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_HAVE_STB=1)
-  endif()
+  # reads the hand-out's screenshots back: libstb (Debian's libstb-dev), linked by name as the
+  # GUI tests do (it is no CMake target, so `if(TARGET stb)` had compiled those checks out)
+  target_link_libraries(lessons_cli_tests PRIVATE stb)
+  target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_HAVE_STB=1)
   target_compile_definitions(lessons_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
                              TILESCOPE_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   add_dependencies(lessons_cli_tests tilescope tilescope_trace)
@@ -30,6 +30,7 @@ endif()
 if(TARGET tilescope_trace)
   add_executable(step_check_tests test_step_check.cpp test_main.cpp)
   target_link_libraries(step_check_tests PRIVATE tilescope_core GTest::gtest)
+  target_compile_definitions(step_check_tests PRIVATE TILESCOPE_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   add_dependencies(step_check_tests tilescope_trace)
   gtest_discover_tests(step_check_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
 endif()

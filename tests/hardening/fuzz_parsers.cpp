@@ -136,6 +136,13 @@ struct Counts {
 
 std::string printable(const std::string& s) { return shown(s, 120); }
 
+// The marks of a library's exception text in a message (nlohmann, libstdc++, std::filesystem).
+const char* library_text(const std::string& m) {
+    for (const char* mark : {"json.exception", "basic_string::", "vector::_M", "map::at", "filesystem error:"})
+        if (m.find(mark) != std::string::npos) return mark;
+    return nullptr;
+}
+
 // Runs one input through `parse`; records how it ended.
 // --show-refusals N: the first N refusals of each target on stderr (what a generator of
 // valid files still gets wrong, or what the readers say).
@@ -161,6 +168,12 @@ void run_one(const std::string& target, const std::string& input, const std::fun
             ++c.failures;
             std::fprintf(stderr, "FAIL %s: message not one short line (%zu chars) for input '%s': %s\n", target.c_str(),
                          m.size(), printable(input).c_str(), printable(m).c_str());
+        }
+        // Item 6 of issue 32: a refusal says what was wrong in its own words, never a library's.
+        if (const char* lib = library_text(m)) {
+            ++c.failures;
+            std::fprintf(stderr, "FAIL %s: message quotes a library ('%s') for input '%s': %s\n", target.c_str(), lib,
+                         printable(input).c_str(), printable(m).c_str());
         }
     } catch (const std::exception& e) {
         ++c.failures;

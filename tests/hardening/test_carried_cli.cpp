@@ -16,6 +16,7 @@
 #include "core/device/contained_trial.h"
 #include "core/device/opencl_env.h"
 #include "core/device/runner.h"
+#include "core/io/contained_trace.h"
 #include "core/kernel/catalog.h"
 #include "hardening/carried_kernel.h"
 
@@ -94,7 +95,7 @@ TEST(CarriedKernelCli, ACrashingKernelFromAFileCostsOneLineNotTheProcess) {
 
 TEST(CarriedKernelCli, AnEndlessKernelFromAFileIsStoppedAtItsTimeLimit) {
     // The same measure the CLI and the GUI make, with a 3 s limit instead of minutes.
-    set_trial_program(kBin);
+    use_child_program(kBin);
     const std::string path = tilescope::testing::carried_kernel_trace(scratch(), "endless.tstrace", tilescope::testing::slurp_text(kData + "/endless.cl"));
     LaunchConfig c = load_trace_file(path, "--open").launch;
     c.kernel.trusted = true;
@@ -167,11 +168,12 @@ void expect_stopped(const Outcome& r, const std::string& what, const std::string
 }
 
 // The trace of a trusted saved trace's kernel, as the GUI's compare and emulation views make it.
-Trace trace_trusted(const std::string& path) {
+Trace trace_trusted(const std::string& path, bool cache_requests = false) {
     LaunchConfig c = load_trace_file(path, "--open").launch;
     c.kernel.trusted = true;
     TraceOptions o;
     o.checks = false;
+    o.cache_requests = cache_requests;
     return run_trace(c, o);
 }
 
@@ -212,6 +214,66 @@ TEST(ContainedSource, AChildThatDiesByASignalCostsOneLineInTrace) {
     EXPECT_NE(text.find("crashed (SIGKILL) on the emulator in a child process; nothing was traced"), std::string::npos) << text;
 }
 
+TEST(ContainedSource, ATracingChildThatFaultsCostsOneLine) {
+    // The child faults from within (tests/hardening/faulting_child.cpp: it reads the request,
+    // writes half an answer, then writes through a null pointer): a real SIGSEGV, not a kill.
+    const std::string file = tilescope::testing::carried_kernel_trace(
+        scratch(), "fault-trace.tstrace", "__kernel void endless(__global volatile float* C, int n)\n{\n    C[1] = (float)n;\n}\n");
+    use_child_program(TILESCOPE_FAULTING_CHILD);
+    const auto t0 = Clock::now();
+    try {
+        trace_trusted(file);
+        ADD_FAILURE() << "a trace came back from a child that faulted";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        EXPECT_NE(what.find("the kernel 'endless' from --open '"), std::string::npos) << what;
+        EXPECT_NE(what.find("crashed (SIGSEGV) on the emulator in a child process; nothing was traced"), std::string::npos) << what;
+    }
+    use_child_program(kBin);
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 30.0);
+}
+
+TEST(CarriedKernelCli, ATrustedKernelsCacheRequestsComeBackFromItsChild) {
+    // The saved trace the child hands back holds no cache requests; they ride after it
+    // (core/io/contained_trace.cpp), so --caches and the GUI's model work on such a kernel.
+    const std::string good = tilescope::testing::carried_kernel_trace(
+        scratch(), "caches-trace.tstrace",
+        "__kernel void endless(__global volatile float* C, int n)\n{\n    C[0] = C[1] + (float)n;\n    C[1] = (float)n;\n}\n");
+    LaunchConfig plain = load_trace_file(good, "--open").launch;
+    plain.kernel.carried_by.clear();
+    TraceOptions o;
+    o.checks = false;
+    o.cache_requests = true;
+    const Trace here = run_trace(plain, o);
+    use_child_program(kBin);
+    const Trace there = trace_trusted(good, true);
+    ASSERT_TRUE(here.cache_requests);
+    ASSERT_TRUE(there.cache_requests) << "no cache requests came back from the child";
+    const CacheRequestStream& a = *here.cache_requests;
+    const CacheRequestStream& b = *there.cache_requests;
+    EXPECT_EQ(a.sector_bytes, b.sector_bytes);
+    EXPECT_EQ(a.buffers, b.buffers);
+    EXPECT_EQ(a.buffer_first_sector, b.buffer_first_sector);
+    EXPECT_EQ(a.sectors, b.sectors);
+    ASSERT_EQ(a.requests.size(), b.requests.size());
+    ASSERT_FALSE(a.requests.empty());
+    for (size_t i = 0; i < a.requests.size(); ++i) {
+        EXPECT_EQ(a.requests[i].sector_begin, b.requests[i].sector_begin) << i;
+        EXPECT_EQ(a.requests[i].sector_count, b.requests[i].sector_count) << i;
+        EXPECT_EQ(a.requests[i].line, b.requests[i].line) << i;
+        EXPECT_EQ(a.requests[i].buffer, b.requests[i].buffer) << i;
+        EXPECT_EQ(a.requests[i].load, b.requests[i].load) << i;
+        EXPECT_EQ(a.requests[i].store, b.requests[i].store) << i;
+    }
+    ASSERT_EQ(a.groups.size(), b.groups.size());
+    for (size_t i = 0; i < a.groups.size(); ++i) {
+        EXPECT_EQ(a.groups[i].request_begin, b.groups[i].request_begin) << i;
+        EXPECT_EQ(a.groups[i].request_count, b.groups[i].request_count) << i;
+    }
+    EXPECT_EQ(here.cache_requests_truncated, there.cache_requests_truncated);
+}
+
 TEST(ContainedSource, AChildLimitThatIsNotANumberIsRefused) {
     setenv("TILESCOPE_CHILD_TIMEOUT_S", "inf", 1);
     const Outcome r = run(source_launch("endless.cl", "trace"));
@@ -232,7 +294,7 @@ TEST(CarriedKernelCli, ATrustedFilesKernelIsTracedInAChildStoppedAtItsLimit) {
     TraceOptions plain_options;
     plain_options.checks = false;
     const Trace here = run_trace(plain, plain_options);
-    set_trial_program(kBin);
+    use_child_program(kBin);
     setenv("TILESCOPE_CHILD_TIMEOUT_S", "3", 1);
     const auto t0 = Clock::now();
     try {

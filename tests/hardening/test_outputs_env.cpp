@@ -362,6 +362,10 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
         {"TILESCOPE_ICDS=" + (d / "vendor.icd").string(), "a FIFO"},
         {"TILESCOPE_ICDS=" + (d / "zero.icd").string(), "a character device"},
         {"TILESCOPE_TUNING_DIR=" + (d / "afile").string(), "TILESCOPE_TUNING_DIR="},
+        // dlopen of a FIFO blocks for ever; a plugin that is not a file was ignored in silence
+        {"TILESCOPE_TRACE_PLUGIN=" + (d / "vendor.icd").string(), "TILESCOPE_TRACE_PLUGIN='" + (d / "vendor.icd").string() + "': is a FIFO"},
+        {"TILESCOPE_TRACE_PLUGIN=" + (d / "none.so").string(), "': no such file; accepted: the path of the trace plugin"},
+        {"TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS=1e9", "TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS='1e9'"},
     };
     for (const auto& [kv, what] : cases) {
         const CliRun r = run({"devices"}, d, {kv});
@@ -381,6 +385,21 @@ TEST(MessagesCli, ALessonGroupOfTextNamesTheFileTheStepAndTheField) {
     for (const std::string& part : {(d / "l.json").string(), std::string("step 1"), std::string("'group'")})
         EXPECT_NE(r.err.find(part), std::string::npos) << part << ": " << r.err;
     EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+    fs::remove_all(d);
+}
+
+TEST(MessagesCli, ALessonTooLargeToTraceNamesTheLessonNotSizeOrNoChecks) {
+    // Round 3's find: a lesson whose set-up passes the lesson's time bound but not a trace's
+    // memory was refused as "--size 700: ...; use a smaller --size such as 350, or --no-checks".
+    const fs::path d = scratch("lesson-size");
+    put(d / "l.json", R"({"title": "t", "steps": [{"title": "s", "state": {"kernel": "tiled", "size": "700", "tile": 16}, "script": "x"}]})");
+    const CliRun r = run({"export", "--html", (d / "o.html").string(), "--lesson", (d / "l.json").string()}, d);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_LE(lines(r.err), 2) << r.err;  // the progress line "export: tracing tiled 700 16 ...", then the refusal
+    EXPECT_NE(r.err.find("tilescope export: --lesson '" + (d / "l.json").string() + "': the trace of 'tiled' at 700 on the emulator needs"),
+              std::string::npos) << r.err;
+    for (const std::string& option : {"--size", "--no-checks", "--groups"}) EXPECT_EQ(r.err.find(option), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(d / "o.html"));
     fs::remove_all(d);
 }
 

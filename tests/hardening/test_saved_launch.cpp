@@ -6,15 +6,19 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <cstdio>
 #include <functional>
 
 #include "core/base/errors.h"
+#include "core/base/plain_errors.h"
+#include "core/base/untrusted_file.h"
 #include "core/device/contained_measure.h"
 #include "core/device/opencl_env.h"
 #include "core/device/runner.h"
 #include "core/emulator/trace_runner.h"
 #include "core/io/trace_file.h"
 #include "core/kernel/catalog.h"
+#include "core/teach/lesson.h"
 #include "core/trace/frame_replay.h"
 #include "hardening/carried_kernel.h"
 
@@ -244,4 +248,107 @@ TEST(SavedLaunch, ABadArgumentIsNamedByItsFieldNotByAnOption) {
     const std::string what = refusal_of([](TraceFile& t) { t.launch.kernel.args[1].name = "not a name"; });
     EXPECT_NAMES(what, "launch.kernel.args[1] 'not a name=");
     EXPECT_EQ(what.find("--arg"), std::string::npos) << what;
+}
+
+namespace {
+
+// `tiled32()` with its CBOR document edited by `edit` and resealed with a valid checksum,
+// as a hostile author would: what the reader says of it.
+std::string refusal_of_document(const std::function<void(nlohmann::json&)>& edit) {
+    const std::string bytes = serialize_trace_file(tiled32());
+    const size_t second = bytes.find('\n', bytes.find('\n') + 1);
+    const std::string body = bytes.substr(second + 1);
+    nlohmann::json doc = nlohmann::json::from_cbor(body);
+    edit(doc);
+    const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(doc);
+    const std::string new_body(cbor.begin(), cbor.end());
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(new_body)));
+    const std::string sealed =
+        bytes.substr(0, bytes.find('\n') + 1) + "fnv1a64 " + hex + " " + std::to_string(new_body.size()) + "\n" + new_body;
+    try {
+        parse_trace_file(sealed, "hostile.tstrace");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "accepted";
+    return {};
+}
+
+}  // namespace
+
+TEST(LibraryText, AFilesWrongTypeOrMissingFieldIsSaidInOurWordsNotTheLibrarys) {
+    // Issue 32 item 6: nlohmann's "[json.exception.type_error.302] type must be number, but is
+    // string" never reaches the user; the file and what it held do.
+    const std::string wrong_type = refusal_of_document([](nlohmann::json& d) { d["trace"]["seconds"] = "soon"; });
+    EXPECT_EQ(wrong_type.rfind("hostile.tstrace: damaged trace file (a string where a number belongs)", 0), 0u) << wrong_type;
+    const std::string missing = refusal_of_document([](nlohmann::json& d) { d["trace"].erase("seconds"); });
+    EXPECT_EQ(missing.rfind("hostile.tstrace: damaged trace file (no field 'seconds')", 0), 0u) << missing;
+    for (const std::string& m : {wrong_type, missing}) EXPECT_EQ(m.find("json.exception"), std::string::npos) << m;
+
+    try {
+        parse_lesson("{\"title\": \"t\", \"steps\": [}", "--lesson 'l.json'");
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "--lesson 'l.json': not JSON (not valid at byte 26)");
+    }
+}
+
+TEST(LibraryText, AnUnexpectedFailureNamesWhatWasGivenNotTheLibrarysText) {
+    // The command line's last catch (cli/main_cli.cpp): a library exception no reader turned
+    // into an InputError is said as what the user gave and what went wrong, in our words.
+    try {
+        (void)nlohmann::json("caf\xe9").dump();
+        ADD_FAILURE() << "no exception";
+    } catch (const nlohmann::json::exception& e) {
+        const std::string m = unexpected_failure({"--open", "caf\xe9.tstrace"}, e);
+        EXPECT_NE(m.find("what was given (--open"), std::string::npos) << m;
+        EXPECT_NE(m.find("text that is not valid UTF-8"), std::string::npos) << m;
+        EXPECT_EQ(m.find("json.exception"), std::string::npos) << m;
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+    try {
+        (void)std::string("abc").substr(9);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::exception& e) {
+        const std::string m = unexpected_failure({"export", "x"}, e);
+        EXPECT_NE(m.find("an unexpected failure"), std::string::npos) << m;
+        EXPECT_EQ(m.find("basic_string"), std::string::npos) << m;
+    }
+}
+
+TEST(LibraryText, ALessonsGroupOutsideItsNdRangeNamesTheStepNotAnOption) {
+    // Round 3's find: export said "--groups 9,0: ..." and the GUI "--group 9,0: ..." for a
+    // lesson's state; the user typed --lesson. The lesson's reader now checks the group.
+    const std::string lesson = R"({"title": "t", "steps": [{"title": "s", "state": {"kernel": "tiled", "size": "32", "tile": 8,
+                                   "group": [9, 0]}, "script": "x"}]})";
+    try {
+        parse_lesson(lesson, "--lesson 'g.json'");
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "--lesson 'g.json', step 1: state key 'group' [9,0] lies outside the step's 4x4 work-groups; "
+                               "accepted: X < 4, Y < 4");
+    }
+    std::string inside = lesson;
+    inside.replace(inside.find("[9, 0]"), 6, "[3, 3]");
+    EXPECT_NO_THROW(parse_lesson(inside, "--lesson 'g.json'"));
+}
+
+TEST(LibraryText, ALessonsTileOrCompareTheEmulatorCannotRunNamesTheStepNotAnOption) {
+    // Round 3's finds: the GUI said "--tile 1000: kernel 'reg2d' needs work-groups of 62500
+    // work-items ..." and "--compare '0': ..." for a lesson's state.
+    const auto refusal = [](const std::string& state) {
+        try {
+            parse_lesson(R"({"title": "t", "steps": [{"title": "s", "state": {)" + state + R"(}, "script": "x"}]})", "--lesson 'q.json'");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(refusal(R"("kernel": "reg2d", "size": "32", "tile": 1000)"),
+              "--lesson 'q.json', step 1: state key 'tile': kernel 'reg2d' at tile 1000 needs work-groups of 62500 work-items; "
+              "accepted: a tile whose work-groups have at most 1024 (the emulator's limit)");
+    EXPECT_EQ(refusal(R"("kernel": "tiled", "size": "32", "compare": "naive:0")"),
+              "--lesson 'q.json', step 1: state key 'compare': tile 0; accepted: a tile from 1 to 1024");
+    EXPECT_EQ(refusal(R"("kernel": "tiled", "size": "32", "compare": "naive:4")"), "accepted");
 }

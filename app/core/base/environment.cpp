@@ -99,6 +99,17 @@ void check_environment() {
                              "; accepted: a folder you can read");
     }
     if (const auto why = env_icds_problem()) throw InputError(*why);
+    // The emulator's plugin is opened with dlopen, which blocks for ever on a FIFO; a value
+    // that is not a regular file used to be passed over in silence for the built-in one.
+    if (const auto plugin = env_text("TILESCOPE_TRACE_PLUGIN")) {
+        struct stat st{};
+        const std::string accepted = "; accepted: the path of the trace plugin, libtilescope_trace.so";
+        if (::stat(plugin->c_str(), &st) != 0)
+            throw InputError(quoted("TILESCOPE_TRACE_PLUGIN", *plugin) + ": no such file" + accepted);
+        if (!S_ISREG(st.st_mode))
+            throw InputError(quoted("TILESCOPE_TRACE_PLUGIN", *plugin) + ": is " + file_kind(st.st_mode) + accepted);
+    }
+    (void)env_number("TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS", 0, 600000, "milliseconds");
 }
 
 }  // namespace tilescope

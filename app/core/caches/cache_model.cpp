@@ -5,6 +5,8 @@
 #include <bit>
 #include <functional>
 #include <limits>
+#include <queue>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/base/errors.h"
@@ -179,17 +181,21 @@ public:
             uint64_t group = 0;
             uint32_t next = 0, end = 0;
             bool busy = false;
+            double at = 0, pace = 1;  // when it issues next; time between its requests
         };
         const size_t slots_per_cu = p_.resident;
         std::vector<Slot> slots(size_t(p_.cus) * slots_per_cu);
-        size_t busy = 0;
-        auto take_next = [&](Slot& slot) {
+        // Slots by when they issue next, then unit, then slot: with no drift every request is
+        // a whole number of rounds, and one round's requests come out in the lockstep order.
+        using Entry = std::tuple<double, uint32_t, uint32_t>;  // (at, unit, slot)
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+        auto take_next = [&](Slot& slot, double at) {
             slot.busy = false;
             while (next_group_ < group_end_) {
                 const uint64_t g = next_group_++;
                 const uint32_t count = groups_.request_count(g);
                 if (count == 0) continue;  // a group with no global request ends at once
-                slot = {g, 0, count, true};
+                slot = {g, 0, count, true, at, pace(g)};
                 if (progress && next_group_ % 256 == 0 && !progress(next_group_, group_end_)) group_end_ = next_group_;
                 return;
             }
@@ -198,31 +204,38 @@ public:
         for (size_t s = 0; s < slots_per_cu; ++s)
             for (size_t cu = 0; cu < p_.cus; ++cu) {
                 Slot& slot = slots[cu * slots_per_cu + s];
-                take_next(slot);
-                busy += slot.busy;
+                take_next(slot, 1.0);
+                if (slot.busy) queue.emplace(slot.at, uint32_t(cu), uint32_t(s));
             }
-        // Slots freed in a round take the next groups at its end, dealt the same way: slot
-        // by slot, one to each unit in turn (a unit freeing all its slots at once does not
-        // take a run of consecutive groups, which would share rows of A as no GPU does).
+        // The requests issued at one time (with no drift: one round) go in unit and slot
+        // order; slots freed then take the next groups after it, dealt the same way: slot by
+        // slot, one to each unit in turn (a unit freeing all its slots at once does not take a
+        // run of consecutive groups, which would share rows of A as no GPU does). A new group
+        // issues its first request one round after the last of the group it follows.
         std::vector<std::pair<size_t, size_t>> freed;  // (slot, unit)
-        while (busy > 0) {
-            ++round_;
+        while (!queue.empty()) {
+            now_ = std::get<0>(queue.top());
             forget_landed();
             freed.clear();
-            for (size_t cu = 0; cu < p_.cus; ++cu)
-                for (size_t s = 0; s < slots_per_cu; ++s) {
-                    Slot& slot = slots[cu * slots_per_cu + s];
-                    if (!slot.busy) continue;
-                    cluster_ = p_.cluster_of.empty() ? uint32_t(cu * p_.merge_clusters / p_.cus)
-                                                     : p_.cluster_of[cu % p_.cluster_of.size()];
-                    issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
-                    if (slot.next == slot.end) freed.emplace_back(s, cu);
+            while (!queue.empty() && std::get<0>(queue.top()) == now_) {
+                const auto [at, cu, s] = queue.top();
+                queue.pop();
+                Slot& slot = slots[size_t(cu) * slots_per_cu + s];
+                cluster_ = p_.cluster_of.empty() ? uint32_t(uint64_t(cu) * p_.merge_clusters / p_.cus)
+                                                 : p_.cluster_of[cu % p_.cluster_of.size()];
+                issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
+                if (slot.next == slot.end) {
+                    freed.emplace_back(s, cu);
+                } else {
+                    slot.at += slot.pace;
+                    queue.emplace(slot.at, cu, s);
                 }
+            }
             std::sort(freed.begin(), freed.end());
             for (const auto& [s, cu] : freed) {
                 Slot& slot = slots[cu * slots_per_cu + s];
-                take_next(slot);
-                if (!slot.busy) --busy;
+                take_next(slot, now_ + 1.0);
+                if (slot.busy) queue.emplace(slot.at, uint32_t(cu), uint32_t(s));
             }
         }
     }
@@ -241,6 +254,10 @@ public:
     }
 
 private:
+    // A group keeps its pace, so two groups drift apart in proportion to the requests they
+    // have made.
+    double pace(uint64_t g) const { return group_pace(p_, g); }
+
     void issue(const CacheRequestStream::Request& r, SectorCache& l1) {
         CacheCounts c;
         if (r.store) store(c);
@@ -266,7 +283,7 @@ private:
             const bool merging = p_.inflight_rounds && l1.enabled();
             const uint64_t key = sector << 17 | cluster_;  // clusters <= cus <= 100000 < 2^17
             const bool merged = merging && in_flight(key);
-            if (!merged && merging) fetched_[key] = round_;
+            if (!merged && merging) fetched_[key] = now_;
             if (merged) {
                 ++c.l2_merged_sectors;
             } else {
@@ -294,10 +311,10 @@ private:
     // inflight_rounds rounds: the table then holds what is in flight, not every sector ever
     // fetched (4.5 GB at 4096^3 otherwise). in_flight() answers the same either way.
     void forget_landed() {
-        if (!p_.inflight_rounds || round_ - last_sweep_ < p_.inflight_rounds) return;
-        last_sweep_ = round_;
+        if (!p_.inflight_rounds || now_ - last_sweep_ < p_.inflight_rounds) return;
+        last_sweep_ = now_;
         for (auto it = fetched_.begin(); it != fetched_.end();)
-            it = round_ - it->second >= p_.inflight_rounds ? fetched_.erase(it) : std::next(it);
+            it = now_ - it->second >= p_.inflight_rounds ? fetched_.erase(it) : std::next(it);
     }
 
     // Whether this cluster's L2 request for the sector (key: sector and cluster) is still
@@ -306,7 +323,7 @@ private:
         if (!p_.inflight_rounds) return false;
         const auto it = fetched_.find(key);
         if (it == fetched_.end()) return false;
-        if (round_ - it->second < p_.inflight_rounds) return true;
+        if (now_ - it->second < p_.inflight_rounds) return true;
         fetched_.erase(it);
         return false;
     }
@@ -345,10 +362,10 @@ private:
     std::vector<std::pair<int32_t, CacheCounts>> by_line_;
     std::vector<uint64_t> scratch_;
     std::unordered_map<uint64_t, uint32_t> dram_reads_;
-    uint64_t round_ = 0;
+    double now_ = 0;        // the time (in rounds) of the requests being issued
     uint64_t cluster_ = 0;  // of the unit issuing
-    std::unordered_map<uint64_t, uint64_t> fetched_;  // sector -> round its DRAM fetch was issued
-    uint64_t last_sweep_ = 0;
+    std::unordered_map<uint64_t, double> fetched_;  // sector and cluster -> when its L2 request was issued
+    double last_sweep_ = 0;
 };
 
 }  // namespace
@@ -411,6 +428,8 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("--clusters " + std::to_string(p.merge_clusters) + ": accepted: 1 to the number of units");
     if (p.inflight_rounds > 1000000)
         throw InputError("--inflight " + std::to_string(p.inflight_rounds) + ": accepted: 0 (no merging) to 1000000 rounds");
+    if (!(p.drift >= 0 && p.drift <= 0.9))
+        throw InputError("drift " + std::to_string(p.drift) + ": accepted: 0 (lockstep) to 0.9");
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;
@@ -435,6 +454,16 @@ CacheReport run_cache_model(const CacheRequestStream& stream, const CacheParams&
     CacheReport report = replay.report(profile);
     report.bounds = cache_bounds(stream, params.sector_bytes);
     return report;
+}
+
+double group_pace(const CacheParams& p, uint64_t g) {
+    if (p.drift == 0) return 1.0;
+    uint64_t z = g + 0x9E3779B97F4A7C15ull;  // splitmix64's finaliser: a fixed, well-spread hash
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const double u = double(z >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+    return 1.0 + p.drift * u;
 }
 
 CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes) {

@@ -31,6 +31,13 @@ struct CacheParams {
     // u * merge_clusters / cus): groups dealt one after another sit side by side and share
     // one table. 1: one table for the whole GPU; cus: a table per unit (no sharing).
     uint32_t merge_clusters = 1;
+    // Time (issue 31): the rounds between two requests of one group are 1 + drift * u, with
+    // u in [-1, 1) fixed per group (a hash of its number). 0: lockstep, every group one
+    // request a round. Above 0, groups drift apart in proportion to the requests they have
+    // made, so a long kernel's groups stop finding each other's misses in flight, and
+    // co-resident groups stop sharing L1 lines at the same moment. The merging window
+    // (inflight_rounds) is then a time: misses issued less than that many rounds apart merge.
+    double drift = 0;
     // Set index of both levels: false, line number mod sets; true, the line number's higher
     // bits XOR-folded onto its low ones first (an assumption: GPUs hash their set index,
     // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
@@ -109,14 +116,20 @@ void check_cache_params(const CacheParams& params, uint32_t stream_sector_bytes)
 
 // Replays `stream` through the caches described by `params`.
 //
-// Order (a lockstep GPU): work-groups in linear order are dealt to `cus` compute units,
-// round-robin, `resident` per unit; slots whose group issued its last request take the
-// next groups at the round's end, dealt the same way. Each round every unit, in order, issues the
-// next request of each of its resident groups in slot order. Within a request, sectors
-// are looked up in ascending order. A sector fetched from DRAM in round r is in flight
-// until round r + inflight_rounds: L1 misses on it from any unit meanwhile are merged.
+// Order: work-groups in linear order are dealt to `cus` compute units, round-robin,
+// `resident` per unit; slots whose group issued its last request take the next groups
+// after it, dealt the same way, and issue one round later. Each group issues its requests
+// `1 + drift * u(g)` rounds apart (drift 0: a lockstep GPU, where each round every unit, in
+// order, issues the next request of each of its resident groups in slot order); requests
+// due at the same time go in unit and slot order. Within a request, sectors are looked up
+// in ascending order. An L2 load request issued at time t is in flight until
+// t + inflight_rounds: L1 misses on its sector from a unit of the same cluster meanwhile are merged.
 CacheReport run_cache_model(const CacheRequestStream& stream, const CacheParams& params, const std::string& profile);
 
 CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes);
+
+// Rounds between two requests of work-group `group` (its number in linear launch order):
+// 1 + drift * u, u in [-1, 1) a hash of the number, the same for a recorded and a made launch.
+double group_pace(const CacheParams& params, uint64_t group);
 
 }  // namespace tilescope

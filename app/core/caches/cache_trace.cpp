@@ -125,6 +125,7 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.inflight_rounds = j.value("inflight_rounds", 0u);
     c.merge_clusters = j.value("merge_clusters", 1u);
     c.hashed_sets = j.value("hashed_sets", false);
+    c.drift = j.value("drift", 0.0);
     if (j.value("sysfs", false)) {
         p.from_sysfs = true;
         p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
@@ -228,7 +229,8 @@ json cache_report_to_json(const CacheReport& r) {
                    {"resident", r.params.resident},
                    {"inflight_rounds", r.params.inflight_rounds},
                    {"merge_clusters", r.params.merge_clusters},
-                   {"hashed_sets", r.params.hashed_sets}};
+                   {"hashed_sets", r.params.hashed_sets},
+                   {"drift", r.params.drift}};
     j["totals"] = counts_json(r.totals);
     j["bounds"] = {{"distinct_sectors", r.bounds.distinct_sectors},
                    {"group_distinct_sectors", r.bounds.group_distinct_sectors}};

@@ -44,6 +44,7 @@ const char* status_text(Status s) {
     case Status::ok: return "ok";
     case Status::bad_code: return "wrong join code";
     case Status::full: return "the class is full";
+    case Status::address_full: return "too many students from this address (ask the instructor)";
     case Status::rate_limited: return "too many requests; wait a moment";
     case Status::unknown_token: return "not joined (open the class's link again)";
     case Status::no_question: return "this step has no question";
@@ -71,6 +72,10 @@ std::string draw_token() {
         t += buf;
     }
     return t;
+}
+
+bool is_loopback(const std::string& address) {
+    return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
 }
 
 std::string normalise_code(const std::string& typed) {
@@ -122,16 +127,33 @@ void ClassRoom::changed() {
 void ClassRoom::go_to(int step) {
     std::lock_guard<std::mutex> lock(mutex_);
     step = std::clamp(step, 0, int(steps_.size()) - 1);
-    if (step == pos_.step && pos_.frame_step == 0) return;
-    pos_ = {step, 0};
+    const Position to{step, 0, std::nullopt};
+    if (pos_ == to) return;
+    pos_ = to;
+    changed();
+}
+
+void ClassRoom::show(int step, std::optional<Place> place) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    step = std::clamp(step, 0, int(steps_.size()) - 1);
+    if (place) {
+        place->part = place->part.substr(0, 32);
+        place->interval = std::clamp(place->interval, 0, 1 << 20);
+        place->phase = std::clamp(place->phase, 0, 1 << 20);
+        if (place->iteration) place->iteration = std::clamp(*place->iteration, 0, 1 << 20);
+    }
+    const Position to{step, 0, std::move(place)};
+    if (pos_ == to) return;
+    pos_ = to;
     changed();
 }
 
 void ClassRoom::frame(int delta) {
     std::lock_guard<std::mutex> lock(mutex_);
     const int f = std::clamp(pos_.frame_step + delta, 0, 1 << 20);
-    if (f == pos_.frame_step) return;
+    if (f == pos_.frame_step && !pos_.place) return;
     pos_.frame_step = f;
+    pos_.place.reset();
     changed();
 }
 
@@ -241,6 +263,9 @@ ClassRoom::Joined ClassRoom::join(const std::string& code, const std::string& ad
     if (!address_bucket(joins_, address, limits_.join_burst).take(limits_.join_rate, limits_.join_burst, now))
         return {Status::rate_limited, {}};
     if (clients_.size() >= limits_.max_clients) return {Status::full, {}};
+    const bool capped = !(limits_.loopback_uncapped && is_loopback(address));
+    if (capped && tokens_of_.count(address) && tokens_of_[address] >= limits_.tokens_per_address) return {Status::address_full, {}};
+    if (capped) ++tokens_of_[address];
     std::string token;
     do token = draw_token();
     while (clients_.count(token));
@@ -282,6 +307,7 @@ nlohmann::json ClassRoom::state_for(const std::string& token) const {
     nlohmann::json j = {{"seq", seq_},
                         {"step", step},
                         {"frame_step", pos_.frame_step},
+                        {"place", nullptr},
                         {"steps", steps_.size()},
                         {"question", step_has_question(step)},
                         {"revealed", s.revealed},
@@ -289,6 +315,12 @@ nlohmann::json ClassRoom::state_for(const std::string& token) const {
                         {"answered", s.answers.size()},
                         {"closed", closed_},
                         {"mine", nullptr}};
+    if (const Place* p = pos_.place ? &*pos_.place : nullptr)
+        j["place"] = {{"group", {p->group[0], p->group[1]}},
+                      {"interval", p->interval},
+                      {"phase", p->phase},
+                      {"part", p->part},
+                      {"iteration", p->iteration ? nlohmann::json(*p->iteration) : nlohmann::json(nullptr)}};
     if (const auto a = s.answers.find(token); a != s.answers.end()) j["mine"] = number_text(a->second);
     if (s.revealed) j["answer"] = steps_[size_t(step)]["question"].value("answer", nlohmann::json());
     return j;

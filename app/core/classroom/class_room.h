@@ -4,6 +4,7 @@
 // join code, one token per student, the instructor's position, one answer per student per
 // step, the tally, rate limits and bounds. It knows no sockets and no HTTP (app/net serves
 // it), so every rule here is tested headless with a clock the test moves.
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -29,18 +30,38 @@ struct Limits {
     double bad_code_burst = 10;         // ...and at once
     size_t max_answer_chars = 32;       // an answer is a number written in at most this many characters
     size_t max_addresses = 4096;        // addresses whose join and bad-code buckets are kept
+    // Students who may join from one address (a phone and a laptop, a tab opened again): one
+    // device can neither fill the class nor answer a step more than this many times. A room
+    // behind one NAT address needs it raised (tilescope class --per-address N).
+    size_t tokens_per_address = 8;
+    bool loopback_uncapped = true;      // this machine (127.0.0.0/8, ::1) is not capped per address
+};
+
+// Where in a step's trace the instructor's window is: a snapshot the window gives the class
+// (the GUI's cursor), so that every page opens the same frame. Pages find the frame by
+// `group` and `interval` (with `iteration`); `phase` and `part` name it for people and tests.
+struct Place {
+    std::array<uint32_t, 2> group{0, 0};  // the work-group on show
+    int interval = 0;                     // its barrier interval: one part of one phase
+    int phase = 0;                        // 0-based, as the slides count them
+    std::string part;                     // load, use, store... (at most 32 characters kept)
+    std::optional<int> iteration;         // in a use part, the iteration on show; none: the whole part
+    bool operator==(const Place&) const = default;
 };
 
 // The instructor's position, as every student page follows it.
 struct Position {
-    int step = 0;        // the lesson's step
-    int frame_step = 0;  // "step" presses from where that step opens: part, iteration, phase
+    int step = 0;                // the lesson's step
+    int frame_step = 0;          // "step" presses from where that step opens: part, iteration, phase
+    std::optional<Place> place;  // the window's place in the step (then frame_step is 0); none: where the step opens
+    bool operator==(const Position&) const = default;
 };
 
 enum class Status {
     ok,
     bad_code,         // join with a wrong or missing code
     full,             // max_clients have joined
+    address_full,     // tokens_per_address students have joined from this address
     rate_limited,     // too many requests from this token or address
     unknown_token,    // no such student
     no_question,      // the step has no question
@@ -76,10 +97,13 @@ public:
     const std::string& student_data() const { return student_data_; }
 
     // --- the instructor ---
-    void go_to(int step);  // clamped to the lesson's steps; frame_step back to 0
+    void go_to(int step);  // clamped to the lesson's steps; frame_step back to 0, no place
+    // The step and the place in it at once (one change for the pages): what a window that
+    // steps through parts and iterations itself publishes. Nothing changes if both are as they were.
+    void show(int step, std::optional<Place> place);
     void next() { go_to(position().step + 1); }
     void previous() { go_to(position().step - 1); }
-    void frame(int delta);  // the frame within the step: forward or back, never below 0
+    void frame(int delta);  // the frame within the step: forward or back, never below 0 (from the step's opening place)
     void reveal();           // the current step's answer goes out
     Position position() const;
     bool revealed(int step) const;
@@ -103,8 +127,9 @@ public:
     // Spends one request of `token`'s allowance: ok, unknown_token or rate_limited.
     Status admit(const std::string& token, Clock::time_point now = Clock::now());
     Status answer(const std::string& token, int step, const std::string& value, Clock::time_point now = Clock::now());
-    // The state a student page follows: {seq, step, frame_step, steps, question, revealed,
-    // answer (after Reveal), mine (this student's guess), joined, answered, closed}.
+    // The state a student page follows: {seq, step, frame_step, place (null, or {group,
+    // interval, phase, part, iteration}), steps, question, revealed, answer (after Reveal),
+    // mine (this student's guess), joined, answered, closed}.
     nlohmann::json state_for(const std::string& token) const;
     // Waits until the sequence passes `seen`, the class closes, or `timeout` passes; returns
     // the sequence then.
@@ -135,6 +160,7 @@ private:
     bool closed_ = false;
     std::map<std::string, Bucket> clients_;  // token -> allowance
     std::map<std::string, Bucket> joins_, bad_codes_;
+    std::map<std::string, size_t> tokens_of_;  // address -> students joined from it (at most max_clients entries)
     std::vector<StepState> step_state_;
 };
 
@@ -142,6 +168,8 @@ private:
 std::string draw_code();
 // Tokens are 128 random bits as 32 hex digits.
 std::string draw_token();
+// 127.0.0.0/8, ::1 and their IPv4-mapped forms: this machine.
+bool is_loopback(const std::string& address);
 // Case and spaces do not matter when a student types the code.
 std::string normalise_code(const std::string& typed);
 

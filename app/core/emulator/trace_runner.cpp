@@ -1,5 +1,4 @@
 #include "core/emulator/trace_runner.h"
-#include "core/emulator/contained_trace.h"
 #include "core/base/environment.h"
 #include "core/base/input_budget.h"
 
@@ -228,7 +227,8 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
         for (const GroupId& g : options.groups)
             for (int d = 0; d < 3; ++d)
                 if (g[d] >= launch.groups[d])
-                    throw InputError("--groups " + group_text(g, launch.dims) + ": the NDRange has " +
+                    throw InputError((options.named_as.empty() ? "--groups " : options.named_as + ": work-group ") +
+                                     group_text(g, launch.dims) + ": the NDRange has " +
                                      std::to_string(launch.groups[0]) + "x" + std::to_string(launch.groups[1]) +
                                      (launch.dims > 2 ? "x" + std::to_string(launch.groups[2]) : "") +
                                      " work-groups; accepted: X,Y with X < " + std::to_string(launch.groups[0]) +
@@ -337,6 +337,12 @@ struct PartialRelay {
     }
 };
 
+// Set once at start-up (before any thread traces), read by run_trace.
+ContainedTracer& contained_tracer() {
+    static ContainedTracer tracer;
+    return tracer;
+}
+
 }  // namespace
 
 std::string TraceEstimate::text() const {
@@ -411,6 +417,8 @@ TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& opt
     return estimate_parts(config, options).estimate;
 }
 
+void set_contained_tracer(ContainedTracer tracer) { contained_tracer() = std::move(tracer); }
+
 Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     check_trusted(config);  // a kernel a file carries is traced only once trusted (issue 32)
     if (!config.kernel.library.empty())
@@ -448,21 +456,27 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
                     std::to_string(parts.launch.total_groups()) + " work-groups of " + std::to_string(parts.launch.group_size()) +
                     " work-items) at " + given;
         }
-        throw InputError(given + ": tracing '" + config.kernel.name + "' on the emulator needs " +
-                         est.text() + " (limits " + human_seconds(options.max_seconds) + ", " + human_bytes(mem_limit) +
-                         "); use a smaller --size" + (smaller.empty() ? "" : " such as " + smaller) +
-                         (est.detail_groups.size() > 1 && est.detail_bytes * 4 > est.peak_bytes ? " or fewer --groups" : "") +
+        const bool fewer_groups = est.detail_groups.size() > 1 && est.detail_bytes * 4 > est.peak_bytes;
+        const std::string limits = " on the emulator needs " + est.text() + " (limits " + human_seconds(options.max_seconds) +
+                                   ", " + human_bytes(mem_limit) + ")";
+        if (!options.named_as.empty())  // no option was typed: none is named
+            throw InputError(options.named_as + limits + "; a smaller size fits" + (smaller.empty() ? "" : ", such as " + smaller) +
+                             (fewer_groups ? ", or fewer work-groups in detail" : "") +
+                             (options.checks ? ", or the emulator's checks turned off" : ""));
+        throw InputError(given + ": tracing '" + config.kernel.name + "'" + limits + "; use a smaller --size" +
+                         (smaller.empty() ? "" : " such as " + smaller) + (fewer_groups ? " or fewer --groups" : "") +
                          (options.checks ? ", or --no-checks" : ""));
     }
 
     // A kernel from a file (a trusted --open trace's, a --source) is traced in a child
     // process with a time and a memory limit: an endless loop or a crash costs one line.
-    // Not yet with --caches for a --source: a saved trace does not carry the requests the
-    // cache model reads, so that one run stays in-process (a kernel an opened file carries
-    // is always contained, and its cache model then has no requests).
-    const bool typed_with_caches = options.cache_requests && config.kernel.carried_by.rfind("--source '", 0) == 0;
-    if (runs_contained(config.kernel) && !typed_with_caches)
-        return trace_contained(config, options, est.seconds, mem_limit);
+    // The child hands back the cache model's requests too (--caches, the GUI's model).
+    if (runs_contained(config.kernel)) {
+        const ContainedTracer& tracer = contained_tracer();
+        if (!tracer)
+            throw InputError(contained_who(config) + " is traced only in a child process, and this program started none; nothing was traced");
+        return tracer(config, options, est.seconds, mem_limit);
+    }
 
     // The sampled block: the same kernel and arguments over a smaller NDRange.
     LaunchConfig launched = config;

@@ -46,6 +46,12 @@ struct TraceOptions {
     // it is not checked; a rung with a second kernel (splitk) is refused.
     std::array<uint32_t, 3> sample{0, 0, 0};
     bool sampled() const { return sample[0] || sample[1] || sample[2]; }
+    // How a refusal names the launch. Empty: as typed on the command line ("--size 4096",
+    // "--groups 9,0", "use a smaller --size ... or --no-checks"). A caller whose user typed
+    // no such option (the GUI's views, a lesson's step) names it in its own words, e.g. "the
+    // trace of 'tiled' at 4096", "--lesson 'l.json': the trace of ...", and the remedies name no option
+    // (issue 32, item 6).
+    std::string named_as;
 };
 
 struct TraceEstimate {
@@ -64,6 +70,15 @@ TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& opt
 // reduce it), runs, and builds the Trace. Throws InputError (build failure, limits, a
 // missing plugin) or Cancelled. Must be called from the thread that drives OpenCL.
 Trace run_trace(const LaunchConfig& config, const TraceOptions& options = {});
+
+// A kernel from a file (a trusted --open trace's, a --source) is traced only in a child
+// process (issue 32). The child hands its trace back as a saved trace, which only core/io
+// reads, so core/io hands run_trace the way in (`set_contained_tracer`, called by
+// `contain_kernels_from_files`, core/io/contained_trace.h) and the arrow points down. A
+// process that set none refuses such a kernel rather than trace it in-process.
+using ContainedTracer = std::function<Trace(const LaunchConfig& config, const TraceOptions& options,
+                                            double estimated_seconds, uint64_t memory_limit_bytes)>;
+void set_contained_tracer(ContainedTracer tracer);
 
 // The same launch on the emulator without the trace plugin, with Oclgrind's checks as
 // `options` asks: the seconds the kernel took. The yardstick for the trace's own cost.

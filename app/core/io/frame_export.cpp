@@ -89,6 +89,15 @@ json frame_to_json(const Frame& f) {
     for (const CellSum& s : f.sums)
         sums.push_back({{"row", s.row}, {"col", s.col}, {"label", s.label}, {"local", id_json(s.local, f.dims)},
                         {"terms", s.terms}, {"text", s.text}});
+    json zero_writes = json::array(), tiles = json::array();
+    for (const ZeroWrite& z : f.zero_writes)
+        zero_writes.push_back({{"local", id_json(z.local, f.dims)}, {"cell", local_json(z.cell, false)}});
+    for (const TileInMatrix& t : f.tiles) {
+        json outside = json::array();
+        for (const auto& [r, c] : t.outside) outside.push_back({r, c});
+        tiles.push_back({{"array", t.array}, {"matrix", t.matrix}, {"rect", {t.rect.r0, t.rect.c0, t.rect.r1, t.rect.c1}},
+                         {"outside", outside}});
+    }
     return {{"phases", f.phases},
             {"phase", f.phase},
             {"part", f.part},
@@ -103,7 +112,9 @@ json frame_to_json(const Frame& f) {
             {"cells", cells},
             {"arrays", arrays},
             {"sums", sums},
-            {"item", f.item ? story_json(*f.item, f.dims) : json(nullptr)}};
+            {"item", f.item ? story_json(*f.item, f.dims) : json(nullptr)},
+            {"zero_writes", zero_writes},
+            {"tiles", tiles}};
 }
 
 std::string frame_text(const Frame& f) {
@@ -123,6 +134,13 @@ std::string frame_text(const Frame& f) {
             if (const std::string line = cells_line(a, r); !line.empty())
                 out += "    " + std::string(to_string(r)) + ": " + line + "\n";
     }
+    for (const TileInMatrix& t : f.tiles)
+        if (!t.outside.empty())
+            out += "  " + t.array + " holds the tile of " +
+                   (t.matrix.size() == 1 ? element_name(t.matrix[0], 0, 0, f.naming).substr(0, 1) : t.matrix) + " at rows " + std::to_string(t.rect.r0) + ".." +
+                   std::to_string(t.rect.r1) + ", columns " + std::to_string(t.rect.c0) + ".." + std::to_string(t.rect.c1) +
+                   ": " + std::to_string(t.outside.size()) + " of its cells lie past the edge\n";
+    for (const std::string& line : zero_write_lines(f)) out += "  " + line + "\n";
     for (const CellSum& s : f.sums)
         if (s.text != "0") out += "  " + s.label + " so far = " + s.text + "\n";
     if (!f.item) return out;

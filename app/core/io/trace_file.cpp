@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/base/plain_errors.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 #include "core/base/input_budget.h"
@@ -526,6 +527,7 @@ json caches_json(const CacheReport& r) {
             {"params", {p.l1_bytes, p.l2_bytes, p.line_bytes, p.sector_bytes, p.ways, p.cus, p.resident, p.inflight_rounds,
                         p.merge_clusters, p.hashed_sets ? 1 : 0}},
             {"cluster_of", p.cluster_of},
+            {"drift", p.drift},
             {"totals", cache_counts_json(r.totals)},
             {"bounds", {r.bounds.distinct_sectors, r.bounds.group_distinct_sectors}},
             {"buffers", buffers},
@@ -553,6 +555,13 @@ CacheReport caches_from(const json& j) {
     if (hashed != 0 && hashed != 1) throw json::other_error::create(501, "caches params: hashed sets neither 0 nor 1", &p);
     r.params.hashed_sets = hashed == 1;
     r.params.cluster_of = j.at("cluster_of").get<std::vector<uint32_t>>();
+    // Absent in files saved before issue 31's timed model: lockstep.
+    if (j.contains("drift")) {
+        const json& d = j.at("drift");
+        if (!d.is_number() || !(d.get<double>() >= 0 && d.get<double>() <= 0.9))
+            throw json::other_error::create(501, "caches drift: not a number from 0 to 0.9", &d);
+        r.params.drift = d.get<double>();
+    }
     r.totals = cache_counts_from(j.at("totals"));
     const json& b = j.at("bounds");
     r.bounds = {b.at(0).get<uint64_t>(), b.at(1).get<uint64_t>()};
@@ -678,7 +687,7 @@ Trace trace_from(const json& j) {
         try {
             t.caches = caches_from(j["caches"]);
         } catch (const json::exception& e) {  // named here, so the one line says which field
-            throw InputError("trace.caches: " + shown(e.what(), 160));
+            throw InputError("trace.caches: " + json_problem(e));
         }
     }
     return t;
@@ -803,7 +812,7 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
     } catch (const json::exception& e) {
         const bool truncated = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
         throw InputError(file + (truncated ? ": truncated (the file ends early); save it again"
-                                           : ": damaged trace file (" + shown(e.what(), 160) + ")"));
+                                           : ": damaged trace file (" + json_problem(e) + ")"));
     } catch (const InputError& e) {
         throw InputError(file + ": damaged trace file (" + shown(e.what(), 240) + ")");
     } catch (const std::bad_alloc&) {

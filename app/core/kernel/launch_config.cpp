@@ -16,9 +16,13 @@ std::string ProblemSize::label() const {
 }
 
 ProblemSize parse_size(std::string_view text, std::string_view option) {
+    // Each side up to 2^20, so that a long K (64x64x131072) can be asked for; each matrix
+    // (MxK, KxN, MxN) below 2^31 elements, because the rungs index their rows with 32-bit ints.
+    // The device's memory is checked later, against the buffers the launch needs.
     auto bad = [&](const std::string& why) {
         return InputError(std::string(option) + " '" + shown(text) + "': " + why +
-                          "; accepted: S or MxNxK with positive integers up to 65536");
+                          "; accepted: S or MxNxK with positive integers up to 1048576, each of M*K, K*N and "
+                          "M*N below 2^31 elements");
     };
     std::vector<int64_t> values;
     size_t start = 0;
@@ -29,14 +33,20 @@ ProblemSize parse_size(std::string_view text, std::string_view option) {
         const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
         if (part.empty() || ec != std::errc() || end != part.data() + part.size()) throw bad("not a size");
         if (v <= 0) throw bad("sizes must be positive");
-        if (v > 65536) throw bad("too large");
+        if (v > kMaxSizeSide) throw bad("too large");
         values.push_back(v);
         if (x == std::string_view::npos) break;
         start = x + 1;
     }
-    if (values.size() == 1) return {values[0], values[0], values[0]};
-    if (values.size() == 3) return {values[0], values[1], values[2]};
-    throw bad("give one or three sizes");
+    if (values.size() != 1 && values.size() != 3) throw bad("give one or three sizes");
+    const ProblemSize size = values.size() == 1 ? ProblemSize{values[0], values[0], values[0]}
+                                                : ProblemSize{values[0], values[1], values[2]};
+    const std::pair<const char*, int64_t> matrices[] = {
+        {"A (MxK)", size.M * size.K}, {"B (KxN)", size.K * size.N}, {"C (MxN)", size.M * size.N}};
+    for (const auto& [name, elements] : matrices)
+        if (elements > kMaxMatrixElements)
+            throw bad(std::string(name) + " would have " + std::to_string(elements) + " elements, too many");
+    return size;
 }
 
 uint64_t ResolvedArg::bytes() const {
@@ -76,6 +86,19 @@ std::string changed_params_text(const KernelSpec& kernel, const std::map<std::st
     for (const TunableParam& p : kernel.params)
         if (const auto it = params.find(p.name); it != params.end() && it->second != p.default_value)
             out += (out.empty() ? "" : " ") + p.name + "=" + std::to_string(it->second);
+    return out;
+}
+
+std::string compared_params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params,
+                                 const std::map<std::string, int64_t>& other) {
+    std::string out;
+    for (const TunableParam& p : kernel.params) {
+        const auto it = params.find(p.name);
+        const int64_t mine = it != params.end() ? it->second : p.default_value;
+        const auto ot = other.find(p.name);
+        const bool differs = ot != other.end() && ot->second != mine;
+        if (mine != p.default_value || differs) out += (out.empty() ? "" : " ") + p.name + "=" + std::to_string(mine);
+    }
     return out;
 }
 

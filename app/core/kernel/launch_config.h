@@ -20,6 +20,11 @@ struct ProblemSize {
     bool operator==(const ProblemSize&) const = default;
 };
 
+// Largest side parse_size accepts, and the most elements of any one of A, B and C (the rungs
+// index a matrix with 32-bit ints).
+inline constexpr int64_t kMaxSizeSide = int64_t(1) << 20;
+inline constexpr int64_t kMaxMatrixElements = (int64_t(1) << 31) - 1;
+
 // "S" (square) or "MxNxK"; throws InputError naming `option`.
 ProblemSize parse_size(std::string_view text, std::string_view option = "--size");
 
@@ -71,6 +76,10 @@ std::string params_text(const KernelSpec& kernel, const std::map<std::string, in
 // Only the parameters whose value differs from the kernel's default ("PAD=0"; "" when none):
 // what tells two launches of one rung apart in a label.
 std::string changed_params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params);
+// The same for one side of a comparison: also each parameter whose value differs from the
+// other side's, default or not (lesson 6: "PAD=0" against "PAD=4", the rung's default).
+std::string compared_params_text(const KernelSpec& kernel, const std::map<std::string, int64_t>& params,
+                                 const std::map<std::string, int64_t>& other);
 
 // Parses "NAME=V" for `kernel` (the --param option); throws InputError naming the option.
 std::pair<std::string, int64_t> parse_param(const KernelSpec& kernel, std::string_view text,

@@ -66,7 +66,7 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
         seconds += estimate_trace(setups.at(key).config, to).seconds;
     }
     if (seconds > TraceOptions{}.max_seconds)
-        throw InputError("--lesson '" + shown(lesson.name) + "': steps: its " + std::to_string(order.size()) +
+        throw InputError(lesson.file + ": steps: its " + std::to_string(order.size()) +
                          " set-ups would take about " + std::to_string(int(seconds)) + " s to trace; a lesson may ask for at most " +
                          std::to_string(int(TraceOptions{}.max_seconds)) + " s of tracing");
     std::map<std::string, Trace> traces;
@@ -78,6 +78,8 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
         TraceOptions to;
         to.cancelled = progress.cancelled;
         to.cache_requests = true;  // some questions are answered by the cache model
+        // A refusal names the lesson and the set-up, not --size or --groups (nobody typed them).
+        to.named_as = lesson.file + ": the trace of '" + su.config.kernel.name + "' at " + su.config.size.label();
         if (const ExerciseNote* note = find_exercise_note(su.config.kernel.name)) to.uninitialized = note->uninitialized;
         if (!su.groups.empty()) {
             to.groups.assign(su.groups.begin(), su.groups.end());

@@ -123,7 +123,7 @@ PerformancePlan performance_plan(const std::string& device, int size, const std:
     for (const KernelSpec& k : ladder())
         if (k.library.empty()) plan.intensity.push_back(LaunchConfig{k, ProblemSize{64, 64, 64}, k.default_tile});
     // A kernel from a file is traced only once trusted (a --source is), and then in a child
-    // process (core/emulator/contained_trace.h), as it is measured.
+    // process (core/io/contained_trace.h), as it is measured.
     if (custom && custom->kernel.custom && (custom->kernel.carried_by.empty() || custom->kernel.trusted)) {
         LaunchConfig c = *custom;
         c.size = ProblemSize{64, 64, 64};
@@ -244,7 +244,8 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
     for (const LaunchConfig& c : plan.intensity) {
         progress.throw_if_cancelled();
         progress.say("tracing " + c.kernel.name + " at " + c.size.label() + " for its arithmetic intensity");
-        const TraceOptions to = figures_trace_options(progress);  // the roofline and the ladder model the caches
+        TraceOptions to = figures_trace_options(progress);  // the roofline and the ladder model the caches
+        to.named_as = "the trace of '" + c.kernel.name + "' at " + c.size.label();  // a refusal names no option
         try {
             const Trace t = run_trace(c, to);
             const double bytes = double(t.totals.global_load_bytes + t.totals.global_store_bytes);

@@ -36,6 +36,8 @@ TraceSnapshot run_trace_job(const TraceJob& job, const TaskProgress& progress) {
         if (const ExerciseNote* note = find_exercise_note(job.config.kernel.name)) o.uninitialized = note->uninitialized;
     o.cancelled = progress.cancelled;
     o.progress = progress.units;
+    // The views' user typed no --size or --groups: a refusal names the launch, not options.
+    o.named_as = job.named_as.empty() ? "the trace of '" + job.config.kernel.name + "' at " + job.config.size.label() : job.named_as;
     progress.say("estimating");
     const TraceEstimate e = estimate_trace(job.config, o);
     progress.say("tracing on the emulator, " + e.text());

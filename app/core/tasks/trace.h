@@ -24,6 +24,8 @@ struct TraceJob {
     // The trace so far (Trace::partial), from the emulator's threads, one call at a time;
     // empty: no snapshots.
     std::function<void(TraceSnapshot)> partial;
+    // How a refusal names this trace (TraceOptions::named_as); empty: "the trace of 'K' at SIZE".
+    std::string named_as;
 };
 
 // Estimates (a message with the cost), refuses beyond the bounds, traces. Progress units:

@@ -1,5 +1,7 @@
 #include "core/teach/lesson.h"
 
+#include "core/base/plain_errors.h"
+#include "core/kernel/launch_config.h"
 #include "core/trace/phases.h"
 
 #include <algorithm>
@@ -110,13 +112,48 @@ LessonStep parse_step(const json& s, const std::string& where) {
          "an object {\"NAME\": integer, ...} of the compare kernel's parameters");
     if (st.contains("compare_params") && !st.contains("compare"))
         throw InputError(where + ": state key 'compare_params' needs a 'compare' configuration");
-    if (st.contains("params") || st.contains("compare_params")) {  // names and values checked against the kernels now
+    // Both launches a step opens, checked now as the lesson's (issue 32 item 6): the GUI turns
+    // a step into options, whose refusals would name --tile or --compare, which nobody typed.
+    {
+        std::string bad;
         try {
-            step_launch(step);
-            step_compare_launch(step);
+            std::vector<std::pair<std::string, LaunchConfig>> launches{{"tile", step_launch(step)}};
+            if (auto other = step_compare_launch(step)) launches.push_back({"compare", *other});
+            for (const auto& [key, c] : launches) {
+                if (c.tile < 1 || c.tile > 1024) {
+                    bad = "state key '" + key + "': tile " + std::to_string(c.tile) + "; accepted: a tile from 1 to 1024";
+                    break;
+                }
+                const ResolvedLaunch r = resolve(c);
+                if (r.group_size() > 1024) {
+                    bad = "state key '" + key + "': kernel '" + c.kernel.name + "' at tile " + std::to_string(c.tile) +
+                          " needs work-groups of " + std::to_string(r.group_size()) +
+                          " work-items; accepted: a tile whose work-groups have at most 1024 (the emulator's limit)";
+                    break;
+                }
+            }
         } catch (const InputError& e) {
             throw InputError(where + ": " + e.what());
         }
+        if (!bad.empty()) throw InputError(where + ": " + bad);
+    }
+    if (st.contains("group")) {  // inside the step's NDRange, said as the lesson's, never as --group (issue 32 item 6)
+        std::string outside;
+        try {
+            const ResolvedLaunch r = resolve(step_launch(step));
+            const json& g = st["group"];
+            std::string grid, accepted;
+            for (int d = 0; d < r.dims; ++d) {
+                grid += (d ? "x" : "") + std::to_string(r.groups[d]);
+                accepted += std::string(d ? ", " : "") + "XYZ"[d] + " < " + std::to_string(r.groups[d]);
+            }
+            for (size_t d = 0; d < g.size(); ++d)
+                if (g[d].get<uint64_t>() >= (d < size_t(r.dims) ? r.groups[d] : 1))
+                    outside = "state key 'group' " + g.dump() + " lies outside the step's " + grid + " work-groups; accepted: " + accepted;
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+        if (!outside.empty()) throw InputError(where + ": " + outside);
     }
     if (s.contains("question")) {
         const json& q = s["question"];
@@ -151,17 +188,22 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
     try {
         doc = json::parse(text);
     } catch (const json::exception& e) {
-        throw InputError(file + ": not JSON (" + shown(e.what(), 160) + ")");
+        throw InputError(file + ": not JSON (" + json_problem(e) + ")");
     }
     if (!doc.is_object() || !doc.contains("title") || !doc["title"].is_string() || !doc.contains("steps") ||
         !doc["steps"].is_array() || doc["steps"].empty())
         throw InputError(file + ": accepted: {\"title\": ..., \"steps\": [ {title, state, script, question?}, ... ]}");
     Lesson lesson;
+    lesson.file = file;
     lesson.title = doc["title"].get<std::string>();
     if (lesson.title.size() > kMaxLessonTitleChars)
         throw InputError(file + ": 'title' of " + std::to_string(lesson.title.size()) + " characters; accepted: at most " +
                          std::to_string(kMaxLessonTitleChars));
-    std::string stem = file.substr(file.find_last_of('/') + 1);
+    // The stem of the path inside the label ("--lesson 'dir/1_naive.json'": 1_naive).
+    std::string stem = file;
+    if (const size_t q = stem.find('\''); q != std::string::npos && stem.size() > q + 1 && stem.back() == '\'')
+        stem = stem.substr(q + 1, stem.size() - q - 2);
+    stem = stem.substr(stem.find_last_of('/') + 1);
     lesson.name = stem.substr(0, stem.rfind(".json"));
     // What the steps will cost before any is parsed into a set-up (issue 32): every step is
     // a place in the lesson; every different set-up a trace (export --lesson traces them

@@ -37,6 +37,7 @@ struct LessonStep {
 
 struct Lesson {
     std::string name;   // file stem ("1_naive")
+    std::string file;   // how messages name it ("--lesson 'dir/1_naive.json'"), parse_lesson's `name`
     std::string title;
     std::vector<LessonStep> steps;
 };

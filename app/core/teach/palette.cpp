@@ -105,7 +105,7 @@ const std::vector<Entry>& entries() {
         {"local_held", &Colours::local_held, "local: holds a value stored in an earlier part"},
         {"local_read", &Colours::local_read, "local: read now; outlines the cells of C whose sums it feeds"},
         {"outline", &Colours::outline, "outline of the group's strips of A and B and its block of C"},
-        {"hover", &Colours::hover, "the hovered row of A, column of B, cell of C; the timeline's cursor"},
+        {"hover", &Colours::hover, "the hovered row of A, column of B, cell of C; the timeline's cursor; rings round the zeros written and the work-item picked"},
         {"race", &Colours::race, "a problem: work-items in a race or divergence (outlines), diagnostics, error text"},
         {"wrong", &Colours::wrong, "a wrong cell of C (filled), against the CPU reference"},
         {"global_bar", &Colours::global_bar, "timeline: a part's global traffic"},

@@ -65,26 +65,48 @@ struct Context {
         default: return "";
         }
     }
-    LocalCellRef local_ref(const frame_replay::LocalAccess& a, int interval) const {
+    using TileOffset = std::optional<std::tuple<uint16_t, int64_t, int64_t>>;
+    // `offsets`: the tile offsets of the interval's local arrays, where the caller has them
+    // (a frame names every zero of a part: one walk of each tile, not one per zero).
+    LocalCellRef local_ref(const frame_replay::LocalAccess& a, int interval, const std::vector<TileOffset>* offsets = nullptr) const {
         const auto [r, c] = frame_replay::local_cell(trace, a.array, a.word);
-        LocalCellRef ref{trace.local_buffers[a.array].name, r, c, held_label(a.held), a.iteration};
+        LocalCellRef ref{trace.local_buffers[a.array].name, r, c, held_label(a.held), a.iteration, false, std::nullopt, false};
         ref.written_zero = a.held.kind == Held::Zero;
-        if (ref.written_zero && a.iteration < 0) infer_stand_in(ref, a, interval);
+        if (ref.written_zero && a.iteration < 0)
+            infer_stand_in(ref, offsets && a.array < offsets->size() ? (*offsets)[a.array] : tile_offset(a.array, interval));
         return ref;
     }
-    // A written zero stands for the element its tile would hold there when every other
-    // cell of the tile holds an element of one matrix at one offset from its cell.
-    void infer_stand_in(LocalCellRef& ref, const frame_replay::LocalAccess& a, int interval) const {
-        const std::vector<Held>& cells = replay.after[interval][a.array];
+    // The one offset at which every cell of local array `array` holding an element holds
+    // one of one matrix (buffer, row offset, column offset) once `interval` ends; none
+    // when cells disagree (a transposed tile) or none holds an element.
+    TileOffset tile_offset(uint32_t array, int interval) const {
+        const std::vector<Held>& cells = replay.after[interval][array];
         std::optional<std::tuple<uint16_t, int64_t, int64_t>> offset;
         for (uint32_t w = 0; w < cells.size(); ++w) {
             if (cells[w].kind != Held::Element || !trace.buffers[cells[w].buffer].is_matrix) continue;
-            const auto [lr, lc] = frame_replay::local_cell(trace, a.array, w);
+            const auto [lr, lc] = frame_replay::local_cell(trace, array, w);
             const auto [gr, gc] = frame_replay::global_cell(trace, cells[w].buffer, cells[w].element);
             const std::tuple<uint16_t, int64_t, int64_t> o{cells[w].buffer, gr - lr, gc - lc};
-            if (offset && *offset != o) return;
+            if (offset && *offset != o) return std::nullopt;
             offset = o;
         }
+        return offset;
+    }
+    // Where local array `array`'s tile lies in its matrix once `interval` ends.
+    std::optional<TileInMatrix> tile_in_matrix(uint32_t array, const TileOffset& offset) const {
+        if (!offset) return std::nullopt;
+        const auto [buffer, dr, dc] = *offset;
+        const LocalBuffer& l = trace.local_buffers[array];
+        const TracedBuffer& b = trace.buffers[buffer];
+        TileInMatrix t{l.name, matrix_of(buffer), Rect{dr, dc, dr + int64_t(l.rows) - 1, dc + int64_t(l.cols) - 1}, {}};
+        for (int64_t r = t.rect.r0; r <= t.rect.r1; ++r)
+            for (int64_t c = t.rect.c0; c <= t.rect.c1; ++c)
+                if (r < 0 || c < 0 || r >= b.rows || c >= b.cols) t.outside.push_back({r, c});
+        return t;
+    }
+    // A written zero stands for the element its tile would hold there when every other
+    // cell of the tile holds an element of one matrix at one offset from its cell.
+    void infer_stand_in(LocalCellRef& ref, const TileOffset& offset) const {
         if (!offset) return;
         const auto [buffer, dr, dc] = *offset;
         const TracedBuffer& b = trace.buffers[buffer];
@@ -306,6 +328,45 @@ bool FrameCell::operator<(const FrameCell& o) const {
     return std::tie(row, col, role, label) < std::tie(o.row, o.col, o.role, o.label);
 }
 
+std::vector<WorkItemId> Frame::zero_writers(std::string_view array) const {
+    std::vector<WorkItemId> out;
+    for (const ZeroWrite& z : zero_writes)
+        if (z.cell.array == array && std::find(out.begin(), out.end(), z.local) == out.end()) out.push_back(z.local);
+    return out;
+}
+
+std::vector<std::string> zero_write_lines(const Frame& f) {
+    std::vector<std::string> out;
+    std::vector<std::string> arrays;  // in the order their zeros were written
+    for (const ZeroWrite& z : f.zero_writes)
+        if (std::find(arrays.begin(), arrays.end(), z.cell.array) == arrays.end()) arrays.push_back(z.cell.array);
+    for (const std::string& array : arrays) {
+        std::string who, what;
+        std::set<std::string> matrices;
+        bool all_outside = true, all_named = true;
+        for (const WorkItemId& w : f.zero_writers(array)) who += (who.empty() ? "" : ", ") + ("(" + id_text(w, f.dims) + ")");
+        for (const ZeroWrite& z : f.zero_writes) {
+            if (z.cell.array != array) continue;
+            if (!z.cell.stands_for) {
+                all_named = false;
+                continue;
+            }
+            what += (what.empty() ? "" : ", ") + z.cell.stands_for->label;
+            all_outside = all_outside && z.cell.stands_outside;
+            const std::string& m = z.cell.stands_for->matrix;
+            matrices.insert(m.size() == 1 ? std::string(1, letter(m[0], f.naming)) : m);
+        }
+        const size_t n = f.zero_writers(array).size();
+        std::string line = array + ": work-item" + (n == 1 ? " " : "s ") + who + " write" + (n == 1 ? "s" : "") + " 0";
+        if (all_named && !what.empty()) {
+            line += " in place of " + what;
+            if (all_outside && matrices.size() == 1) line += " (outside " + *matrices.begin() + ")";
+        }
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
 const FrameArray* Frame::find(std::string_view key) const {
     for (const FrameArray& a : arrays)
         if (a.key == key) return &a;
@@ -318,6 +379,7 @@ static Frame frame_of(const Context& cx, const FrameRequest& request, bool sums)
     const Trace& trace = cx.trace;
     Frame f;
     f.dims = trace.dims;
+    f.naming = request.naming;
     f.group = request.group;
     f.phases = cx.plan.phases;
     const int accepted = std::max(1, cx.plan.phases);
@@ -349,6 +411,15 @@ static Frame frame_of(const Context& cx, const FrameRequest& request, bool sums)
         f.iteration = request.iteration;
     }
     if (request.item) f.item = story_of(cx, *request.item);
+    // Who wrote zeros in this part, and where each local array's tile lies in its matrix.
+    std::vector<Context::TileOffset> offsets;
+    for (uint32_t a = 0; a < trace.local_buffers.size(); ++a) offsets.push_back(cx.tile_offset(a, f.interval));
+    const auto& lanes = cx.replay.parts[f.interval];
+    for (uint32_t lane = 0; lane < lanes.size(); ++lane)
+        for (const auto& a : lanes[lane].local_stores)
+            if (a.held.kind == Held::Zero) f.zero_writes.push_back({cx.group.local_id(lane), cx.local_ref(a, f.interval, &offsets)});
+    for (uint32_t a = 0; a < trace.local_buffers.size(); ++a)
+        if (auto t = cx.tile_in_matrix(a, offsets[a])) f.tiles.push_back(std::move(*t));
     f.title = (cx.plan.phases ? "Phase " + std::to_string(f.phase) + " " : std::string()) + capitalised(f.part) +
               " for Block (" + id_text(f.group, trace.dims) + ")" +
               (f.iteration ? " (iteration " + std::to_string(*f.iteration) + ")" : "");

@@ -12,6 +12,7 @@
 // value, and a word a work-item stores into local memory is matched against that
 // work-item's own global loads earlier in the same part (the latest match wins). A
 // stored 0 that matches no load is a written zero (label "0").
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -112,6 +113,28 @@ struct CellSum {
     std::string text;                // "M0,0·N0,0 + M0,1·N1,0"; "0" before the first term
 };
 
+// A work-item that wrote a zero into local memory in the frame's part instead of loading
+// (the slides' "threads (0,1) and (1,1) need special treatment in loading M tile"; the
+// slides write Thread(row, column), OpenCL's local id is (column, row)).
+struct ZeroWrite {
+    WorkItemId local{};  // as OpenCL numbers it, dimension 0 first
+    LocalCellRef cell;   // the local cell it zeroed, with the element that cell stands for
+    bool operator==(const ZeroWrite&) const = default;
+};
+
+// Where a local array's tile lies in its matrix as the frame's part ends: every cell of the
+// array that holds an element holds one of one matrix at one offset from its cell (the
+// tiled rungs). The tile is the array's whole extent at that offset, so it may hang past
+// the matrix's edge, as the slides draw the 3x3 example; `outside` lists the cells that do,
+// in the matrix's coordinates (their local cells hold written zeros).
+struct TileInMatrix {
+    std::string array;      // the local array
+    std::string matrix;     // "A", "B" (the matrix's role) or the buffer's name
+    Rect rect;              // the whole tile, inclusive, in the matrix's rows and columns
+    std::vector<std::array<int64_t, 2>> outside;  // (row, col) past the matrix's edge, by row then column
+    bool operator==(const TileInMatrix&) const = default;
+};
+
 struct FrameRequest {
     GroupId group{};
     int phase = 0;
@@ -123,6 +146,7 @@ struct FrameRequest {
 
 struct Frame {
     int dims = 1;                     // the launch's dimensions (how many numbers an id has)
+    Naming naming = Naming::Slides;   // as requested: how labels name elements
     GroupId group{};
     int phases = 0, phase = 0;
     std::string part;                 // "load", "use", ...
@@ -136,9 +160,19 @@ struct Frame {
     std::vector<FrameArray> arrays;   // A, B, C (those present), then the local arrays as declared
     std::vector<CellSum> sums;        // every C cell of the group with a sum so far
     std::optional<WorkItemStory> item;
+    std::vector<ZeroWrite> zero_writes;  // in this part, by work-item (linear id), in order
+    std::vector<TileInMatrix> tiles;     // local arrays whose tile lies in a matrix, as declared
 
+    // The work-items that wrote a zero into `array` in this part, by linear id, each once.
+    std::vector<WorkItemId> zero_writers(std::string_view array) const;
     const FrameArray* find(std::string_view key) const;
 };
+
+// One line per local array with written zeros in the frame, as the slides say it:
+// "atile: work-items (1,0), (1,1) write 0 in place of M0,3, M1,3 (outside M)". Ids are
+// OpenCL's local ids (column first). The GUI's legend, the GIF's caption and `tilescope
+// frame` all print these.
+std::vector<std::string> zero_write_lines(const Frame& frame);
 
 // Builds the frame. Throws InputError naming the option a value came from (--group,
 // --phase, --part, --iteration, --item), the value and what is accepted.

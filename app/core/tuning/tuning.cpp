@@ -564,6 +564,39 @@ int best_result(const std::vector<TuneResult>& results) {
     return best;
 }
 
+namespace {
+
+// The "fastest" table that --kernel fastest reads is data from the same measurements: the point
+// tune stores becomes the row of this shape, unless the row there already names a faster
+// verified run (another rung's, or an earlier sweep's). Rows of other shapes stay as they are.
+void record_fastest(ordered_json& doc, const std::string& kernel, const ProblemSize& size, const TuneResult& b,
+                    const std::string& command) {
+    if (!doc.contains("fastest") || !doc["fastest"].is_array()) doc["fastest"] = ordered_json::array();
+    ordered_json& table = doc["fastest"];
+    ordered_json row;
+    row["size"] = std::to_string(size.M) + "x" + std::to_string(size.N) + "x" + std::to_string(size.K);
+    row["kernel"] = kernel;
+    row["tile"] = b.tile;
+    row["params"] = params_json(b.params);
+    row["gflops"] = b.gflops;
+    row["from"] = "tilescope tune, " + utc_now() + (command.empty() ? std::string() : ": " + command);
+    for (ordered_json& old : table) {
+        ProblemSize at;
+        try {
+            at = parse_size(text_field(old, "size"));
+        } catch (const InputError&) {
+            continue;
+        }
+        if (!(at == size)) continue;
+        const double old_gflops = old.contains("gflops") && old["gflops"].is_number() ? old["gflops"].get<double>() : 0.0;
+        if (old_gflops < b.gflops) old = std::move(row);
+        return;
+    }
+    table.push_back(std::move(row));
+}
+
+}  // namespace
+
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
                          const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command,
                          int chosen) {
@@ -628,6 +661,7 @@ std::string merge_tuning(std::string_view existing, const std::string& device_la
     sizes[size_bucket(size)] = std::move(summary);
     e["sizes"] = std::move(sizes);
     doc["kernels"][kernel] = std::move(e);
+    record_fastest(doc, kernel, size, b, command);
     return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

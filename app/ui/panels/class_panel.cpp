@@ -8,6 +8,7 @@
 
 #include "core/classroom/class_room.h"
 #include "core/tasks/lesson_page.h"
+#include "core/trace/phases.h"
 #include "net/class_server.h"
 
 namespace tilescope::ui {
@@ -120,6 +121,22 @@ void control_class(AppState& state, const std::string& argument) {
     if (!c.error.empty()) std::cerr << "tilescope gui: --control: class " << argument << ": " << c.error << std::endl;
 }
 
+std::optional<classroom::Place> window_place(const AppState& state) {
+    const Cursor& cur = state.cursor;
+    if (cur.wanted || !state.main.trace || state.main.busy()) return std::nullopt;  // not settled yet
+    const GroupTrace* g = state.main.trace->find_group(cur.group);
+    if (!g) return std::nullopt;
+    classroom::Place p;
+    p.group = {cur.group[0], cur.group[1]};
+    p.interval = cur.interval;
+    if (const PhasePlan plan = phase_plan(*g); const PhasePart* part = plan.part_at(cur.interval)) {
+        p.phase = part->phase;
+        p.part = part->name;
+    }
+    p.iteration = cur.iteration;
+    return p;
+}
+
 void sync_class(AppState& state) {
     serve_when_ready();
     Session& c = session();
@@ -128,7 +145,13 @@ void sync_class(AppState& state) {
         stop_class();
         return;
     }
-    if (c.room->position().step != state.lesson.step) c.room->go_to(state.lesson.step);
+    // The step at once; the place once the window has settled on it (a step that opens
+    // another trace or phase is unsettled for a few frames: the pages open the step as its
+    // lesson says meanwhile, the same place the window is on its way to).
+    const classroom::Position pos = c.room->position();
+    const std::optional<classroom::Place> place = window_place(state);
+    if (pos.step != state.lesson.step) c.room->show(state.lesson.step, place);
+    else if (place && place != pos.place) c.room->show(state.lesson.step, place);
     if (state.lesson.revealed && !c.room->revealed(state.lesson.step)) c.room->reveal();
 }
 
@@ -148,9 +171,7 @@ void draw_class_section(AppState& state) {
         ImGui::TextWrapped("%s", c.preparing->message().empty() ? "Preparing the class..." : c.preparing->message().c_str());
         return;
     }
-    ImGui::TextWrapped("Open: %s", c.url.c_str());
-    ImGui::Text("Join code: %s", c.room->code().c_str());
-    draw_qr(c.qr, 180);
+    // The room's answers first, where the projector shows them without scrolling; the way in below.
     const classroom::Tally t = c.room->tally();
     ImGui::Text("%zu joined", t.joined);
     if (c.room->step_has_question(t.step)) {
@@ -165,6 +186,10 @@ void draw_class_section(AppState& state) {
             ImGui::ProgressBar(float(n) / float(most), ImVec2(120, 0), std::to_string(n).c_str());
         }
     }
+    ImGui::TextUnformatted("Open in a browser:");
+    ImGui::TextUnformatted(c.url.c_str());  // on a line of its own: never broken inside the address
+    ImGui::Text("Join code: %s", c.room->code().c_str());
+    draw_qr(c.qr, 180);
     if (ImGui::Button("Stop class")) stop_class();
 }
 

@@ -27,11 +27,16 @@ std::pair<int64_t, int64_t> group_block(const LaunchConfig& c, const ResolvedLau
     return {ceil_div(c.size.M, int64_t(r.groups[0])), c.size.N};
 }
 
-std::string trace_label(const Trace& t) {
+// `other`: the other side of the comparison; a parameter the two set differently is named
+// on both (PAD=4 beside PAD=0, though 4 is the default).
+std::string trace_label(const Trace& t, const Trace* other = nullptr) {
     std::string s = t.kernel + " " + t.size.label();
     if (t.tile > 0) s += " TS=" + std::to_string(t.tile);
-    if (const KernelSpec* k = t.custom ? nullptr : find_kernel(t.kernel))  // as config_label: the parameters that differ
-        if (const std::string p = changed_params_text(*k, t.params); !p.empty()) s += " " + p;
+    if (const KernelSpec* k = t.custom ? nullptr : find_kernel(t.kernel)) {  // as config_label: the parameters that differ
+        const std::string p = other && other->kernel == t.kernel ? compared_params_text(*k, t.params, other->params)
+                                                                 : changed_params_text(*k, t.params);
+        if (!p.empty()) s += " " + p;
+    }
     return s;
 }
 
@@ -209,7 +214,9 @@ void ComparePanel::draw_form(AppState& s) {
 void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const GroupId& group, int interval, const std::string& why,
                            bool projector) const {
     ImGui::PushFont(theme().big);
-    ImGui::TextUnformatted(slot.trace ? trace_label(*slot.trace).c_str() : slot.config ? config_label(*slot.config).c_str() : "");
+    const TraceSlot& opposite = &slot == &s.main ? s.other : s.main;
+    const Trace* other_trace = opposite.trace.get();
+    ImGui::TextUnformatted(slot.trace ? trace_label(*slot.trace, other_trace).c_str() : slot.config ? config_label(*slot.config).c_str() : "");
     ImGui::PopFont();
     if (slot.busy()) {
         ImGui::SameLine();
@@ -256,6 +263,11 @@ void ComparePanel::summary(const AppState& s, const TraceSlot& slot, const Group
                                                                   : "";
             }
         const std::string at = c->size.M == c->size.N && c->size.N == c->size.K ? c->size.label() + "\u00b3" : c->size.label();
+        // Below the performance view's size (256³) the launch is too short to time (lesson 7):
+        // the runs are shown, not ranked, as the performance view says of the same size.
+        const int64_t timed = int64_t(s.perf.size);
+        if (!verdict.empty() && c->size.M * c->size.N * c->size.K < timed * timed * timed)
+            verdict = "; too short a launch to rank";
         if (mine.valid() && projector)
             ImGui::Text("%.2f GFLOP/s (%.2f-%.2f, measured at %s)%s", mine.median, mine.low, mine.high, at.c_str(), verdict.c_str());
         else if (mine.valid())

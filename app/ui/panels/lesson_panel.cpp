@@ -69,7 +69,7 @@ void record_gif(AppState& s) {
                              std::to_string(g[0]) + "-" + std::to_string(g[1]) + ".gif";
     try {
         const int frames = write_phase_gif(t, s.main.roles, g, path);
-        s.message = "Saved " + std::to_string(frames) + " frames (one per part of each phase) as " + absolute_path(path);
+        s.message = "Saved " + std::to_string(frames) + " frames (one per part, and per iteration of each use part) as " + absolute_path(path);
     } catch (const std::exception& e) {  // refused (InputError) or not written whole (OutputError)
         s.message = e.what();
     }

@@ -66,11 +66,22 @@ void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     }
     const auto neighbours = noise_neighbours(spreads);
     const double n = double(std::max<size_t>(1, perf.rungs.size()));
+    // Rungs tenfold apart (a CPU: naive and tiled at 0.1-2 GFLOP/s beside cpu_panel's 100)
+    // leave the slow ones a bar of 1 px on a linear axis (at 720p): then the axis is
+    // logarithmic, from the decade below the slowest, and every bar shows (issue 33, 720p).
+    double slowest = 0;
+    for (const Measurement& m : perf.rungs)
+        if (m.gflops > 0 && (slowest == 0 || m.gflops < slowest)) slowest = m.gflops;
+    const bool log_x = slowest > 0 && xmax / slowest > 10;
+    const double x_start = log_x ? std::pow(10.0, std::floor(std::log10(slowest * 0.9))) : 0.0;
+    // The linear axis end that leaves `room` (a fraction of the width) to a bar reaching x.
+    auto axis_end = [](double x, double room) { return x / room; };
     // Each bar's label (GFLOP/s, where its tuning came from, and whether it is within noise
     // of another) right of its whisker: the axis reaches far enough that the longest fits.
     std::vector<std::string> labels;
     const double inner = std::max(fh * 4.0, double(p1.x - p0.x) - fh * (name_w / fh + 0.8f) - fh * 0.8f);
-    double xrange = xmax * 1.15;
+    double xrange = log_x ? std::pow(10.0, std::ceil(std::log10(xmax * 1.15))) : xmax * 1.15;
+    bool tilde = false;
     for (size_t i = 0; i < perf.rungs.size(); ++i) {
         const Measurement& m = perf.rungs[i];
         const std::string src = short_source(m), noise = noise_note(neighbours, i, names);
@@ -79,18 +90,50 @@ void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
         const std::string value = short_number(m.gflops), with_src = value + (src.empty() ? "" : "  " + src);
         std::string label = with_src + (noise.empty() ? "" : "  " + noise);
         if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = with_src + "  within noise";
-        if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = value + "  within noise";
+        // short of room, the partner is still named ("~ row"): "within noise" alone says of what not
+        if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55 && (tilde = true))
+            label = value + "  ~ " + names[neighbours[i][0]] + (neighbours[i].size() > 1 ? " +" + std::to_string(neighbours[i].size() - 1) : "");
         labels.push_back(label);
         const double room = 1.0 - std::min(0.85, (ImGui::CalcTextSize(labels.back().c_str()).x + 10) / inner);
-        xrange = std::max(xrange, std::max(m.gflops, spreads[i].high) / room);
+        // (a log axis stays a decade past the fastest: a label that does not fit right of its
+        // bar goes inside it, the fastest bars being long there)
+        if (!log_x) xrange = std::max(xrange, axis_end(std::max(m.gflops, spreads[i].high), room));
+    }
+    if (log_x) {
+        // Each label right of its whisker inside the frame, or inside its bar where the bar is
+        // long enough: the axis reaches on by half again until every one does.
+        auto at = [&](double x) { return inner * std::log(std::max(x, x_start) / x_start) / std::log(xrange / x_start); };
+        auto fits_in = [&](size_t i, double w) {
+            return at(std::max(perf.rungs[i].gflops, spreads[i].high)) + w <= inner || at(perf.rungs[i].gflops) >= w;
+        };
+        for (size_t i = 0; i < perf.rungs.size(); ++i)  // "~ row_private_local +4": the count goes first where room is short
+            if (const size_t plus = labels[i].find(" +"); plus != std::string::npos && labels[i].find("  ~ ") != std::string::npos &&
+                                                         ImGui::CalcTextSize(labels[i].c_str()).x > inner * 0.6)
+                labels[i] = labels[i].substr(0, plus);
+        // (at most two decades past the fastest: a label longer than that allows stays past the frame)
+        for (int tries = 0; tries < 40 && xrange * 1.5 < xmax * 100; ++tries) {
+            bool fits = true;
+            for (size_t i = 0; i < perf.rungs.size(); ++i)
+                if (!fits_in(i, ImGui::CalcTextSize(labels[i].c_str()).x + 10)) fits = false;
+            if (fits) break;
+            xrange *= 1.5;
+        }
+        // still short of room: the tuning source ("CPUs defaults") goes, the value stays
+        for (size_t i = 0; i < perf.rungs.size(); ++i) {
+            const std::string src = short_source(perf.rungs[i]);
+            const size_t at_src = src.empty() ? std::string::npos : labels[i].find("  " + src);
+            if (at_src != std::string::npos && !fits_in(i, ImGui::CalcTextSize(labels[i].c_str()).x + 10))
+                labels[i].erase(at_src, src.size() + 2);
+        }
     }
     PlotFrame f(dl, p0, p1, "every rung, " + std::to_string(perf.size) + "\u00b3",
-                "GFLOP/s (measured)", "", 0, xrange, n - 0.5, -0.5, false, false, name_w / fh + 0.8f);
+                std::string(log_x ? "GFLOP/s (measured, log)" : "GFLOP/s (measured)") + (tilde ? "; ~: within noise of" : ""), "", x_start, xrange,
+                n - 0.5, -0.5, log_x, false, name_w / fh + 0.8f);
     f.x_ticks_auto();
     const double hh = std::max(2.0, (f.plot_max().y - f.plot_min().y) / n * 0.36);
     for (size_t i = 0; i < perf.rungs.size(); ++i) {
         const GflopsSpread& sp = spreads[i];
-        f.hbar(double(i), hh, perf.rungs[i].gflops, pal.series[i % 6], perf.rungs[i].kernel, labels[i], sp.valid() ? sp.low : -1,
+        f.hbar(double(i), hh, perf.rungs[i].gflops, pal.series[i % 6], perf.rungs[i].kernel, labels[i], sp.valid() ? std::max(sp.low, x_start) : -1,
                sp.valid() ? sp.high : -1);
         record(perf, "rungs", perf.rungs[i], sp, labels[i], noise_note(neighbours, i, names));
     }

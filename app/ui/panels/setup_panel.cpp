@@ -28,6 +28,7 @@ SetupForm form_of(const SetupPanel::FormText& t) {
     f.args = t.args;
     f.defines = t.defines;
     f.check = t.check;
+    f.params = t.params;
     return f;
 }
 
@@ -46,6 +47,7 @@ void SetupPanel::sync_from(const LaunchConfig& c, const std::string& source_path
         if (!c.kernel.custom && rungs[i].name == c.kernel.name) form_.kernel = int(i);
     copy(form_.size, sizeof form_.size, c.size.label());
     form_.tile = c.tile;
+    form_.params = c.params;
     if (c.kernel.custom) {  // the custom kernel's options, back in the form's fields
         copy(form_.source, sizeof form_.source, source_path.empty() ? c.kernel.source_name : source_path);
         copy(form_.entry, sizeof form_.entry, c.kernel.entry);

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 // Set-up: device, kernel (ladder or custom .cl), sizes, tile; what they imply (NDRange,
 // groups, phases, local bytes) with limits in red; Trace and Measure buttons; jobs in
 // flight with Cancel.
@@ -18,6 +19,7 @@ public:
         char size[64] = "32";
         int tile = 8;
         char source[256] = "", entry[64] = "", global[96] = "", local[96] = "", args[512] = "", defines[128] = "", check[64] = "";
+        std::map<std::string, int64_t> params;  // the launch's tunable parameters (no field of their own yet)
     };
 
 private:

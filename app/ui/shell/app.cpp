@@ -175,6 +175,19 @@ void App::obey_control_file() {
                 std::cerr << "tilescope gui: --control: lesson-step " << c.argument << ": accepted: lesson-step N (0-based)" << std::endl;
             }
         }
+        // The timeline's Step > / < Back (an iteration, else a part) and Part >> / Up, N times.
+        if (c.kind == ControlCommand::Kind::Step || c.kind == ControlCommand::Kind::Part) {
+            const char* verb = c.kind == ControlCommand::Kind::Step ? "step" : "part";
+            try {
+                const int n = std::clamp(std::stoi(c.argument), -1000, 1000);
+                for (int i = 0; i < std::abs(n); ++i) {
+                    if (c.kind == ControlCommand::Kind::Step) step_cursor(s_, n > 0 ? 1 : -1);
+                    else step_part(s_, n > 0 ? 1 : -1);
+                }
+            } catch (const std::exception&) {
+                std::cerr << "tilescope gui: --control: " << verb << " " << c.argument << ": accepted: " << verb << " N (-1000..1000)" << std::endl;
+            }
+        }
     }
 }
 
@@ -226,6 +239,10 @@ void App::write_state_report(const std::string& path) const {
         tj["best_gflops"] = t.progress->best_gflops;
     }
     j["tuning"] = tj;
+    // The window's place as a class publishes it (issue 34), null until it has settled.
+    if (const auto p = window_place(s_))
+        j["place"] = {{"lesson_step", s_.lesson.step}, {"group", {p->group[0], p->group[1]}}, {"interval", p->interval},
+                      {"phase", p->phase}, {"part", p->part}, {"iteration", p->iteration ? nlohmann::json(*p->iteration) : nlohmann::json()}};
     try {
         write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
@@ -252,7 +269,6 @@ void App::handle_keys() {
     }
     handle_cursor_keys(s_);
     handle_lesson_keys(s_);
-    sync_class(s_);  // a class's room follows the lesson's step and Reveal (issue 34)
 }
 
 void App::frame(double now) {
@@ -263,6 +279,9 @@ void App::frame(double now) {
     resolve_wanted_phase(s_);
     if (last_frame_ >= 0) advance_cursor(s_, now - last_frame_);
     last_frame_ = now;
+    // A class's room follows the lesson's step, the window's place and Reveal (issue 34);
+    // after the phase a step asks for is resolved, so a step change is one change for the room.
+    sync_class(s_);
 
     backend_.begin_frame();
     ImGui::NewFrame();

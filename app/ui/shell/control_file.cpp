@@ -53,9 +53,11 @@ std::vector<ControlCommand> ControlFile::take() {
         else if (verb == "reveal") out.push_back({ControlCommand::Kind::Reveal, ""});
         else if (verb == "class" && !arg.empty()) out.push_back({ControlCommand::Kind::Class, arg});
         else if (verb == "lesson-step" && !arg.empty()) out.push_back({ControlCommand::Kind::LessonStep, arg});
+        else if (verb == "step" && !arg.empty()) out.push_back({ControlCommand::Kind::Step, arg});
+        else if (verb == "part" && !arg.empty()) out.push_back({ControlCommand::Kind::Part, arg});
         else if (!verb.empty())
             std::cerr << "tilescope gui: --control: '" << shown(line)
-                      << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH, text PATH, reveal, class ADDR:PORT|stop, lesson-step N\n";
+                      << "' is not a command; accepted: screenshot PATH, quit, measure N, state PATH, text PATH, reveal, class ADDR:PORT|stop, lesson-step N, step N, part N\n";
     }
     return out;
 }

@@ -12,7 +12,13 @@
 //                     renamed), at once: its rows and their tuning, the "Tune this
 //                     device" offer and where its button is, a tuning run's progress
 //   text PATH         write the text the next frame draws at PATH (PATH.tmp renamed)
+//                     (and "place": the window's place as a class publishes it)
 //   reveal            reveal the lesson step's answer, as R would
+//   class ADDR:PORT   start a class for the open lesson, as the Class section's button
+//                     would (class stop: stop it)
+//   lesson-step N     open the lesson's step N (from 0), as PgDn/PgUp would
+//   step N, part N    the timeline's Step > (an iteration, else a part) or Part >> N
+//                     times; a negative N goes back (< Back, Up)
 // Unknown lines are reported on stderr and skipped.
 #include <string>
 #include <vector>
@@ -23,7 +29,7 @@ namespace tilescope::ui {
 inline constexpr unsigned long kMaxControlFileBytes = 64 * 1024;
 
 struct ControlCommand {
-    enum class Kind { Screenshot, Quit, Measure, State, Text, Reveal, Class, LessonStep } kind;
+    enum class Kind { Screenshot, Quit, Measure, State, Text, Reveal, Class, LessonStep, Step, Part } kind;
     std::string argument;
 };
 

@@ -45,7 +45,7 @@ int record_phases(const GuiOptions& o) {
     const GroupId group = o.group.value_or(trace->detail.empty() ? GroupId{0, 0, 0} : trace->detail.front().group);
     const MatrixRoles roles = matrix_roles(*trace, o.config->kernel.check);
     const int frames = write_phase_gif(*trace, roles, group, *o.record);
-    std::cerr << "gui: wrote " << *o.record << " (" << frames << " frames, one per interval of work-group (" << group[0]
+    std::cerr << "gui: wrote " << *o.record << " (" << frames << " frames: one per part, and one per iteration of a part that reads local memory, of work-group (" << group[0]
               << "," << group[1] << "))\n";
     return 0;
 }

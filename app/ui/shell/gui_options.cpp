@@ -8,6 +8,7 @@
 
 #include "args/options.h"
 #include "args/setup.h"
+#include "core/base/plain_errors.h"
 #include "core/kernel/catalog.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
@@ -176,8 +177,8 @@ std::vector<std::string> with_scene(const std::vector<std::string>& args, const 
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const std::exception& e) {
-        throw InputError("--scene '" + shown(path) + "': not JSON (" + shown(e.what(), 200) + ")");
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError("--scene '" + shown(path) + "': not JSON (" + json_problem(e) + ")");
     }
     return with_scene_json(args, j, "--scene '" + shown(path) + "'");
 }

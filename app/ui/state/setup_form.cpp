@@ -51,6 +51,10 @@ LaunchConfig form_config(const SetupForm& f) {
     if (f.tile > 32768)  // beyond this TS*TS overflows the NDRange arithmetic; no device comes near it
         throw InputError("Tile size " + std::to_string(f.tile) + " is too large: a work-group of TSxTS work-items; devices allow at most a few thousand");
     c.tile = f.tile;
+    for (const auto& [name, value] : f.params)  // only the chosen rung's own: another rung's would be refused
+        for (const TunableParam& p : c.kernel.params)
+            if (p.name == name) c.params[name] = value;
+    if (!c.params.empty()) c.params_source = "given";
     return c;
 }
 

@@ -2,6 +2,7 @@
 // The set-up panel's form as plain data, and what it implies: the LaunchConfig it names,
 // the NDRange, groups, phases and local bytes, and the first problem (bad text, a limit
 // of the device) as one sentence for the panel. No ImGui: unit-tested with bad input.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ struct SetupForm {
     // custom kernel (the CLI's --source family); lists are comma (global, local) or
     // space (args, defines) separated
     std::string source, entry, global, local, args, defines, check;
+    // The tunable parameters of the launch on screen (--param, a lesson's params, a tuned
+    // point): kept for the rung they belong to, so the set-up's NDRange and work-group count
+    // are the launch's, not the rung's defaults (issue 33: WPT=2 showed work-groups of 32x8).
+    std::map<std::string, int64_t> params;
 };
 
 struct SetupCheck {

@@ -11,6 +11,10 @@
 namespace tilescope::ui {
 namespace {
 
+// Cells past a matrix's edge under a tile that hangs over it: a faint grey on any background
+// (no element lives there; the GIF uses the same light grey).
+constexpr ImU32 kPastEdge = IM_COL32(0, 0, 0, 20);
+
 uint64_t next_version() {
     static uint64_t v = 0;
     return ++v;
@@ -300,7 +304,8 @@ float lay_out_legend(const Legend& legend, float width, ImDrawList* dl, ImVec2 a
                     if (labels.empty() || tx - lw * 0.5f >= labels.back().x1 + fh * 0.3f)
                         labels.push_back({tx - lw * 0.5f, tx + lw * 0.5f, std::move(s)});
                 }
-                for (const Label& l : labels) dl->AddText(ImVec2(l.x0, p.y + fh + 5), pal.text, l.text.c_str());
+                if (!e.unlabelled)
+                    for (const Label& l : labels) dl->AddText(ImVec2(l.x0, p.y + fh + 5), pal.text, l.text.c_str());
                 const ImVec2 caption_at = caption_below ? ImVec2(at.x, p.y + fh * 2.6f) : ImVec2(p.x + ramp_w + fh, p.y - fh * 0.5f);
                 dl->AddText(nullptr, 0.f, caption_at, pal.text, e.text.c_str(), nullptr, caption_w);
             }
@@ -334,6 +339,9 @@ struct EmulationView::Frame {
     bool corner_locals = false;  // the local arrays in the free corner above A, left of B
     bool pin_hover = false;      // --hover's cell honoured: not in compare's two views (both would show it)
     float locals_bottom = 0;     // where the local arrays' room ends, before zoom and pan
+    // Cells left free past the matrices' edges for tiles that hang over them (the slides'
+    // 3x3 example): K's past A's right and B's bottom, M's below A and C, N's right of B and C.
+    int pad_k = 0, pad_m = 0, pad_n = 0;
 };
 
 EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
@@ -355,6 +363,7 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
         return {};
     }
     f.v = group_phase_view(t, *d.roles, d.group, d.interval, d.progress);
+    tile_room(f);
     // The presenter's one view is compact too (its legend at the side): --hover works there.
     f.pin_hover = !f.compact || (flags & EmulationViewFlags_SideLegend);
     f.lh = f.fh * 1.5f;
@@ -445,16 +454,24 @@ Legend EmulationView::legend_of(const Frame& f) {
     using K = LegendEntry::Kind;
     if (f.heatmap) {
         const ReuseLine ra = reuse_line(f.t, f.d.roles->a, "A"), rb = reuse_line(f.t, f.d.roles->b, "B");
+        // Short enough for one line each in the column below a 720p lesson strip (with the
+        // answer and the scale above them, a two-line pair pushed N's off the window).
         char a_short[64], b_short[64];
-        std::snprintf(a_short, sizeof a_short, "M (A): loaded %u..%u times each (traced)", ra.min_loads, ra.max_loads);
-        std::snprintf(b_short, sizeof b_short, "N (B): loaded %u..%u times each (traced)", rb.min_loads, rb.max_loads);
+        auto short_line = [](char* out, size_t n, const char* role, const ReuseLine& r) {
+            if (r.min_loads == r.max_loads) std::snprintf(out, n, "%s: %u times each", role, r.min_loads);
+            else std::snprintf(out, n, "%s: %u..%u times each", role, r.min_loads, r.max_loads);
+        };
+        short_line(a_short, sizeof a_short, "M (A)", ra);
+        short_line(b_short, sizeof b_short, "N (B)", rb);
         std::vector<uint32_t> marks = {ra.min_loads, ra.max_loads, rb.min_loads, rb.max_loads};
         marks.erase(std::remove(marks.begin(), marks.end(), 0u), marks.end());
-        if (f.d.hidden(Figure::LoadsPerElement)) {  // the colours stay; the numbers wait for Reveal
+        if (f.d.hidden(Figure::LoadsPerElement)) {  // the colours stay (flat or not); the counts wait for Reveal
             const std::string hidden = std::string("loads per element of M and N: ") + kHiddenUntilReveal;
-            return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; white: never loaded",
-                     "loads per element", {}},
-                    {K::Line, 0, hidden, hidden}};
+            LegendEntry scale{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; its counts: " +
+                                                   std::string(kHiddenUntilReveal) + "; white: never loaded",
+                              "loads per element", {}};
+            scale.unlabelled = true;  // a colour read against the labelled ramp would give the count away
+            return {scale, {K::Line, 0, hidden, hidden}};
         }
         return {{K::HeatScale, 0, "global loads per element (traced), the same scale in every run; marks: this run; white: never loaded",
                  "loads per element", marks},
@@ -471,12 +488,38 @@ Legend EmulationView::legend_of(const Frame& f) {
         l.push_back({K::Key, pal.local_held, "local: held from an earlier part", "local held"});
         l.push_back({K::Key, pal.local_read, "local: read now", "local read"});
     }
+    if (f.d.frame && (f.pad_k || f.pad_m || f.pad_n))
+        for (const TileInMatrix& tm : f.d.frame->tiles)
+            if (!tm.outside.empty()) {
+                l.push_back({K::Key, kPastEdge, "past the matrix's edge: 0 loaded instead", "past edge: 0"});
+                break;
+            }
+    if (f.d.frame && (!f.d.frame->zero_writes.empty() || f.d.frame->item)) {
+        l.push_back({K::Key, pal.hover, "ringed: the 0s written now; the work-item picked", "ringed: 0s, item"});
+        for (const std::string& z : zero_write_lines(*f.d.frame)) l.push_back({K::Line, 0, z, z});
+    }
     return l;
+}
+
+// Room for tiles past the edges: a square work-group's tiles (the tiled rungs) may hang past
+// every edge by up to a tile less one, when the frame finds its local arrays holding tiles of
+// A or B at all. The sizes come from the launch, not the frame, so the layout stays put as
+// the frames go by.
+void EmulationView::tile_room(Frame& f) {
+    const int64_t tile = int64_t(f.t.local[0]);
+    bool tiles = false;
+    if (f.d.frame && !f.heatmap)
+        for (const TileInMatrix& tm : f.d.frame->tiles) tiles = tiles || tm.matrix == "A" || tm.matrix == "B";
+    if (tiles && f.t.dims >= 2 && f.t.local[0] == f.t.local[1] && tile > 1 && tile <= 64) {
+        const auto past = [&](int64_t n) { return int((tile - n % tile) % tile); };
+        f.pad_k = past(f.A->cols), f.pad_m = past(f.C->rows), f.pad_n = past(f.C->cols);
+    }
 }
 
 // B above C, A left of C, local arrays right of C; then the caller's zoom and pan.
 void EmulationView::lay_out_matrices(Frame& f) {
-    const float K = float(f.A->cols), M = float(f.C->rows), N = float(f.C->cols), Kb = float(f.B->rows);
+    const float K = float(f.A->cols + f.pad_k), M = float(f.C->rows + f.pad_m), N = float(f.C->cols + f.pad_n),
+                Kb = float(f.B->rows + f.pad_k);
     const float gap = f.gap, lh = f.lh;
     const bool column = f.show_locals && !f.corner_locals;     // the local arrays right of B and C
     const float gaps_x = column ? gap * 5 : gap * 3;  // left, A|C, right; locals: two before them, one after
@@ -487,9 +530,11 @@ void EmulationView::lay_out_matrices(Frame& f) {
     auto place = [&](const TracedBuffer& b, const char* role, ImVec2 p0, ImVec2 p1) {
         return MatrixPlacement{b.name, role, f.xf.apply(f.origin, p0), f.xf.apply(f.origin, p1), int(b.rows), int(b.cols)};
     };
-    f.pb = place(*f.B, "B", ImVec2(left + K * s + gap, top), ImVec2(left + K * s + gap + N * s, top + Kb * s));
-    f.pa = place(*f.A, "A", ImVec2(left, ctop), ImVec2(left + K * s, ctop + M * s));
-    f.pc = place(*f.C, "C", ImVec2(left + K * s + gap, ctop), ImVec2(left + K * s + gap + N * s, ctop + M * s));
+    // Each matrix at its own size; the pads stay free right of and below it.
+    const float k = float(f.A->cols), m = float(f.C->rows), n = float(f.C->cols), kb = float(f.B->rows);
+    f.pb = place(*f.B, "B", ImVec2(left + K * s + gap, top), ImVec2(left + K * s + gap + n * s, top + kb * s));
+    f.pa = place(*f.A, "A", ImVec2(left, ctop), ImVec2(left + k * s, ctop + m * s));
+    f.pc = place(*f.C, "C", ImVec2(left + K * s + gap, ctop), ImVec2(left + K * s + gap + n * s, ctop + m * s));
     f.locals_at = ImVec2(left + K * s + gap + N * s + gap * 2, top);
     f.content_right = column ? f.locals_at.x + f.local_w : left + K * s + gap + N * s;
     f.locals_bottom = f.origin.y + f.size.y - f.legend_h;
@@ -566,7 +611,20 @@ void EmulationView::paint_annotations(const Frame& f) {
         const std::string text = phase_sentence(v, f.t.dims, f.d.hidden);
         const float wrap = f.pb.p0.x - f.pa.p0.x - f.gap, room = f.pa.p0.y - f.lh - (f.origin.y + f.lh);
         const ImVec2 need = ImGui::CalcTextSize(text.c_str());  // unwrapped: a range broken over two lines misleads
-        if (need.x <= wrap && need.y <= room) dl->AddText(ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - room), pal.text, text.c_str());
+        float used = 0;
+        if (need.x <= wrap && need.y <= room) {
+            dl->AddText(ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - room), pal.text, text.c_str());
+            used = need.y + f.fh * 0.5f;
+        }
+        // Below it, just above A: who wrote the zeros of this part, by name (the legend may
+        // have no room for them at a projector's 720 lines; the rings alone name nobody).
+        if (f.d.frame) {
+            std::string zeros;
+            for (const std::string& z : zero_write_lines(*f.d.frame)) zeros += (zeros.empty() ? "" : "\n") + wrap_at_spaces(z, wrap);
+            const ImVec2 zn = ImGui::CalcTextSize(zeros.c_str());
+            if (!zeros.empty() && zn.x <= wrap && zn.y <= room - used)
+                dl->AddText(ImVec2(f.pa.p0.x, f.pa.p0.y - f.lh - zn.y - f.fh * 0.3f), pal.hover, zeros.c_str());
+        }
     }
     if (!f.heatmap && v.has_detail) {
         for (const Rect& r : v.a_strip) outline(dl, f.pa, r, pal.outline, line);
@@ -578,14 +636,46 @@ void EmulationView::paint_annotations(const Frame& f) {
         // the edge is drawn whole, dashed, as the slides draw it (its missing elements are
         // the zeros the work-items write into the local tile instead of loading).
         const int64_t tile = int64_t(f.t.local[0]);
-        const float room = f.gap * 0.75f;
+        const bool padded = f.pad_k || f.pad_m || f.pad_n;
+        const float cell = (f.pc.p1.x - f.pc.p0.x) / float(std::max(1, f.pc.cols));
+        // With room laid out for them the whole tile is drawn (issue 33: the slides' picture);
+        // without, as far as the gap between matrices allows.
+        const float room = padded ? cell * float(tile) + f.gap * 0.5f : f.gap * 0.75f;
+        if (padded && f.d.frame) {
+            // The frame's tiles of A and B as the part ends: the cells past the edge grey, each
+            // "0" (the zero its work-item writes instead of loading), the whole tile dashed.
+            for (const TileInMatrix& tm : f.d.frame->tiles) {
+                if ((tm.matrix != "A" && tm.matrix != "B") || tm.outside.empty()) continue;
+                const MatrixPlacement& m = tm.matrix == "A" ? f.pa : f.pb;
+                const float cw = (m.p1.x - m.p0.x) / float(std::max(1, m.cols));
+                const LabelFit fit = label_fit(cw, "0");
+                for (const auto& [r, c] : tm.outside) {
+                    if (r > m.rows + 64 || c > m.cols + 64) continue;
+                    const ImVec2 p = cell_pos(m, double(r), double(c));
+                    dl->AddRectFilled(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cw - 1, p.y + cw - 1), kPastEdge);
+                    if (fit.px > 0 && f.d.progress >= 1.0) cell_label(dl, p, cw, "0", fit);  // once the part has written them
+                }
+                dashed_outline(dl, m, tm.rect, tm.matrix == "A" ? pal.a_loaded : pal.b_loaded, line, room);
+            }
+        }
         if (f.t.dims >= 2 && f.t.local[0] == f.t.local[1] && tile > 1) {
-            for (const Rect& r : v.a_loaded)
-                if (const auto full = tile_past_edge(r, f.pa.rows, f.pa.cols, tile, tile)) dashed_outline(dl, f.pa, *full, pal.a_loaded, line, room);
-            for (const Rect& r : v.b_loaded)
-                if (const auto full = tile_past_edge(r, f.pb.rows, f.pb.cols, tile, tile)) dashed_outline(dl, f.pb, *full, pal.b_loaded, line, room);
+            if (!padded || !f.d.frame) {
+                for (const Rect& r : v.a_loaded)
+                    if (const auto full = tile_past_edge(r, f.pa.rows, f.pa.cols, tile, tile)) dashed_outline(dl, f.pa, *full, pal.a_loaded, line, room);
+                for (const Rect& r : v.b_loaded)
+                    if (const auto full = tile_past_edge(r, f.pb.rows, f.pb.cols, tile, tile)) dashed_outline(dl, f.pb, *full, pal.b_loaded, line, room);
+            }
             for (const Rect& r : v.c_block)
                 if (const auto full = tile_past_edge(r, f.pc.rows, f.pc.cols, tile, tile)) dashed_outline(dl, f.pc, *full, pal.outline, line, room);
+        }
+        // The work-item picked (a lesson step's, or a click's): its cell of C ringed, past C's
+        // edge too for one that computes nothing (the slides' Thread(1,0) of Block(1,1), P3,2).
+        if (f.d.frame && f.d.frame->item && f.d.frame->item->assigned) {
+            const ElementRef& e = *f.d.frame->item->assigned;
+            if (e.row >= 0 && e.col >= 0 && e.row < f.pc.rows + f.pad_m + 1 && e.col < f.pc.cols + f.pad_n + 1) {
+                const ImVec2 p = cell_pos(f.pc, double(e.row), double(e.col));
+                dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), pal.hover, 0.f, 0, std::clamp(cell * 0.1f, 1.f, line * 3));
+            }
         }
     }
     int marked = 0;  // ladder convention: global (x,y) = (col,row)
@@ -698,6 +788,13 @@ void EmulationView::paint_locals(const Frame& f) {
             for (const FrameCell& cell : fa->cells)
                 if (!cell.label.empty() && cell.row < la.rows && cell.col < la.cols)
                     cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px);
+            // The zeros written in this part, ringed: their work-items need the slides' "special treatment".
+            for (const ZeroWrite& z : f.d.frame->zero_writes)
+                if (z.cell.array == la.name && z.cell.row < la.rows && z.cell.col < la.cols) {
+                    const ImVec2 p = cell_pos(pl, double(z.cell.row), double(z.cell.col));
+                    dl->AddRect(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cs - 1, p.y + cs - 1), pal.hover, 0.f, 0,
+                                std::clamp(cs * 0.08f, 1.f, theme().line * 2.5f));  // small cells keep their fill and label
+                }
         }
         placements_.push_back(pl);
         ly += cs / f.xf.scale * float(la.rows) + f.lh + f.gap;

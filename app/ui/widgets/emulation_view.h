@@ -92,6 +92,7 @@ struct LegendEntry {
     std::string text;
     std::string short_text;  // where room is short (a projector); empty: `text`
     std::vector<uint32_t> marks;  // HeatScale: counts marked above the ramp (this run's)
+    bool unlabelled = false;      // HeatScale: the ramp without its counts (they answer a question waiting for Reveal)
 };
 using Legend = std::vector<LegendEntry>;
 // Lays `legend` out in `width` pixels; paints it at `at` when `dl` is given. Returns the height.
@@ -118,6 +119,7 @@ private:
     };
     struct Frame;  // one draw call's inputs and layout
     static Legend legend_of(const Frame& f);
+    static void tile_room(Frame& f);  // cells to leave past the edges for tiles hanging over them
     static void lay_out_matrices(Frame& f);
     void paint_cells(const Frame& f);
     static void paint_annotations(const Frame& f);
