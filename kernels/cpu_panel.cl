@@ -6,8 +6,8 @@
 // B (TS/VW vector loads along N), so each multiply-add costs (WPTM + TS)/(WPTM * TS) global
 // loads, served by the caches. Work-items run along N (dimension 0): the WGN x WGM
 // work-items of a group share their WPTM-row slices of A, which stay in L1/L2 while the
-// group sweeps across B. Blocks that cross the edge of C take a guarded scalar path, so
-// any M, N, K work.
+// group sweeps across B. Blocks that cross the edge of C take a guarded copy of the same
+// vector code (only the vector that crosses N goes a float at a time), so any M, N, K work.
 
 #ifndef TS
 #define TS 32        // columns of C per work-item
@@ -66,20 +66,49 @@ __kernel void mm_cpu_panel(const int M, const int N, const int K,
         return;
     }
 
-    // A block on the edge of C: the same arithmetic one float at a time, reading each
-    // in-range float of A and B once per k (as the fast path does) and writing only inside C.
-    float edge[WPTM][TS];
-    for (int i = 0; i < WPTM; ++i)
-        for (int j = 0; j < TS; ++j) edge[i][j] = 0.0f;
+    // A block on the edge of C: the same vector arithmetic, guarded. Rows past M are skipped
+    // (their A is never read), whole vectors inside C are loaded and stored as vectors, and the
+    // one vector that crosses the edge of N is gathered and scattered a float at a time. Each
+    // in-range float of A and B is still read once per k, as on the fast path, and only C's
+    // own elements are written. (It replaced a loop one float at a time; on a real device the
+    // runner pads N to 16 first, so this path mostly serves --pad off and the emulator.)
     const int rows = min(WPTM, M - row0), cols = min(TS, N - col0);
     for (int k = 0; k < K; ++k) {
-        float b[TS];
-        for (int j = 0; j < cols; ++j) b[j] = B[k * N + col0 + j];
-        for (int i = 0; i < rows; ++i) {
-            const float a = A[(row0 + i) * K + k];
-            for (int j = 0; j < cols; ++j) edge[i][j] += a * b[j];
+        floatV b[NV];
+        #pragma unroll
+        for (int j = 0; j < NV; ++j) {
+            if ((j + 1) * VW <= cols) {
+                b[j] = vloadV(0, B + k * N + col0 + j * VW);
+            } else {
+                float part[VW];
+                for (int v = 0; v < VW; ++v) {
+                    part[v] = 0.0f;
+                    if (j * VW + v < cols) part[v] = B[k * N + col0 + j * VW + v];
+                }
+                b[j] = vloadV(0, part);
+            }
+        }
+        #pragma unroll
+        for (int i = 0; i < WPTM; ++i) {
+            if (i < rows) {
+                const floatV a = (floatV)(A[(row0 + i) * K + k]);
+                #pragma unroll
+                for (int j = 0; j < NV; ++j) acc[i][j] = fma(a, b[j], acc[i][j]);
+            }
         }
     }
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) C[(row0 + i) * N + col0 + j] = edge[i][j];
+    #pragma unroll
+    for (int i = 0; i < WPTM; ++i) {
+        if (i >= rows) continue;
+        #pragma unroll
+        for (int j = 0; j < NV; ++j) {
+            if ((j + 1) * VW <= cols) {
+                vstoreV(acc[i][j], 0, C + (row0 + i) * N + col0 + j * VW);
+            } else if (j * VW < cols) {
+                float part[VW];
+                vstoreV(acc[i][j], 0, part);
+                for (int v = 0; j * VW + v < cols; ++v) C[(row0 + i) * N + col0 + j * VW + v] = part[v];
+            }
+        }
+    }
 }

@@ -1,10 +1,12 @@
 // --kernel fastest (issue 30 item 3): the rung, tile and parameters a tuning file's measured
 // "fastest" table names for the nearest shape; the fallback chain (this device, a similar
-// device, the type defaults); bench's records and its one line of why, on PoCL.
+// device, the type defaults); bench's records and its one line of why, on PoCL; the GUI's
+// Measure asking for it (the performance plan); a peak measured below a rung, flagged.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 
 #include "core/device/opencl_env.h"
 #include "core/kernel/catalog.h"
+#include "core/tasks/performance.h"
 #include "test_support.h"
 #include "core/tuning/tuning.h"
 
@@ -257,6 +260,87 @@ TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
     EXPECT_EQ(p->choice.tile, 128);
     EXPECT_EQ(p->reason.find("evenly here"), std::string::npos) << p->reason;
     fs::remove_all(dir);
+}
+
+// What the GUI's Measure calls (issue 30 item 3 in the GUI): the performance plan, asked for
+// "fastest", measures the rung this device's table picks at the plan's size with the picked
+// tile, verified, and carries the same one line of why that bench --kernel fastest prints;
+// not asked, it measures nothing more.
+TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const fs::path dir = temp_dir("plan");
+    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
+    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    fs::create_directories(dir / "tuning");
+    nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("40", "tiled", 8, nlohmann::json::object(), 5), entry("2000", "naive", 16, nlohmann::json::object(), 2)};
+    write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
+
+    tasks::PerformancePlan plan = tasks::performance_plan("pocl", 45);
+    EXPECT_TRUE(plan.fastest) << "the GUI's Measure asks for the pick unless told not to";
+    std::vector<tasks::PlanPoint> kept;  // one bar only, no ceilings, no traces: quick
+    for (const tasks::PlanPoint& p : plan.points)
+        if (p.part == tasks::PlanPart::rungs && p.config.kernel.name == "naive") kept.push_back(p);
+    plan.points = kept;
+    plan.ceilings = false;
+    plan.intensity.clear();
+    plan.reps = 1;
+    const tasks::PerformanceResult r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
+    const std::optional<FastestPick> want = pick_fastest(pocl, parse_size("45"));
+    ASSERT_TRUE(want);
+    ASSERT_TRUE(r.fastest);
+    EXPECT_EQ(r.fastest->pick.choice.kernel, "tiled");  // 45 is nearer 40 than 2000
+    EXPECT_EQ(r.fastest->pick.reason, want->reason);
+    ASSERT_TRUE(r.fastest->measured) << r.fastest->refused;
+    EXPECT_EQ(r.fastest->measured->kernel, "tiled");
+    EXPECT_EQ(r.fastest->measured->tile, 8);
+    EXPECT_EQ(r.fastest->measured->size.M, 45);
+    EXPECT_TRUE(r.fastest->measured->verification.verified);
+    EXPECT_GT(r.fastest->measured->gflops, 0);
+    const std::string line = tasks::fastest_line(*r.fastest);
+    EXPECT_EQ(line.rfind("tiled TS=8 [tuned here]: ", 0), 0u) << line;
+    EXPECT_NE(line.find(" GFLOP/s (measured). Why: " + want->reason), std::string::npos) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 0) << line;
+
+    plan.fastest = false;
+    EXPECT_FALSE(tasks::run_performance_plan(plan, tasks::TaskProgress{}).fastest);
+    fs::remove_all(dir);
+}
+
+// Issue 30 item 4: a peak measured below a rung of the same plan (cpu_panel 255 under a 250.6
+// GFLOP/s ceiling on a loaded machine) is flagged with the rung's figure, never taken for a
+// roof; any verified point counts (bars, sweeps, the pick), unverified ones (0) do not.
+TEST(RoofBelowRung, FlagsThePeakBelowTheFastestMeasuredPoint) {
+    auto measured = [](const std::string& kernel, double gflops) {
+        Measurement m;
+        m.kernel = kernel;
+        m.gflops = gflops;
+        m.verification.verified = gflops > 0;
+        return m;
+    };
+    tasks::PerformanceResult r;
+    r.rungs = {measured("tiled", 20), measured("cpu_panel", 255), measured("reg2d_vec", 251), measured("naive", 0)};
+    r.peak_gflops = 250.6;
+    auto below = tasks::roof_below_rung(r);
+    ASSERT_TRUE(below);
+    EXPECT_EQ(below->kernel, "cpu_panel");
+    EXPECT_DOUBLE_EQ(below->rung_gflops, 255);
+    EXPECT_DOUBLE_EQ(below->peak_gflops, 250.6);
+    EXPECT_EQ(tasks::roof_below_text(*below), "peak 250.6 GFLOP/s (measured) is below cpu_panel's 255.0: not a roof");
+    below->measurements = 2;
+    EXPECT_EQ(tasks::roof_below_text(*below), "peak 250.6 GFLOP/s (measured twice) is below cpu_panel's 255.0: not a roof");
+
+    r.peak_gflops = 255.5;  // above every point: a roof
+    EXPECT_FALSE(tasks::roof_below_rung(r));
+    r.sweep_tiles = {measured("tiled", 256)};  // a sweep's point above it
+    ASSERT_TRUE(tasks::roof_below_rung(r));
+    EXPECT_EQ(tasks::roof_below_rung(r)->kernel, "tiled");
+    r.sweep_tiles.clear();
+    r.fastest = tasks::FastestMeasured{FastestPick{}, measured("warp_tile", 300), ""};  // the pick's run
+    ASSERT_TRUE(tasks::roof_below_rung(r));
+    EXPECT_EQ(tasks::roof_below_rung(r)->kernel, "warp_tile");
+    r.peak_gflops = 0;  // not measured: nothing to flag
+    EXPECT_FALSE(tasks::roof_below_rung(r));
 }
 
 // tune writes the table (issue 30 item 3): two rungs tuned at one shape drawn at random on PoCL

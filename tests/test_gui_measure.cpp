@@ -3,7 +3,10 @@
 // the size line's point at the same size show the same value with the same whisker (one
 // Measurement, not two sets of runs); a bar says "within noise" exactly where its whisker
 // overlaps another's; and on this CPU device the view explains naive against tiled from
-// those runs (item 7). The window reports what it drew through `--control FILE`'s `state`.
+// those runs (item 7); Measure also measured the rung the tuning data pick, with its reason,
+// and a peak below a rung is flagged (issue 30). The window reports what it drew through
+// `--control FILE`'s `state`.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -122,6 +125,17 @@ TEST(GuiMeasure, BarAndSizeLineAtOneSizeShowOneValueWithItsWhisker) {
     EXPECT_NE(first.find("at 128\u00b3"), std::string::npos) << first;
     const bool tied = drawn(s, "sizes", "naive", 128)->at("noise") == "within noise";
     EXPECT_EQ(first.find("within noise") != std::string::npos, tied) << first;
+    // Measure asked for the rung the tuning data pick (the CPU type defaults' table here), as
+    // bench --kernel fastest does: measured, with its one line of why (issue 30 item 3).
+    ASSERT_TRUE(s.contains("fastest")) << s.dump(2);
+    const std::string kernel = s["fastest"]["kernel"], reason = s["fastest"]["reason"], line = s["fastest"]["line"];
+    EXPECT_EQ(reason.rfind(kernel + ": fastest measured at ", 0), 0u) << reason;
+    EXPECT_GT(s["fastest"]["gflops"].get<double>(), 0.0) << line;
+    EXPECT_NE(line.find("Why: " + reason), std::string::npos) << line;
+    // A peak below a rung is flagged with that rung's figure, never left as a roof.
+    double fastest_point = s["fastest"]["gflops"];
+    for (const json& r : s["rows"]) fastest_point = std::max(fastest_point, r["gflops"].get<double>());
+    EXPECT_EQ(s.contains("roof_below"), s["peak_gflops"].get<double>() < fastest_point) << s.dump(2);
 }
 
 int main(int argc, char** argv) {

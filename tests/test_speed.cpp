@@ -169,7 +169,10 @@ TEST(TuningLookup, TypeDefaultsResolve) {
     }
 }
 
-// The CPU rung verifies on PoCL where every guard matters and at a size its fast path runs.
+// The CPU rung verifies on PoCL where every guard matters and at a size its fast path runs:
+// on the matrices as they are (its edge paths: rows past M, the vector crossing N), and on
+// copies padded to rows of 16 floats (ladder.json "pad": issue 30 item 4, rows of B and C on
+// 64-byte lines) at sizes drawn at random on every run (the seed is printed).
 TEST(CpuPanel, VerifiesOnPocl) {
     const KernelSpec* k = find_rung("cpu_panel");
     ASSERT_NE(k, nullptr);
@@ -177,12 +180,30 @@ TEST(CpuPanel, VerifiesOnPocl) {
     RunOptions o;
     o.reps = 1;
     o.warmup = 0;
-    for (const std::string size : {"37x29x45", "64", "130x67x33", "5x3x7"})
-        for (const auto& p : std::vector<std::map<std::string, int64_t>>{
-                 {}, {{"WPTM", 4}, {"VW", 8}, {"WGN", 2}, {"WGM", 2}}, {{"WPTM", 12}, {"WGN", 4}}}) {
-            const Measurement m = r.measure(LaunchConfig{*k, parse_size(size), k->default_tile, p, "given"}, o);
+    const std::vector<std::map<std::string, int64_t>> points = {
+        {}, {{"WPTM", 4}, {"VW", 8}, {"WGN", 2}, {"WGM", 2}}, {{"WPTM", 12}, {"WGN", 4}}, {{"VW", 8}}};
+    for (const std::string size : {"37x29x45", "64", "130x67x33", "5x3x7", "21x40x9"})
+        for (const auto& p : points) {
+            LaunchConfig c{*k, parse_size(size), k->default_tile, p, "given"};
+            c.pad = false;
+            const Measurement m = r.measure(c, o);
             EXPECT_TRUE(m.verification.verified) << size << ": " << m.verification.summary();
+            EXPECT_EQ(m.ran_at, m.size) << size;
         }
+    uint64_t seed = static_cast<uint64_t>(std::random_device{}());
+    if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
+    std::printf("CpuPanel seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
+                static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const auto draw = [&](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+    for (const auto& p : points) {
+        const ProblemSize size{draw(1, 90), draw(0, 6) * 16 + draw(1, 15), draw(1, 70)};  // N never a multiple of 16
+        const Measurement m = r.measure(LaunchConfig{*k, size, k->default_tile, p, "given"}, o);
+        EXPECT_TRUE(m.verification.verified) << size.label() << " seed " << seed << ": " << m.verification.summary();
+        EXPECT_EQ(m.verification.checked_elements, size.M * size.N);
+        EXPECT_EQ(m.ran_at, (ProblemSize{size.M, (size.N + 15) / 16 * 16, size.K})) << size.label();
+        EXPECT_EQ(m.launch.flops, 2.0 * size.M * size.N * size.K);  // the user's product, not the padded one
+    }
 }
 
 // Issue 20: warp_tile's groups inside C run the loop without checks when the rows are

@@ -184,14 +184,18 @@ int run_performance_plan_cli(const Options& o) {
         std::fflush(table);
     });
     clear_line();
+    if (result.fastest)  // what the GUI shows beside its bars: the rung the tuning data pick, and why
+        std::fprintf(table, "\nthe rung picked for you (fastest, as bench --kernel fastest): %s\n", tasks::fastest_line(*result.fastest).c_str());
     std::fprintf(table, "\nceilings (kernels/ceilings/, measured): peak %.1f GFLOP/s, bandwidth %.1f GB/s\n", result.peak_gflops,
                  result.bandwidth_gbs);
+    if (result.roof_below)  // measured twice and still below a rung: not a roof (a busy machine)
+        std::fprintf(table, "  %s (the machine was busier when the peak was measured)\n", tasks::roof_below_text(*result.roof_below).c_str());
     std::fprintf(table, "arithmetic intensity, FLOP per byte (global traced at 64 on the emulator; DRAM modelled, profile %s)\n",
                  result.cache_profile.c_str());
     for (const tasks::RungIntensity& ai : result.intensity)
         std::fprintf(table, "  %-20s %8.2f global %8.2f DRAM\n", ai.kernel.c_str(), ai.flops_per_byte, ai.dram_flops_per_byte);
     for (const std::string& r : result.refused)
-        if (r.rfind("trace ", 0) == 0 || r.rfind("explain ", 0) == 0) std::fprintf(stderr, "bench --plan performance: %s\n", r.c_str());
+        if (r.rfind("trace ", 0) == 0 || r.rfind("explain ", 0) == 0 || r.rfind("fastest ", 0) == 0) std::fprintf(stderr, "bench --plan performance: %s\n", r.c_str());
     if (result.cpu_explained) print_explanation(table, *result.cpu_explained);
     std::fflush(table);
     if (json_path) {

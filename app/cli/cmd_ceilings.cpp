@@ -17,7 +17,14 @@ int cmd_ceilings(const std::vector<std::string>& args) {
         std::cout << "usage: tilescope ceilings [--device SEL] [--reps R] [--json PATH|-]\n"
                      "Measures the device's roofline ceilings with the kernels in kernels/ceilings/:\n"
                      "peak single-precision FLOP/s (multiply-adds in registers) and global-memory\n"
-                     "bandwidth (a float4 copy of 256 MiB, bytes read plus written). Best of R runs.\n";
+                     "bandwidth (a float4 copy of 256 MiB, bytes read plus written). Best of R runs.\n"
+                     "The peak kernel (kernels/ceilings/peak_flops.cl) does nothing but independent\n"
+                     "multiply-adds on float16 vectors held in registers (16 chains a work-item on a CPU,\n"
+                     "enough to keep both FMA pipes of every core busy; 4 on a GPU), with no memory\n"
+                     "traffic in the loop: the most FLOP/s the device's FMA units give at its clock.\n"
+                     "A rung can only match it. On a shared machine it is measured while others run:\n"
+                     "the performance view and bench --plan performance measure it again when it falls\n"
+                     "below a rung, and flag it (\"not a roof\") when it still does.\n";
         return 0;
     }
     const int reps = o.get_int("reps", 5, 1, "an integer of at least 1");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <optional>
 
 #include "core/base/errors.h"
@@ -49,7 +50,44 @@ void add_modelled_rung(PerformanceResult& perf, const Trace& trace, const Device
     perf.ladder.push_back(ladder_figures(trace, report, std::nullopt));
 }
 
+std::string gflops_text(double g) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", g);
+    return buf;
+}
+
 }  // namespace
+
+std::string fastest_line(const FastestMeasured& f) {
+    std::string s = f.pick.choice.kernel + " TS=" + std::to_string(f.pick.choice.tile);
+    for (const auto& [name, value] : f.pick.choice.params) s += " " + name + "=" + std::to_string(value);
+    s += " [" + f.pick.note + "]: ";
+    if (f.measured && f.measured->gflops > 0)
+        s += gflops_text(f.measured->gflops) + " GFLOP/s (measured)";
+    else if (f.measured)
+        s += "did not verify";
+    else
+        s += "refused (" + f.refused + ")";
+    return s + ". Why: " + f.pick.reason;
+}
+
+std::optional<RoofBelowRung> roof_below_rung(const PerformanceResult& result) {
+    if (!(result.peak_gflops > 0)) return std::nullopt;
+    std::optional<RoofBelowRung> out;
+    auto consider = [&](const Measurement& m) {
+        if (!(m.gflops > result.peak_gflops)) return;  // gflops is 0 unless verified
+        if (!out || m.gflops > out->rung_gflops) out = RoofBelowRung{m.kernel, m.gflops, result.peak_gflops};
+    };
+    for (const auto* list : {&result.rungs, &result.sweep_sizes, &result.sweep_tiles})
+        for (const Measurement& m : *list) consider(m);
+    if (result.fastest && result.fastest->measured) consider(*result.fastest->measured);
+    return out;
+}
+
+std::string roof_below_text(const RoofBelowRung& r) {
+    return "peak " + gflops_text(r.peak_gflops) + " GFLOP/s (measured" + (r.measurements > 1 ? " twice" : "") + ") is below " +
+           r.kernel + "'s " + gflops_text(r.rung_gflops) + ": not a roof";
+}
 
 const char* to_string(PlanPart part) {
     switch (part) {
@@ -160,6 +198,27 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
         progress.advance(++done, total);
         if (on_point) on_point(PlanPointDone{point, c, m ? &*m : nullptr, refused});
     }
+    // The rung the tuning data pick at this size, as `bench --kernel fastest` measures it.
+    if (plan.fastest) {
+        progress.throw_if_cancelled();
+        const ProblemSize square{plan.size, plan.size, plan.size};
+        if (const std::optional<FastestPick> pick = pick_fastest(dev, square); pick && find_rung(pick->choice.kernel)) {
+            FastestMeasured f{*pick, std::nullopt, ""};
+            LaunchConfig c{*find_rung(pick->choice.kernel), square, pick->choice.tile, pick->choice.params};
+            c.pad = true;  // as bench's --pad auto
+            c.params_source = pick->match == TuningMatch::exact ? "tuned" : pick->match == TuningMatch::similar ? "similar" : "type-defaults";
+            c.tuning_note = "fastest, " + pick->note;
+            c.tuning_origin = pick->choice.origin;
+            progress.say("measuring the rung picked for you (fastest): " + point_label(c) + " on " + dev.name);
+            try {
+                f.measured = runner.measure(c, ro);
+            } catch (const InputError& e) {
+                f.refused = e.what();
+                p.refused.push_back("fastest " + point_label(c) + ": " + f.refused);
+            }
+            p.fastest = std::move(f);
+        }
+    }
     // The ceilings, measured here by kernels/ceilings/ (core/device/ceilings: sized until a
     // launch is long enough and the copy outgrows the caches).
     if (plan.ceilings) {
@@ -169,6 +228,15 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
         const Ceilings c = measure_ceilings(runner, co);
         p.peak_gflops = c.peak_gflops;
         p.bandwidth_gbs = c.bandwidth_gbs;
+        // A peak below a rung just measured was taken while the machine was busier: once more,
+        // keeping the higher; still below, it is flagged (roof_below), never drawn as a roof.
+        if (const auto below = roof_below_rung(p)) {
+            progress.say(roof_below_text(*below) + "; measuring the peak again");
+            const Ceilings again = measure_ceilings(runner, co);
+            p.peak_gflops = std::max(p.peak_gflops, again.peak_gflops);
+            p.roof_below = roof_below_rung(p);
+            if (p.roof_below) p.roof_below->measurements = 2;
+        }
         done += 2;
         progress.advance(done, total);
     }

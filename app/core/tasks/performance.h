@@ -16,6 +16,7 @@
 #include "core/tasks/task.h"
 #include "core/teach/cpu_explained.h"
 #include "core/teach/ladder_explained.h"
+#include "core/tuning/tuning.h"
 
 namespace tilescope::tasks {
 
@@ -37,6 +38,7 @@ struct PerformancePlan {
     bool ceilings = true;            // measure peak GFLOP/s and bandwidth
     int ceiling_reps = 5;
     std::vector<LaunchConfig> intensity;  // traced on the emulator for their global (and modelled DRAM) intensity
+    bool fastest = true;             // also measure the rung the tuning data pick at size³ (`bench --kernel fastest`)
 };
 
 // What the GUI's Measure (and its "Measure and trace every rung") measures on `device` at
@@ -49,6 +51,35 @@ struct PerformancePlan {
 // beside the rungs at size³ with its own NDRange and arguments, and traced at 64³ too.
 PerformancePlan performance_plan(const std::string& device, int size,
                                  const std::optional<LaunchConfig>& custom = std::nullopt);
+
+// The rung the device's tuning data pick at the plan's size (issue 30 item 3: the GUI's
+// Measure asks for "fastest" as `bench --kernel fastest` does, with the same pick_fastest),
+// measured with the picked tile and parameters, and the one line that says why.
+struct FastestMeasured {
+    FastestPick pick;                    // rung, tile, parameters, where the table came from, the reason
+    std::optional<Measurement> measured; // empty when the device refused the picked point
+    std::string refused;                 // why, when it did
+};
+
+// "cpu_panel TS=32 [tuned here]: 212.4 GFLOP/s (measured). Why: ..." for a table row or the view.
+std::string fastest_line(const FastestMeasured& f);
+
+struct PerformanceResult;
+
+// A measured ceiling below a rung measured in the same plan (issue 30 item 4). The peak kernel
+// is the most FLOP/s a device can do, so a rung above it means the ceiling was measured while
+// the machine was busier (a shared CPU): it is not a roof and must not be drawn as one.
+struct RoofBelowRung {
+    std::string kernel;       // the fastest verified point above the peak
+    double rung_gflops = 0;   // its median GFLOP/s
+    double peak_gflops = 0;   // the ceiling as finally measured
+    int measurements = 1;     // how many times the ceiling was measured (once more when first below)
+};
+// The fastest verified point of `result` (rungs, sweeps, the fastest pick) above its peak, or
+// nullopt when the peak is above every one of them (or was not measured).
+std::optional<RoofBelowRung> roof_below_rung(const PerformanceResult& result);
+// "peak 250.6 GFLOP/s (measured) is below cpu_panel's 255.0: not a roof" for labels and tables.
+std::string roof_below_text(const RoofBelowRung& r);
 
 // A rung's arithmetic intensity: FLOP per traced global byte and per modelled DRAM byte.
 struct RungIntensity {
@@ -73,6 +104,9 @@ struct PerformanceResult {
     DeviceInfo device_info;                      // the device measured on
     // On a CPU device with naive and tiled measured: why the winner won here (issue 21).
     std::optional<CpuExplanation> cpu_explained;
+    std::optional<FastestMeasured> fastest;        // plan.fastest and the tuning data have a pick for the size
+    // The peak measured below a rung even after a second measurement: drawn as a flagged line, not a roof.
+    std::optional<RoofBelowRung> roof_below;
 };
 
 // One measured point as it finishes (for the CLI's table): the config as it ran (tuning

@@ -244,7 +244,10 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
     const double peak = std::max(perf.peak_gflops, 1e-3), bw = std::max(perf.bandwidth_gbs, 1e-3);
     double ymin = peak, ymax = peak * 3;
     for (const Measurement& m : perf.rungs)
-        if (m.gflops > 0) ymin = std::min(ymin, m.gflops);
+        if (m.gflops > 0) {
+            ymin = std::min(ymin, m.gflops);
+            ymax = std::max(ymax, m.gflops * 2);  // a rung above a flagged peak stays inside the plot
+        }
     ymin = std::pow(10, std::floor(std::log10(std::min(ymin, bw * 0.05) * 0.7)));
     PlotFrame f(dl, p0, p1, "roofline", "arithmetic intensity, FLOP per global byte (traced)",
                 "GFLOP/s", 0.05, 100, ymin, ymax, true, true);
@@ -255,10 +258,15 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
         xs.push_back(x);
         ys.push_back(std::min(peak, x * bw));
     }
-    f.line(xs, ys, pal.outline, theme().line, false);
+    // A peak measured below a rung is no roof (a busier machine when it was measured): its line
+    // is drawn faint and says so, with the rung's figure, instead of capping the plot.
+    f.line(xs, ys, perf.roof_below ? pal.faint_text : pal.outline, perf.roof_below ? 1.f : theme().line, false);
     char buf[96];
     std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s (measured)", peak);
-    f.text(ImVec2(f.map(30, peak).x - ImGui::CalcTextSize(buf).x, f.map(30, peak).y - fh * 1.2f), pal.text, buf);
+    const std::string peak_label = perf.roof_below ? tasks::roof_below_text(*perf.roof_below) : std::string(buf);
+    const float label_w = ImGui::CalcTextSize(peak_label.c_str()).x;
+    const float label_x = std::max(f.plot_min().x + 2, std::min(f.map(30, peak).x, f.plot_max().x) - label_w);
+    f.text(ImVec2(label_x, f.map(30, peak).y - fh * 1.2f), perf.roof_below ? pal.race : pal.text, peak_label);
     std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
     const ImVec2 q = f.map(0.06, 0.06 * bw);
     f.text(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
@@ -433,7 +441,8 @@ void start_performance(AppState& state) {
         custom.reset();
     }
     state.perf.asking_trust = false;
-    const tasks::PerformancePlan plan = tasks::performance_plan(state.device_sel, state.perf.size, custom);
+    tasks::PerformancePlan plan = tasks::performance_plan(state.device_sel, state.perf.size, custom);
+    plan.fastest = state.perf.ask_fastest;
     state.perf.job = state.worker->submit("measure GFLOP/s", [plan](JobStatus& s) -> std::any {
         return tasks::run_performance_plan(plan, task_progress(s));
     });
@@ -478,6 +487,8 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
             ImGui::InputInt("size", &perf.size, 64);
             perf.size = std::clamp(perf.size, 16, 4096);
             if (ImGui::Button("Measure")) start_performance(state);
+            ImGui::SameLine();
+            ImGui::Checkbox("and the rung picked for you (fastest)", &perf.ask_fastest);
             if (!perf.error.empty()) ImGui::TextColored(ImColor(pal.race), "%s", perf.error.c_str());
         }
         return;
@@ -495,8 +506,15 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
         ImGui::TextWrapped("%s: median of %zu verified runs; whiskers: slowest to fastest", device.c_str(), runs);
     else
         ImGui::TextWrapped("%s: median of %zu verified runs, whiskers from the slowest to the fastest; where two overlap they are "
-                           "within noise, not ranked. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s",
-                           device.c_str(), runs, perf.peak_gflops, perf.bandwidth_gbs);
+                           "within noise, not ranked. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s%s",
+                           device.c_str(), runs, perf.peak_gflops, perf.bandwidth_gbs,
+                           perf.roof_below ? (" (" + tasks::roof_below_text(*perf.roof_below) + ")").c_str() : "");
+    // The rung the tuning data pick at this size (bench --kernel fastest), its figure and why.
+    if (perf.fastest) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text));
+        ImGui::TextWrapped("Picked for you (fastest): %s", tasks::fastest_line(*perf.fastest).c_str());
+        ImGui::PopStyleColor();
+    }
     // Which size is measured, and why it is not the one set up for the trace.
     if (state.main.config) {
         const ProblemSize& set_up = state.main.config->size;

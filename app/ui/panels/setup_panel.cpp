@@ -142,6 +142,12 @@ void SetupPanel::draw_buttons(AppState& s, const SetupCheck& check) {
         s.view = View::Performance;
     }
     if (!can_measure) ImGui::EndDisabled();
+    // Measure also runs the rung the tuning data pick here (bench --kernel fastest); its own
+    // line, so it stays whole in a narrow side panel.
+    ImGui::Checkbox("and the rung picked for you (fastest)", &s.perf.ask_fastest);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Also measure the rung, tile and parameters the device's tuning data pick at this size,\n"
+                          "and say why (as tilescope bench --kernel fastest)");
 }
 
 void SetupPanel::draw_check(const SetupCheck& check) {

@@ -212,6 +212,15 @@ void App::write_state_report(const std::string& path) const {
                          {"low", d.low}, {"high", d.high}, {"label", d.label}, {"noise", d.noise}});
     j["drawn"] = drawn;
     if (perf.cpu_explained) j["cpu_explained"] = perf.cpu_explained->sentences;
+    j["peak_gflops"] = perf.peak_gflops;
+    if (perf.roof_below)  // the peak below a measured rung: flagged, not drawn as a roof (issue 30 item 4)
+        j["roof_below"] = {{"kernel", perf.roof_below->kernel}, {"rung_gflops", perf.roof_below->rung_gflops},
+                           {"peak_gflops", perf.roof_below->peak_gflops}, {"text", tasks::roof_below_text(*perf.roof_below)}};
+    if (perf.fastest)  // the rung picked for the user and why (issue 30 item 3)
+        j["fastest"] = {{"kernel", perf.fastest->pick.choice.kernel}, {"tile", perf.fastest->pick.choice.tile},
+                        {"params", perf.fastest->pick.choice.params}, {"reason", perf.fastest->pick.reason},
+                        {"gflops", perf.fastest->measured ? perf.fastest->measured->gflops : 0.0},
+                        {"line", tasks::fastest_line(*perf.fastest)}};
     const TuningRun& t = s_.tuning;
     auto rect = [](const std::array<float, 4>& r) {
         return r[2] > r[0] ? nlohmann::json::array({r[0], r[1], r[2], r[3]}) : nlohmann::json();

@@ -107,6 +107,7 @@ struct Performance : tasks::PerformanceResult {
     // view asks first, and nothing runs until it is answered (issue 32).
     bool asking_trust = false;
     bool without_carried = false;  // answered "the ladder without it"
+    bool ask_fastest = true;       // Measure also measures the rung the tuning data pick (bench --kernel fastest)
     std::vector<DrawnFigure> drawn;  // the last frame's
     bool ready() const { return !rungs.empty(); }
 };
