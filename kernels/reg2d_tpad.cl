@@ -58,7 +58,7 @@ void mm_tpad_block(const int M, const int N, const int K,
     const int col0 = get_group_id(0) * TS;
     const int row0 = get_group_id(1) * TS;
 
-    __local floatV atile[TSK * ASTRIDE / VW];  // atile[k][m], TS+PAD floats per k
+    __local floatV atile[TSK][ASTRIDE / VW];   // atile[k][m]: TS+PAD floats per k (VW | PAD), the padding drawn as columns
     __local floatV btile[TSK][TS / VW];
     __local float* at = (__local float*)atile;
 
@@ -86,7 +86,7 @@ void mm_tpad_block(const int M, const int N, const int K,
         for (int k = 0; k < TSK; ++k) {
             floatV a[WPTM / VW], b[WPTN / VW];
             #pragma unroll
-            for (int i = 0; i < WPTM / VW; ++i) a[i] = atile[(k * ASTRIDE) / VW + i * RTSM + ty];
+            for (int i = 0; i < WPTM / VW; ++i) a[i] = atile[k][i * RTSM + ty];
             #pragma unroll
             for (int j = 0; j < WPTN / VW; ++j) b[j] = btile[k][j * RTSN + tx];
             #pragma unroll

@@ -275,11 +275,11 @@ TEST(Presenter, LessonStripAndMatricesFit720p) {
             EXPECT_NE(flat.find("too short a launch to rank"), std::string::npos) << text;
     }
     {
-        // Both sides of lesson 6's bank-conflict comparison name their PAD, the default too.
-        // (The text only: reg2d_tpad's atile, a 1-D local array, is drawn as a line thinner
-        // than its layout box, which expect_drawn would report; issue 33 item 3's drawing.)
+        // Both sides of lesson 6's bank-conflict comparison name their PAD, the default too,
+        // and every array is drawn where the layout puts it: reg2d_tpad's atile is declared
+        // [TSK][(TS+PAD)/VW], so its padding shows as columns (it was one row: a 1-2 px line).
         std::string text, err;
-        const nlohmann::json j = layout_of("--lesson " + lessons + "/6_coalescing_banks.json --step 3", text, err, false);
+        const nlohmann::json j = layout_of("--lesson " + lessons + "/6_coalescing_banks.json --step 3", text, err);
         ASSERT_FALSE(j.empty()) << err;
         const std::string flat = one_line(text);
         EXPECT_NE(flat.find("TS=64 PAD=0"), std::string::npos) << text;

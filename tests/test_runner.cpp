@@ -120,9 +120,19 @@ TEST(Runner, RefusesTilesBeyondTheDevice) {
 }
 
 TEST(Runner, RefusesBuffersBeyondTheDevice) {
-    Runner r(pocl());
-    LaunchConfig c{*find_rung("naive"), parse_size("65536"), 16};  // 16 GiB per matrix
-    EXPECT_THROW(r.check_limits(c, resolve(c)), InputError);
+    // A device whose limits are PoCL's made small, so the refusal does not hang on this
+    // machine's RAM (--size stops at 2^31 elements a matrix, 8 GiB, which a large host holds).
+    DeviceInfo small = pocl();
+    small.max_alloc = uint64_t(64) << 20;
+    small.global_mem = uint64_t(256) << 20;
+    Runner r(small);
+    LaunchConfig c{*find_rung("naive"), parse_size("8192"), 16};  // 256 MiB per matrix
+    try {
+        r.check_limits(c, resolve(c));
+        FAIL() << "expected a refusal";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("per buffer"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Runner, KernelThatDoesNotBuildNamesTheError) {

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 
 #include "core/base/errors.h"
@@ -314,6 +314,25 @@ TEST(LibraryText, AnUnexpectedFailureNamesWhatWasGivenNotTheLibrarysText) {
         const std::string m = unexpected_failure({"export", "x"}, e);
         EXPECT_NE(m.find("an unexpected failure"), std::string::npos) << m;
         EXPECT_EQ(m.find("basic_string"), std::string::npos) << m;
+    }
+}
+
+TEST(LibraryText, TheGuisCatchesKeepOurWordsAndSayALibrarysInOurs) {
+    // The window's outputs (--screenshot, --text, the control file's state/text/screenshot,
+    // F12) end no process; their catches say our own errors as they are and anything else
+    // as the output named and what went wrong, never the library's text.
+    EXPECT_EQ(said_plainly(OutputError("--text 'x.txt': the disk is full; nothing was written"), "--text 'x.txt'"),
+              "--text 'x.txt': the disk is full; nothing was written");
+    const std::filesystem::filesystem_error fs("filesystem error: cannot rename", std::filesystem::path("/nowhere/shot.png"),
+                                               std::make_error_code(std::errc::no_such_file_or_directory));
+    const std::string m = said_plainly(fs, "--screenshot 'shot.png'");
+    EXPECT_EQ(m.rfind("--screenshot 'shot.png': a file operation on '/nowhere/shot.png' failed", 0), 0u) << m;
+    EXPECT_EQ(m.find("filesystem error"), std::string::npos) << m;
+    try {
+        (void)std::string("abc").substr(9);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::exception& e) {
+        EXPECT_EQ(said_plainly(e, "F12 screenshot 'a.png'"), "F12 screenshot 'a.png': an unexpected failure");
     }
 }
 

@@ -61,19 +61,35 @@ std::string json_problem(const nlohmann::json::exception& e) {
             return "a number too large";
         case 316:
             return "text that is not valid UTF-8";
+        case 501: {  // thrown by tilescope's own readers (other_error::create(501, OUR WORDS)); nlohmann
+                     // raises 501 only for JSON Patch, which tilescope does not use
+            const size_t end = what.find("] ");
+            if (end != std::string_view::npos && end + 2 < what.size()) return std::string(what.substr(end + 2, 160));
+            return "a value of an unexpected kind";
+        }
         default:
             return "a value of an unexpected kind";
     }
 }
 
+std::string failure_in_words(const std::exception& e) {
+    if (const auto* j = dynamic_cast<const nlohmann::json::exception*>(&e)) return "a document it read or wrote held " + json_problem(*j);
+    if (dynamic_cast<const std::bad_alloc*>(&e)) return "it ran out of memory";
+    if (const auto* f = dynamic_cast<const std::filesystem::filesystem_error*>(&e))
+        return "a file operation on '" + shown(f->path1().string(), 120) + "' failed (" + f->code().message() + ")";
+    return "an unexpected failure";
+}
+
+std::string said_plainly(const std::exception& e, const std::string& context) {
+    if (dynamic_cast<const InputError*>(&e) || dynamic_cast<const OutputError*>(&e) || dynamic_cast<const Cancelled*>(&e))
+        return shown(e.what(), std::string::npos);
+    return context + ": " + failure_in_words(e);
+}
+
 std::string unexpected_failure(const std::vector<std::string>& args, const std::exception& e) {
     std::string given;
     for (const std::string& a : args) given += (given.empty() ? "" : " ") + shown(a, 80);
-    std::string why = "an unexpected failure";
-    if (const auto* j = dynamic_cast<const nlohmann::json::exception*>(&e)) why = "a document it read or wrote held " + json_problem(*j);
-    else if (dynamic_cast<const std::bad_alloc*>(&e)) why = "it ran out of memory";
-    else if (const auto* f = dynamic_cast<const std::filesystem::filesystem_error*>(&e))
-        why = "a file operation on '" + shown(f->path1().string(), 120) + "' failed (" + f->code().message() + ")";
+    const std::string why = failure_in_words(e);
     return "could not finish with what was given (" + (given.empty() ? std::string("no options") : shown(given, 240)) +
            "): " + why + "; nothing was written. This is a fault in tilescope, not in what you gave: please report it with this command line";
 }

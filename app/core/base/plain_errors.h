@@ -20,6 +20,14 @@ std::string json_problem(const nlohmann::json::exception& e);
 // arguments) and what went wrong in our words (a JSON fault, out of memory, a file
 // operation and its path), never e.what(): "could not finish with what was given (--open
 // 'x.tstrace'): ...; nothing was written. This is a fault in tilescope ...".
+// The "why" of unexpected_failure alone: "it ran out of memory", "a file operation on 'P'
+// failed (No space left on device)", "a document it read or wrote held ...".
+std::string failure_in_words(const std::exception& e);
+
+// Our own errors (InputError, OutputError, Cancelled) as they are: they already name what
+// the user gave; anything else "CONTEXT: " and failure_in_words. For the GUI's catches.
+std::string said_plainly(const std::exception& e, const std::string& context);
+
 std::string unexpected_failure(const std::vector<std::string>& given, const std::exception& e);
 
 }  // namespace tilescope

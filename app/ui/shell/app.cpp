@@ -15,6 +15,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/plain_errors.h"
 #include "core/caches/cache_trace.h"
 #include "core/tasks/devices.h"
 
@@ -246,7 +247,7 @@ void App::write_state_report(const std::string& path) const {
     try {
         write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
-        std::cerr << "tilescope gui: --control: state " << path << ": " << e.what() << std::endl;
+        std::cerr << "tilescope gui: " << said_plainly(e, "--control: state '" + shown(path) + "'") << std::endl;
     }
 }
 
@@ -297,7 +298,7 @@ void App::frame(double now) {
             write_file_atomically(*control_text_, screen_text(*ImGui::GetDrawData()));
             std::cout << "wrote " << absolute_path(*control_text_) << std::endl;
         } catch (const std::exception& e) {
-            std::cerr << "tilescope gui: --control: text " << *control_text_ << ": " << e.what() << std::endl;
+            std::cerr << "tilescope gui: " << said_plainly(e, "--control: text '" + shown(*control_text_) + "'") << std::endl;
         }
         control_text_.reset();
     }
@@ -361,7 +362,7 @@ void App::take_screenshot() {
         try {
             s_.message = save_window_png(backend_, path, err, 0, "F12 screenshot") ? "Saved the window as " + absolute_path(path) : err;
         } catch (const std::exception& e) {
-            s_.message = e.what();
+            s_.message = said_plainly(e, "F12 screenshot '" + shown(path) + "'");
         }
         s_.screenshot_request.reset();
     }
@@ -371,7 +372,7 @@ void App::take_screenshot() {
                 std::cout << "saved " << absolute_path(*control_screenshot_) << std::endl;
             else std::cerr << "tilescope gui: --control: " << err << std::endl;
         } catch (const std::exception& e) {
-            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << std::endl;
+            std::cerr << "tilescope gui: " << said_plainly(e, "--control: screenshot '" + shown(*control_screenshot_) + "'") << std::endl;
         }
         control_screenshot_.reset();
     }

@@ -11,6 +11,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/plain_errors.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/shell/app.h"
 #include "ui/shell/screen_text.h"
@@ -188,7 +189,7 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
             std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
             status_ = 1;
         } catch (const std::exception& e) {
-            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
+            std::cerr << "tilescope gui: " << said_plainly(e, "--screenshot '" + shown(*o_.screenshot) + "'") << "\n";
             status_ = 2;
         }
     }
@@ -199,7 +200,7 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
             std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
             status_ = 1;
         } catch (const std::exception& e) {
-            std::cerr << "tilescope gui: " << shown(e.what(), std::string::npos) << "\n";
+            std::cerr << "tilescope gui: " << said_plainly(e, "--text '" + shown(*o_.text) + "'") << "\n";
             status_ = 2;
         }
     }
