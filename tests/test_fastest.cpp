@@ -30,6 +30,18 @@ fs::path temp_dir(const std::string& name) { return test_support::fresh_temp_dir
 
 using test_support::ScopedEnv;
 
+// A test's own tuning folder and data home: TILESCOPE_TUNING_DIR is the folder itself
+// (`dir`) or, with `subfolder`, a fresh `dir/tuning`; XDG_DATA_HOME is `dir/xdg`.
+struct TuningSandbox {
+    fs::path dir, tuning;
+    ScopedEnv tuning_env, xdg_env;
+    TuningSandbox(const std::string& name, bool subfolder)
+        : dir(temp_dir(name)), tuning(subfolder ? dir / "tuning" : dir), tuning_env("TILESCOPE_TUNING_DIR", tuning.string()),
+          xdg_env("XDG_DATA_HOME", (dir / "xdg").string()) {
+        fs::create_directories(tuning);
+    }
+};
+
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 std::string slurp(const fs::path& path) {
@@ -67,9 +79,8 @@ int run(const std::string& args, const fs::path& dir) {
 // A hand-written table: the nearest measured shape (in log M, log N, log K) names the rung and
 // its point, and the reason says which shape, the figure there and how many groups C makes.
 TEST(FastestPick, TheNearestMeasuredShapeNamesTheRungAndItsPoint) {
-    const fs::path dir = temp_dir("pick");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const TuningSandbox sandbox("pick", false);
+    const fs::path& dir = sandbox.dir;
     const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
     nlohmann::json doc = {{"device", gpu.label()}, {"kernels", nlohmann::json::object()}};
     doc["fastest"] = {entry("4096", "warp_tile", 128, kWarpLarge, 49000), entry("128x128x65536", "splitk", 64, kSplitk128, 24000),
@@ -124,9 +135,8 @@ TEST(FastestPick, UnreadableEntriesAreLeftOut) {
 // type's (the embedded defaults), as the tuning lookup falls back; nothing for a device of
 // neither type.
 TEST(FastestPick, WithNoDataForTheDeviceItFallsBackAsTheTuningLookupDoes) {
-    const fs::path dir = temp_dir("fallback");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const TuningSandbox sandbox("fallback", false);
+    const fs::path& dir = sandbox.dir;
     auto p = pick_fastest(fake_gpu("NVIDIA CUDA", "NVIDIA H100 80GB HBM3"), parse_size("128x128x65536"));
     ASSERT_TRUE(p);
     EXPECT_EQ(p->match, TuningMatch::similar);
@@ -170,10 +180,8 @@ TEST(FastestPick, WithNoDataForTheDeviceItFallsBackAsTheTuningLookupDoes) {
 // keep the contract's keys and add "picked" and "pick_reason"; the table says why.
 TEST(BenchFastest, PicksFromThisDevicesTableAndVerifiesAtOddSizes) {
     const DeviceInfo& pocl = select_device("pocl");
-    const fs::path dir = temp_dir("bench");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
-    fs::create_directories(dir / "tuning");
+    const TuningSandbox sandbox("bench", true);
+    const fs::path& dir = sandbox.dir;
     nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
     doc["fastest"] = {entry("48", "tiled", 8, nlohmann::json::object(), 5), entry("200x20x900", "naive", 16, nlohmann::json::object(), 2)};
     write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
@@ -211,10 +219,8 @@ TEST(BenchFastest, PicksFromThisDevicesTableAndVerifiesAtOddSizes) {
 // No table anywhere for this device but the embedded ones: the type defaults pick, said so;
 // and --kernel fastest with a choice of its own to make is refused in one line, exit 2.
 TEST(BenchFastest, FallsBackToTheEmbeddedDataAndRefusesWhatItWouldOverride) {
-    const fs::path dir = temp_dir("bench-fallback");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
-    fs::create_directories(dir / "tuning");
+    const TuningSandbox sandbox("bench-fallback", true);
+    const fs::path& dir = sandbox.dir;
     ASSERT_EQ(run("bench --device pocl --kernel fastest --size 61x67x53 --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
         << slurp(dir / "err");
     const nlohmann::json records = nlohmann::json::parse(slurp(dir / "b.json"));
@@ -239,9 +245,8 @@ TEST(BenchFastest, FallsBackToTheEmbeddedDataAndRefusesWhatItWouldOverride) {
 // groups on 132 units, 87 %) gives way to the rung's tuned point that falls more evenly (the small
 // bucket's TS 64, as lookup_tuning chooses); where it falls evenly (4096^3) the table's point stays.
 TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
-    const fs::path dir = temp_dir("balance");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", dir.string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
+    const TuningSandbox sandbox("balance", false);
+    const fs::path& dir = sandbox.dir;
     const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
     const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
     const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
@@ -268,10 +273,8 @@ TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
 // not asked, it measures nothing more.
 TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
     const DeviceInfo& pocl = select_device("pocl");
-    const fs::path dir = temp_dir("plan");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
-    fs::create_directories(dir / "tuning");
+    const TuningSandbox sandbox("plan", true);
+    const fs::path& dir = sandbox.dir;
     nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
     doc["fastest"] = {entry("40", "tiled", 8, nlohmann::json::object(), 5), entry("2000", "naive", 16, nlohmann::json::object(), 2)};
     write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
@@ -349,10 +352,8 @@ TEST(RoofBelowRung, FlagsThePeakBelowTheFastestMeasuredPoint) {
 // verifies. A slower re-run of the same rung does not replace a faster row.
 TEST(TuneWritesTheTable, EachTunedShapeKeepsTheFastestStoredPoint) {
     const DeviceInfo& pocl = select_device("pocl");
-    const fs::path dir = temp_dir("tune");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
-    fs::create_directories(dir / "tuning");
+    const TuningSandbox sandbox("tune", true);
+    const fs::path& dir = sandbox.dir;
     const unsigned seed = std::random_device{}();
     std::mt19937 rng(seed);
     const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
@@ -402,10 +403,8 @@ TEST(TuneWritesTheTable, EachTunedShapeKeepsTheFastestStoredPoint) {
 // A long K (issue 30 item 2: K above 65536 is now accepted): splitk and warp_tile verify against the
 // CPU reference on PoCL at a small C and a K beyond 65536 that is a multiple of nothing, drawn each run.
 TEST(LongK, SplitkAndWarpTileVerifyBeyond65536OnPocl) {
-    const fs::path dir = temp_dir("longk");
-    ScopedEnv env("TILESCOPE_TUNING_DIR", (dir / "tuning").string());
-    ScopedEnv xdg("XDG_DATA_HOME", (dir / "xdg").string());
-    fs::create_directories(dir / "tuning");
+    const TuningSandbox sandbox("longk", true);
+    const fs::path& dir = sandbox.dir;
     const unsigned seed = std::random_device{}();
     std::mt19937 rng(seed);
     const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
