@@ -304,6 +304,22 @@ TEST(ClassListen, AddressesAreCheckedLikeOptions) {
         EXPECT_THROW(net::parse_listen(bad), std::runtime_error) << bad;
 }
 
+TEST(ClassListen, ALinkForEveryAddressNamesOneOfThisMachines) {
+    // Listening on 0.0.0.0, the projector's link and QR code name an address of this machine
+    // (the first up, not loopback) that a student's device can reach, not 0.0.0.0 or 127.0.0.1
+    // (unless the machine has no other): a socket binds to it, so it is this machine's own.
+    const std::string a = net::room_address();
+    ASSERT_FALSE(a.empty());
+    EXPECT_NE(a, "0.0.0.0");
+    sockaddr_in in{};
+    in.sin_family = AF_INET;
+    ASSERT_EQ(inet_pton(AF_INET, a.c_str(), &in.sin_addr), 1) << a;
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    EXPECT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&in), sizeof in), 0) << a << " is not an address of this machine";
+    ::close(fd);
+}
+
 TEST(ClassQr, TheQrCodeHasFinderPatternsAndAQuietZone) {
     const auto m = net::qr_modules("http://127.0.0.1:8080/#code=ABCDEF");
     ASSERT_GE(m.size(), 21u + 8u);

@@ -1,5 +1,8 @@
 #include "net/class_server.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -216,9 +219,27 @@ void ClassServer::stop() {
     if (impl_->thread.joinable()) impl_->thread.join();
 }
 
+std::string room_address() {
+    ifaddrs* list = nullptr;
+    if (getifaddrs(&list) != 0) return "127.0.0.1";
+    std::string found = "127.0.0.1";
+    for (const ifaddrs* i = list; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
+        if (!(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK)) continue;
+        char text[INET_ADDRSTRLEN] = {};
+        if (inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text)) {
+            found = text;
+            break;
+        }
+    }
+    freeifaddrs(list);
+    return found;
+}
+
 std::string ClassServer::url(const std::string& shown_host) const {
     std::string host = shown_host.empty() ? options_.host : shown_host;
-    if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
+    // Listening on every address: the link (and its QR code) names one the room can reach.
+    if (host == "0.0.0.0" || host.empty()) host = room_address();
     return "http://" + host + ":" + std::to_string(port_) + "/#code=" + room_.code();
 }
 

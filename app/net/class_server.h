@@ -56,6 +56,10 @@ private:
 };
 
 // Parses ADDR:PORT (a port alone means 127.0.0.1:PORT); throws InputError naming what is accepted.
+// This machine's first IPv4 address that is up and not loopback (127.0.0.1 when it has
+// none): what a link names when the class listens on 0.0.0.0.
+std::string room_address();
+
 ServerOptions parse_listen(const std::string& text, const std::string& option = "--listen");
 
 // A QR code of `text` as rows of modules (true: dark), with the 4-module quiet zone.
