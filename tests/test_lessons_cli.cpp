@@ -581,6 +581,29 @@ TEST(Handout, WrongCellsStayUnpaintedUntilReveal) {
     EXPECT_LT(red[0], 400u) << "wrong cells painted before Reveal";
     EXPECT_GT(red[1], red[0] + 10000) << "no wrong cells painted after Reveal";
 }
+
+// The instructor's notes of a step with a question can give its answer away (lesson 5 step 1:
+// "only one barrier per phase"): the page holds them back with the answer until Reveal.
+TEST(Handout, AQuestionsNotesWaitForRevealLikeItsAnswer) {
+    const fs::path html = scratch() / "lesson5_notes.html";
+    const std::string file = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/5_what_goes_wrong.json";
+    const Lesson lesson = load_lesson(file);
+    ASSERT_TRUE(lesson.steps[0].question) << "lesson 5 step 1 asks a question";
+    const std::string notes = lesson.steps[0].script.substr(0, 40);
+    ASSERT_EQ(run("export --html " + html.string() + " --lesson " + file).status, 0);
+    std::string dom[2];
+    for (int revealed : {0, 1}) {
+        const Result c = shell("cd " + scratch().string() + " && " +
+                               chromium("--virtual-time-budget=3000 --dump-dom 'file://" + html.string() + "#lessonstep=1" +
+                                        (revealed ? "&reveal=1" : "") + "'"));
+        ASSERT_EQ(c.status, 0) << c.err;
+        const size_t at = c.out.find("id=\"script\"");
+        ASSERT_NE(at, std::string::npos) << "no notes paragraph";
+        dom[revealed] = c.out.substr(at, c.out.find("</p>", at) - at);
+    }
+    EXPECT_EQ(dom[0].find(notes), std::string::npos) << "the notes are on the page before Reveal: " << dom[0];
+    EXPECT_NE(dom[1].find(notes), std::string::npos) << "the notes are missing after Reveal: " << dom[1];
+}
 #endif
 
 // Readable at a projector's 1280 px and on a phone's 375 px: no sideways scrolling, cells of

@@ -815,7 +815,11 @@ function openLessonStep(i) {
   const s = steps[n];
   document.getElementById('lessonpos').textContent = 'step ' + (n + 1) + ' of ' + steps.length;
   document.getElementById('steptitle').textContent = s.title;
-  document.getElementById('script').textContent = s.script;
+  // The instructor's notes can give a question's answer away ("one barrier per phase"), so on
+  // a step with a question they wait for Reveal like the answer.
+  const notes = document.getElementById('script');
+  notes.textContent = s.question ? "The instructor's notes for this step come with the answer (Reveal)." : s.script;
+  notes.classList.toggle('held', !!s.question);
   const q = document.getElementById('question');
   q.textContent = '';
   const ans = document.getElementById('answer');
@@ -832,6 +836,7 @@ function openLessonStep(i) {
   // The answer reaches the page's text only on Reveal (predict first).
   reveal.onclick = function () {
     ans.textContent = answer; ans.hidden = false; rec.dataset.revealed = '1';
+    notes.textContent = s.script; notes.classList.remove('held');
     state.hide = []; rec.dataset.hidden = '';
     if (DATA) { fillStatic(); document.getElementById('group').value = String(state.group); paint(); }
   };

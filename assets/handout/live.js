@@ -132,6 +132,10 @@
       answer.textContent = 'Answer: ' + a.value + (a.formula ? ' (closed form: ' + a.formula + ')' : '') + '. ' + a.explanation +
         (st.mine !== null ? ' \u2014 your guess: ' + st.mine : ' \u2014 you did not guess');
     } else answer.textContent = '';
+    const notes = document.getElementById('script');  // held with the answer (handout.js)
+    if (notes && st.question && here && st.revealed && typeof LESSON !== 'undefined' && LESSON) {
+      notes.textContent = LESSON.lesson_steps[own].script; notes.classList.remove('held');
+    }
     const reveal = document.getElementById('reveal');
     if (reveal) reveal.hidden = true;  // Reveal is the instructor's
     record('liveStep', st.step); record('liveFrame', st.frame_step);
