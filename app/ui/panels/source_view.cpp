@@ -6,6 +6,7 @@
 #include "core/kernel/source_edit.h"
 #include "ui/panels/source_view.h"
 #include "ui/panels/timeline_panel.h"
+#include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -121,7 +122,7 @@ void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
     for (const Diagnostic& d : t->diagnostics) {
         ImGui::TextColored(ImColor(pal.race), "[%s] line %d:", std::string(to_string(d.kind)).c_str(), d.line);
         ImGui::SameLine();
-        ImGui::TextWrapped("%s (x%llu)", d.message.c_str(), (unsigned long long)d.count);
+        text_wrapped_keeping_tuples(d.message + " (x" + std::to_string(d.count) + ")");  // "work-item (1,0,0)" whole
     }
 }
 
