@@ -376,6 +376,20 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
     fs::remove_all(d);
 }
 
+TEST(MessagesCli, APluginThatIsNoLibraryIsSaidInOurWordsNotTheLoaders) {
+    // A regular file that is no shared library passes the start-up check; dlopen's own text
+    // ("invalid ELF header", "file too short") is not what the user is told.
+    const fs::path d = scratch("plugin");
+    put(d / "plugin.so", "not a library");
+    const CliRun r = run({"trace", "--size", "8"}, d, {"TILESCOPE_TRACE_PLUGIN=" + (d / "plugin.so").string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("plugin.so' cannot be loaded: it is not a shared library for this machine"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("ELF"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("too short"), std::string::npos) << r.err;
+    fs::remove_all(d);
+}
+
 TEST(MessagesCli, ALessonGroupOfTextNamesTheFileTheStepAndTheField) {
     const fs::path d = scratch("lesson");
     put(d / "l.json", R"({"title": "t", "steps": [{"title": "s", "state": {"group": ["a"]}, "script": "x"}]})");

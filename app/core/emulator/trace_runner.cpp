@@ -102,7 +102,15 @@ const PluginHandle& open_plugin(const std::string& wanted) {
     std::error_code ec;
     if (fs::path canonical = fs::canonical(path, ec); !ec) path = canonical.string();
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) throw InputError("the trace plugin " + path + " cannot be loaded: " + dlerror());
+    if (!lib) {
+        // In our words, not the loader's ("invalid ELF header", "undefined symbol: ..."): the
+        // file is named, and what would be accepted.
+        const std::string why = dlerror();
+        const bool not_elf = why.find("ELF") != std::string::npos || why.find("too short") != std::string::npos;
+        throw InputError("the trace plugin '" + shown(path, 200) + "' cannot be loaded: " +
+                         (not_elf ? "it is not a shared library for this machine" : "it does not link against this tilescope") +
+                         "; accepted: libtilescope_trace.so from the same build (TILESCOPE_TRACE_PLUGIN names it)");
+    }
     PluginHandle h;
     h.path = path;
     h.configure = reinterpret_cast<abi::ConfigureFn>(dlsym(lib, abi::kConfigureSymbol));
