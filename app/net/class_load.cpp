@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include <httplib.h>
@@ -62,6 +63,20 @@ void answer_once(httplib::Client& c, const httplib::Headers& h, const nlohmann::
     if (a && a->status == 200) ++answers;
 }
 
+
+// A simulated student's way in: the client's settings, the join with the code, the frame
+// data fetched once; the headers that carry its token, or none when the join was refused.
+std::optional<httplib::Headers> join_as_student(httplib::Client& c, const std::string& code) {
+    c.set_keep_alive(true);
+    c.set_tcp_nodelay(true);
+    c.set_read_timeout(30, 0);
+    auto j = c.Post("/api/join", nlohmann::json{{"code", code}}.dump(), "application/json");
+    if (!j || j->status != 200) return std::nullopt;
+    httplib::Headers h{{"X-Token", nlohmann::json::parse(j->body)["token"].get<std::string>()}};
+    c.Get("/api/data", h);
+    return h;
+}
+
 }  // namespace
 
 std::string LoadResult::text() const {
@@ -101,14 +116,10 @@ LoadResult run_load(const LoadPlan& plan) {
     for (size_t i = 0; i < n; ++i)
         students.emplace_back([&, i] {
             httplib::Client c("127.0.0.1", port);
-            c.set_keep_alive(true);
-            c.set_tcp_nodelay(true);
-            c.set_read_timeout(30, 0);
-            auto j = c.Post("/api/join", R"({"code":"LOADXX"})", "application/json");
-            if (!j || j->status != 200) return;
-            const httplib::Headers h{{"X-Token", nlohmann::json::parse(j->body)["token"].get<std::string>()}};
+            const std::optional<httplib::Headers> joined_as = join_as_student(c, "LOADXX");
+            if (!joined_as) return;
+            const httplib::Headers& h = *joined_as;
             ++joined;
-            c.Get("/api/data", h);
             uint64_t seq = 0;
             int answered_step = -1;
             while (!done) {
@@ -257,14 +268,10 @@ std::string run_external_load(const std::string& url, size_t students, double se
     for (size_t i = 0; i < students; ++i)
         threads.emplace_back([&, i] {
             httplib::Client c(host, port);
-            c.set_keep_alive(true);
-            c.set_tcp_nodelay(true);
-            c.set_read_timeout(30, 0);
-            auto j = c.Post("/api/join", nlohmann::json{{"code", code}}.dump(), "application/json");
-            if (!j || j->status != 200) return;
-            const httplib::Headers h{{"X-Token", nlohmann::json::parse(j->body)["token"].get<std::string>()}};
+            const std::optional<httplib::Headers> joined_as = join_as_student(c, code);
+            if (!joined_as) return;
+            const httplib::Headers& h = *joined_as;
             ++joined;
-            c.Get("/api/data", h);
             uint64_t seq = 0;
             int answered_step = -1;
             while (Clock::now() < end) {
