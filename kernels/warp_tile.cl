@@ -1,5 +1,7 @@
-// Rung 12, warp_tile: a third level of tiling, for the warp. A work-group computes a TS x TS
-// tile of C from TSK-deep tiles of A and B in local memory, as in reg2d; but its work-items
+// Rung 12, warp_tile: a third level of tiling, for the warp. A work-group computes a TS x TSN
+// tile of C (TSN = TS/NDIV columns: NDIV 1 gives square tiles, 2 tiles half as wide, so twice
+// as many groups, which fill the last round of groups on the compute units better) from
+// TSK-deep tiles of A and B in local memory, as in reg2d; but its work-items
 // are dealt out by sub-group (32 consecutive work-items, a warp on NVIDIA GPUs), and each
 // sub-group owns one WM x WN tile of C. Its 32 work-items read only that tile's WM rows of A
 // and WN columns of B from local memory, so a sub-group's local reads stay within a small,
@@ -10,8 +12,8 @@
 // as in reg2d_dbuf (the next phase's global loads wait in registers while this phase is
 // computed; one barrier per phase), and the phase loop is written out so that its body has
 // no test at all: phase 0 is loaded before it, the last phase computed after it.
-// The kernel is built for its size: the host defines EDGES as M%TS + N%TS + K%TSK and ODD as
-// K%4 + N%4. When EDGES is 0 (TS divides M and N, TSK divides K) every global load and store
+// The kernel is built for its size: the host defines EDGES as M%TS + N%TSN + K%TSK and ODD as
+// K%4 + N%4. When EDGES is 0 (TS divides M, TSN N, TSK K) every global load and store
 // is a whole aligned float4 with no check. When only ODD is 0 (rows of A, B and C start on
 // float4 boundaries) the work-groups inside C run that same loop: a work-item whose float4 of
 // A or B lies past the bottom or right edge (only in the groups on those edges) has its offset
@@ -29,8 +31,12 @@
 #ifndef TS
 #define TS 128      // C tile per work-group: TS x TS
 #endif
+#ifndef NDIV
+#define NDIV 1      // the group's tile of C is TS rows x TS/NDIV columns
+#endif
+#define TSN (TS / NDIV)
 #ifndef TSK
-#define TSK 8       // depth of the A and B tiles (two sets of each: 2*(TS+PAD+TS)*TSK floats)
+#define TSK 8       // depth of the A and B tiles (two sets of each: 2*(TS+PAD+TSN)*TSK floats)
 #endif
 #ifndef WM
 #define WM 32       // C tile per sub-group: WM x WN
@@ -51,7 +57,7 @@
 #define PAD 4       // words of padding per row of the transposed A tile
 #endif
 #ifndef EDGES
-#define EDGES 1     // M%TS + N%TS + K%TSK, set by the host: 0 when no tile crosses an edge
+#define EDGES 1     // M%TS + N%TSN + K%TSK, set by the host: 0 when no tile crosses an edge
 #endif
 #ifndef ODD
 #define ODD 1       // K%4 + N%4, set by the host: 0 when every row of A, B and C is float4-aligned
@@ -67,16 +73,18 @@
 #endif
 
 #define WARP 32
-#define NT ((TS / WM) * (TS / WN) * WARP)              // work-items per group
+#define NT ((TS / WM) * (TSN / WN) * WARP)             // work-items per group
 #define WMITER ((WM * WN) / (WARP * TM * TN * WNITER))
 #define WSUBM (WM / WMITER)
 #define WSUBN (WN / WNITER)
 #define AROW (TS + PAD)
-#define AVECS (TS * TSK / 4)                            // float4s per tile, A's and B's alike
-#define LOADS ((AVECS + NT - 1) / NT)                   // of each tile per work-item
+#define AVECS (TS * TSK / 4)                            // float4s per tile of A
+#define BVECS (TSN * TSK / 4)                           // and of B
+#define LOADS ((AVECS + NT - 1) / NT)                   // of A's tile per work-item (at least B's)
+#define BLOADS ((BVECS + NT - 1) / NT)                  // of B's tile per work-item
 
-#if TS % WM != 0 || TS % WN != 0 || WN % WNITER != 0
-#error "need WM | TS, WN | TS and WNITER | WN"
+#if NDIV < 1 || TS % NDIV != 0 || TS % WM != 0 || TSN % WN != 0 || WN % WNITER != 0
+#error "need NDIV | TS, WM | TS, WN | TS/NDIV and WNITER | WN"
 #endif
 #if WMITER < 1 || (WM * WN) % (WARP * TM * TN * WNITER) != 0 || WM % WMITER != 0
 #error "the sub-group tile must split into WMITER x WNITER steps of 32 work-items x TM x TN"
@@ -84,7 +92,7 @@
 #if WSUBM % TM != 0 || WSUBN % TN != 0 || (WSUBM / TM) * (WSUBN / TN) != WARP
 #error "a step must give each of the 32 work-items one TM x TN block"
 #endif
-#if TM % 4 != 0 || TN % 4 != 0 || TSK % 4 != 0 || TS % 4 != 0 || AROW % 4 != 0
+#if TM % 4 != 0 || TN % 4 != 0 || TSK % 4 != 0 || TS % 4 != 0 || TSN % 4 != 0 || AROW % 4 != 0
 #error "TM, TN, TSK, TS and TS+PAD must be multiples of 4"
 #endif
 
@@ -108,32 +116,33 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 // FIRST_PHASE: phase 0's loads (K%TSK - TSK before 0 when TSK does not divide K).
 #if !CHECKED
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
-    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
-        if (EDGES == 0 || aoff[l] >= 0) anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
-        if (EDGES == 0 || boff[l] >= 0) bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if ((AVECS % NT == 0 || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS) && (EDGES == 0 || boff[l] >= 0)) bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
 #if EDGES == 0
 #define FIRST_PHASE LOAD_PHASE(0)
 #else
 #define FIRST_PHASE { \
-    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
-        anext[l] = load4(A, M, K, row0 + arow[l], kfirst + acol[l]); \
-        bnext[l] = load4(B, K, N, kfirst + brow[l], col0 + bcol[l]); } }
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if (AVECS % NT == 0 || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], kfirst + acol[l]); \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, kfirst + brow[l], col0 + bcol[l]); } }
 #endif
 #else
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
-    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
-        anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
-        bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if (AVECS % NT == 0 || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
 #define FIRST_PHASE LOAD_PHASE(0)
 #endif
 // STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
 #define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
-    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
         at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x; \
         at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y; \
         at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z; \
-        at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; \
-        bt[set][tid + l * NT] = bnext[l]; } \
+        at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; } \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bt[set][tid + l * NT] = bnext[l]; } \
     barrier(CLK_LOCAL_MEM_FENCE); }
 // COMPUTE_PHASE(set): for each k of the tiles in one set, read the work-item's fragments of
 // A and B (float4s) and do its WMITER*TM x WNITER*TN multiply-adds.
@@ -147,7 +156,7 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
             a[wm * TM + i * 4 + 2] = v.z; a[wm * TM + i * 4 + 3] = v.w; } \
         _Pragma("unroll") for (int wn = 0; wn < WNITER; ++wn) \
         _Pragma("unroll") for (int j = 0; j < TN / 4; ++j) { \
-            const float4 v = bs[k * (TS / 4) + bfrag + wn * (WSUBN / 4) + j]; \
+            const float4 v = bs[k * (TSN / 4) + bfrag + wn * (WSUBN / 4) + j]; \
             b[wn * TN + j * 4 + 0] = v.x; b[wn * TN + j * 4 + 1] = v.y; \
             b[wn * TN + j * 4 + 2] = v.z; b[wn * TN + j * 4 + 3] = v.w; } \
         _Pragma("unroll") for (int i = 0; i < WMITER * TM; ++i) \
@@ -161,9 +170,9 @@ void mm_warp_tile(const int M, const int N, const int K,
 {
     const int tid = get_local_id(0);
     const int warp = tid / WARP, lane = tid % WARP;
-    const int wrow = warp / (TS / WN), wcol = warp % (TS / WN);   // the sub-group's tile of C
+    const int wrow = warp / (TSN / WN), wcol = warp % (TSN / WN);   // the sub-group's tile of C
     const int trow = lane / (WSUBN / TN), tcol = lane % (WSUBN / TN);
-    const int row0 = get_group_id(1) * TS, col0 = get_group_id(0) * TS;
+    const int row0 = get_group_id(1) * TS, col0 = get_group_id(0) * TSN;
     // Where the work-item's fragments start in the tiles, in float4s (k adds a constant).
     const int afrag = (wrow * WM + trow * TM) / 4, bfrag = (wcol * WN + tcol * TN) / 4;
 
@@ -171,7 +180,7 @@ void mm_warp_tile(const int M, const int N, const int K,
     // array may be aligned to 4 bytes only, and a misaligned float4 read of local memory
     // faults on NVIDIA GPUs).
     __local float4 at4[2][TSK * AROW / 4];    // A's tiles transposed: at[k * AROW + m]
-    __local float4 bt[2][TSK * (TS / 4)];     // B's tiles: bt[k * TS/4 + n/4]
+    __local float4 bt[2][TSK * (TSN / 4)];    // B's tiles: bt[k * TSN/4 + n/4]
 
     float acc[WMITER * TM][WNITER * TN];
     #pragma unroll
@@ -206,8 +215,8 @@ void mm_warp_tile(const int M, const int N, const int K,
         const int e = tid + l * NT;
         arow[l] = e / (TSK / 4);
         acol[l] = (e % (TSK / 4)) * 4;
-        brow[l] = e / (TS / 4);
-        bcol[l] = (e % (TS / 4)) * 4;
+        brow[l] = e / (TSN / 4);
+        bcol[l] = (e % (TSN / 4)) * 4;
         aoff[l] = (EDGES == 0 || row0 + arow[l] < M) ? (row0 + arow[l]) * K + acol[l] : -1;
         boff[l] = (EDGES == 0 || col0 + bcol[l] < N) ? brow[l] * N + col0 + bcol[l] : -1;
     }
@@ -259,8 +268,18 @@ void mm_slice_sum(const int M, const int N, const int K, const __global float* W
     const int mn = M * N, i = get_global_id(0) * 4;
     const int slices = ((K + TSK - 1) / TSK + PPS - 1) / PPS;
     if ((mn & 3) == 0 && i < mn) {
+        // Eight slices' loads are issued before their adds (many slices: the loads overlap
+        // instead of waiting one by one); the adds stay in slice order.
         float4 s = vload4(0, W + i);
-        for (int z = 1; z < slices; ++z) s += vload4(0, W + z * mn + i);
+        int z = 1;
+        for (; z + 8 <= slices; z += 8) {
+            float4 w[8];
+            #pragma unroll
+            for (int u = 0; u < 8; ++u) w[u] = vload4(0, W + (z + u) * mn + i);
+            #pragma unroll
+            for (int u = 0; u < 8; ++u) s += w[u];
+        }
+        for (; z < slices; ++z) s += vload4(0, W + z * mn + i);
         vstore4(s, 0, C + i);
     } else {
         for (int e = i; e < i + 4 && e < mn; ++e) {

@@ -318,3 +318,44 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
             EXPECT_FALSE(padded_config(c, r.device()).has_value());
         }
 }
+
+// Issue 30: warp_tile's half-wide tiles (NDIV 2: TS x TS/2 of C per group, for shapes whose
+// square tiles leave the last round of groups on the compute units part-empty) verify against
+// the CPU reference on PoCL at sizes drawn at random on every run (the seed is printed; set
+// TILESCOPE_TEST_SEED to repeat one): the kernel's own load paths (no padding: checked loads
+// when rows are not float4-aligned) and on padded copies, at the H200's two measured points
+// (TS 128: 128 x 64; TS 64: 64 x 32), and splitk with them.
+TEST(WarpTileHalfWide, VerifiesOnPoclAtRandomSizes) {
+    uint64_t seed = static_cast<uint64_t>(std::random_device{}());
+    if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
+    std::printf("WarpTileHalfWide seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
+                static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const auto draw = [&](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+    Runner r(select_device("pocl"));
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    struct Point {
+        int tile;
+        std::map<std::string, int64_t> params;
+    };
+    const std::vector<Point> points = {
+        {128, {{"NDIV", 2}, {"TSK", 16}, {"WM", 64}, {"WN", 32}, {"WNITER", 2}, {"TM", 4}, {"TN", 4}, {"PAD", 4}}},
+        {64, {{"NDIV", 2}, {"TSK", 8}, {"WM", 32}, {"WN", 32}, {"WNITER", 1}, {"TM", 4}, {"TN", 4}, {"PAD", 4}}}};
+    for (const char* name : {"warp_tile", "splitk"})
+        for (const Point& p : points)
+            for (const bool pad : {false, true}) {
+                // M, N, K anything up to a few tiles; N and K may or may not be multiples of 4.
+                const ProblemSize size{draw(1, 160), draw(1, 140), draw(1, 100)};
+                LaunchConfig c{*find_rung(name), size, p.tile, p.params, "given"};
+                if (std::string(name) == "splitk") c.params["SLICES"] = draw(2, 6);
+                c.pad = pad;
+                const Measurement m = r.measure(c, o);
+                EXPECT_TRUE(m.verification.verified) << name << " TS=" << p.tile << " " << size.label() << " pad " << pad
+                                                     << " seed " << seed << ": " << m.verification.summary();
+                EXPECT_EQ(m.verification.checked_elements, size.M * size.N) << size.label();
+                // The groups along N are TS/2 wide.
+                EXPECT_EQ(m.launch.groups[0], uint64_t((m.ran_at.N + p.tile / 2 - 1) / (p.tile / 2))) << size.label();
+            }
+}

@@ -5,6 +5,7 @@
 
 #include "core/kernel/catalog.h"
 #include "core/emulator/trace_runner.h"
+#include "core/trace/analysis.h"
 
 using namespace tilescope;
 
@@ -56,4 +57,33 @@ TEST(CpuPanelTraffic, RunsCleanUnderTheEmulatorsChecks) {
         const Trace t = trace(size, 32, {}, true);
         for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << size << ": " << d.message;
     }
+}
+
+// Issue 30: warp_tile's half-wide tiles (NDIV 2: a TS x TS/2 tile of C per group, twice the
+// groups) traced on the emulator: every closed form holds exactly at sizes that take each load
+// path (37x29x45: every load checked; 200x136x44: float4-aligned rows with edges and a K
+// remainder; 128x64x32: no edge at all), and by hand the groups along N and the local stores
+// follow TS/2, not TS. The same for splitk, which shares the source.
+TEST(WarpTileHalfWide, TracedCountsMatchTheClosedForms) {
+    const std::map<std::string, int64_t> half = {{"NDIV", 2}, {"TSK", 8}, {"WM", 32}, {"WN", 32}, {"WNITER", 1},
+                                                 {"TM", 4},   {"TN", 4},  {"PAD", 4}};
+    for (const char* name : {"warp_tile", "splitk"})
+        for (const std::string size : {"37x29x45", "200x136x44", "128x64x32"}) {
+            const KernelSpec* k = find_rung(name);
+            ASSERT_NE(k, nullptr);
+            TraceOptions o;
+            o.checks = true;
+            const LaunchConfig c{*k, parse_size(size), 64, half, "given"};
+            const Trace t = run_trace(c, o);
+            ASSERT_TRUE(t.verification && t.verification->verified) << name << " " << size;
+            for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << name << " " << size << ": " << d.message;
+            const std::vector<ExpectedVsTraced> rows = expected_vs_traced(t);
+            ASSERT_EQ(rows.size(), kRequiredClosedForms);
+            for (const ExpectedVsTraced& r : rows)
+                EXPECT_EQ(r.expected, r.traced) << name << " " << size << ": " << r.quantity << " = " << r.expression;
+            const uint64_t gx = (c.size.N + 31) / 32, gy = (c.size.M + 63) / 64, p = (c.size.K + 7) / 8;
+            EXPECT_EQ(t.groups[0], gx) << name << " " << size;
+            EXPECT_EQ(t.groups[1], gy) << name << " " << size;
+            EXPECT_EQ(t.totals.local_store_bytes, 4 * gx * gy * p * (64 + 32) * 8) << name << " " << size;
+        }
 }

@@ -99,18 +99,20 @@ TEST(SplitK, TheSameBitsOnEveryRun) {
 
 // The second kernel alone: C is exactly W's slices added in slice order (the host adds them in
 // the same order, so not one bit may differ), on the float4 path (M*N a multiple of 4) and the
-// element path.
+// element path, with few slices and with enough for the float4 path's batches of eight loads
+// (18 slices at 64x200x1000: two batches and one left over).
 TEST(SplitK, TheSumKernelAddsTheSlicesInOrder) {
     Runner r(select_device("pocl"));
     const KernelSpec sum = follow_up_alone(splitk());
     EXPECT_EQ(sum.entry, "mm_slice_sum");
+    for (const int64_t wanted : {4, 19})
     for (const char* size : {"37x29x45", "64x200x1000"}) {
-        const LaunchConfig c{sum, parse_size(size), 64, with({}, "SLICES", 4), "given"};
+        const LaunchConfig c{sum, parse_size(size), 64, with({}, "SLICES", wanted), "given"};
         const ResolvedLaunch l = resolve(c);
         const RunResult res = r.run_once(c);
         const HostMatrix& w = res.matrices.at("W");
         const HostMatrix& out = res.matrices.at("C");
-        const int64_t mn = c.size.M * c.size.N, s = slices(c.size.K, 8, 4);
+        const int64_t mn = c.size.M * c.size.N, s = slices(c.size.K, 8, wanted);
         ASSERT_EQ(w.rows, s * c.size.M) << size;
         EXPECT_GT(s, 1) << size;
         EXPECT_EQ(l.global[0] % 256, 0u);
