@@ -214,6 +214,9 @@ TEST(Occupancy, AcrossProfilesIsOneRowPerProfileWithTheSlidesFigures) {
     EXPECT_EQ(t16[1], "8");
     EXPECT_EQ(t16[2], "6");
     EXPECT_EQ(t16[3], "-");
+    EXPECT_EQ(occupancy_sentence(slide(256, 2048)), "slide (16 KB, 1,536 work-items): 8 by local memory, 6 by threads, 6 at once");
+    EXPECT_EQ(occupancy_sentence(slide(1024, 8192)), "slide (16 KB, 1,536 work-items): 2 by local memory, 1 by threads, 1 at once");
+    EXPECT_EQ(occupancy_sentence(slide(2048, 8192)).rfind("slide (16 KB, 1,536 work-items): does not launch: 2048 work-items", 0), 0u);
     const auto t32 = occupancy_row_cells(slide(1024, 8192));
     EXPECT_EQ(t32[1], "2");
     EXPECT_EQ(t32[4], "1");

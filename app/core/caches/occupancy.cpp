@@ -201,6 +201,17 @@ std::vector<std::string> occupancy_row_cells(const ProfileOccupancy& r) {
             o.launches ? std::to_string(o.groups) : "-", o.launches ? o.limit : "does not launch: " + o.why_not};
 }
 
+std::string occupancy_sentence(const ProfileOccupancy& r) {
+    const Occupancy& o = r.occupancy;
+    std::string out = r.profile + " (" + r.unit + "): ";
+    if (!o.launches) return out + "does not launch: " + o.why_not;
+    std::string limits;
+    for (const auto& [v, what] : {std::pair{o.by_local, "by local memory"}, std::pair{o.by_threads, "by threads"},
+                                  std::pair{o.by_groups, "by the unit's cap"}})
+        if (v != kNoLimit) limits += (limits.empty() ? "" : ", ") + std::to_string(v) + " " + what;
+    return out + limits + ", " + std::to_string(o.groups) + " at once";
+}
+
 json occupancy_across_json(const std::vector<ProfileOccupancy>& rows) {
     auto limit = [](uint32_t v) { return v == kNoLimit ? json(nullptr) : json(v); };
     json list = json::array();

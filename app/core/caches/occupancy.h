@@ -81,6 +81,9 @@ std::string occupancy_limit_text(uint32_t limit);
 std::vector<std::string> occupancy_row_cells(const ProfileOccupancy& row);
 // The column headings of occupancy_row_cells.
 std::vector<std::string> occupancy_row_headings();
+// One row in words, for a narrow column (the lesson strip): "slide (16 KB, 1,536 work-items):
+// 8 by local memory, 6 by threads, 6 at once". Limits the profile does not state are left out.
+std::string occupancy_sentence(const ProfileOccupancy& row);
 // {profile, unit, cells, groups_per_cu, by_local, by_threads, by_groups, limit, launches} per row.
 nlohmann::json occupancy_across_json(const std::vector<ProfileOccupancy>& rows);
 
