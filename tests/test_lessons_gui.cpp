@@ -405,6 +405,8 @@ TEST(SlidesLesson, EveryStepShowsTheSlidesCellsAndNames) {
         {"Phase 1 Load for Block (0,0)", load3x3, std::array<int, 2>{0, 1}},
         {"Phase 0 Load for Block (0,0)", ts16, {}},
         {"Phase 0 Load for Block (0,0)", ts32, {}},
+        // quiz 1: tiled_wpt's 32x16 work-groups (TS 32, WPT 2) load the same 32x32 tile of M
+        {"Phase 0 Load for Block (0,0)", ts32, {}},
     };
     ASSERT_EQ(load_lesson(lesson).steps.size(), steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {

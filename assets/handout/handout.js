@@ -432,7 +432,7 @@ function paintLocals(g, ph, frame) {
     // The picked work-item's cells of this array (what it stores here, or reads now): ringed.
     for (const m of itemCells(g, currentStep(), frame))
       if (m[0] === la.name && m[1] < la.rows && m[2] < la.cols) {
-        x.strokeStyle = '#000'; x.lineWidth = Math.max(2, s / 10);
+        x.strokeStyle = '#000'; x.lineWidth = Math.max(2, Math.min(4, s / 16));
         x.strokeRect(1 + m[2] * s + x.lineWidth / 2, 1 + m[1] * s + x.lineWidth / 2, s - x.lineWidth, s - x.lineWidth);
       }
     rec.setAttribute('data-labels-' + attrKey(la.name), frame ? labels.join('/') : '');
