@@ -68,9 +68,9 @@ std::optional<Rect> tile_past_edge(const Rect& r, int64_t rows, int64_t cols, in
 void item_ring(ImDrawList* dl, ImVec2 p, float size, ImU32 colour) {
     const float w = std::clamp(size * 0.08f, 1.f, theme().line * 2.5f);
     dl->AddRect(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + size - 1, p.y + size - 1), colour, 0.f, 0, w);
-    if (size >= 4 * w + 6)
-        dl->AddRect(ImVec2(p.x + 1 + w + 1, p.y + 1 + w + 1), ImVec2(p.x + size - 2 - w, p.y + size - 2 - w), IM_COL32(30, 30, 30, 255),
-                    0.f, 0, 1.f);
+    if (size >= 4 * w + 10)  // 2 px: a 1 px line blurs to nothing on a projector
+        dl->AddRect(ImVec2(p.x + 2 + w + 1, p.y + 2 + w + 1), ImVec2(p.x + size - 3 - w, p.y + size - 3 - w), IM_COL32(30, 30, 30, 255),
+                    0.f, 0, 2.f);
 }
 
 void dashed_outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r, ImU32 colour, float thickness, float room) {
