@@ -50,8 +50,11 @@ projector presenter-question  --lesson "$lessons/2_tiling_4x4.json" --step 3
 projector presenter-revealed  --lesson "$lessons/2_tiling_4x4.json" --step 3 --reveal
 projector presenter-compare   --lesson "$lessons/3_tile_sizes.json" --step 1
 projector presenter-cpu       --lesson "$lessons/7_local_memory_on_cpu.json" --step 2
-# Lesson 9, the slides frame by frame: every step at a projector's 1280x720.
-for step in $(seq 1 11); do
+# Lesson 9, the slides frame by frame: every step at a projector's 1280x720 (as many as the
+# lesson has, counted from its file).
+slides_steps="$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["steps"]))' \
+  "$lessons/9_slides_frame_by_frame.json")"
+for step in $(seq 1 "$slides_steps"); do
   echo "docs_images: slides-step$step.png"
   "$bin" gui --lesson "$lessons/9_slides_frame_by_frame.json" --step "$step" --window 1280x720 --frames 4 \
     --screenshot "$out/slides-step$step.png"

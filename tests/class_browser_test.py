@@ -258,8 +258,12 @@ try:
     check(instructor_sees(r'1 answered', 5), "the instructor's tally counts the answer")
     check(js(phone, "String(document.getElementById('liveask').hidden)") == 'true', 'one guess per step: the form is gone once sent')
 
+    held = js(phone, "document.getElementById('painted').dataset.hidden")
+    check(held not in ('', None), 'the question step holds its figures back before Reveal: ' + str(held))
     key('r')
     st, ok = wait_for(phone, lambda d: d.get('liveRevealed') == '1', 5)
+    check(js(phone, "document.getElementById('painted').dataset.hidden") == '',
+          "the room's Reveal brings the held figures back on the phone page")
     check(ok and st.get('liveAnswer') not in ('', '?') and 'your guess: 4' in st.get('answer', ''),
           'Reveal reached the phone page, its guess beside the answer: ' + st.get('answer', '')[:120])
     st2, ok = wait_for(wide, lambda d: d.get('liveRevealed') == '1', 5)

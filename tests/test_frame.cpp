@@ -334,6 +334,51 @@ TEST(Frame, ZeroWritersAndTilesPastTheEdgeMatchTheClosedForm) {
               "atile: work-items (1,0), (1,1) write 0 in place of A0,3, A1,3 (outside A)");
 }
 
+// The picked work-item's cells (issue 33 item 3: the slides' thread of each "major case"
+// marked on the projector), against the tiled rung's closed form for every work-item of both
+// detail groups at 3x3 and 4x4, TS 2: in phase p's load it loads M(gy*TS+y, p*TS+x) and
+// N(p*TS+y, gx*TS+x) where they exist and stores atile(y,x), btile(y,x) either way; at
+// iteration i of a use part it reads atile(y,i) and btile(i,x); the store part stores
+// P(gy*TS+y, gx*TS+x) when inside P. (x, y): OpenCL's local id, column first.
+TEST(Frame, ThePickedWorkItemsCellsMatchTheClosedForm) {
+    constexpr int64_t TS = 2;
+    for (const int n : {3, 4}) {
+        const int phases = int((n + TS - 1) / TS);
+        for (const GroupId g : {GroupId{0, 0, 0}, GroupId{1, 1, 0}})
+            for (uint32_t y = 0; y < TS; ++y)
+                for (uint32_t x = 0; x < TS; ++x) {
+                    const WorkItemId item{x, y, 0};
+                    auto text = [](const std::vector<ItemCell>& cells) {
+                        std::set<std::string> out;
+                        for (const ItemCell& c : cells) out.insert(c.array + " " + std::to_string(c.row) + "," + std::to_string(c.col));
+                        return out;
+                    };
+                    auto cell = [](const std::string& a, int64_t r, int64_t c) { return a + " " + std::to_string(r) + "," + std::to_string(c); };
+                    const int64_t row = int64_t(g[1]) * TS + y, col = int64_t(g[0]) * TS + x;
+                    for (int p = 0; p < phases; ++p) {
+                        SCOPED_TRACE(std::to_string(n) + "x" + std::to_string(n) + " group " + std::to_string(g[0]) + "," +
+                                     std::to_string(g[1]) + " item " + std::to_string(x) + "," + std::to_string(y) + " phase " +
+                                     std::to_string(p));
+                        std::set<std::string> load = {cell("atile", y, x), cell("btile", y, x)};
+                        if (row < n && p * TS + x < n) load.insert(cell("A", row, p * TS + x));
+                        if (p * TS + y < n && col < n) load.insert(cell("B", p * TS + y, col));
+                        EXPECT_EQ(text(item_cells(frame_of(n, g, p, "load", {}, item))), load);
+                        std::set<std::string> whole;
+                        for (int i = 0; i < TS; ++i) {
+                            const std::set<std::string> read = {cell("atile", y, i), cell("btile", i, x)};
+                            EXPECT_EQ(text(item_cells(frame_of(n, g, p, "use", i, item))), read) << "iteration " << i;
+                            whole.insert(read.begin(), read.end());
+                        }
+                        EXPECT_EQ(text(item_cells(frame_of(n, g, p, "use", {}, item))), whole);
+                    }
+                    std::set<std::string> store;
+                    if (row < n && col < n) store.insert(cell("C", row, col));
+                    EXPECT_EQ(text(item_cells(frame_of(n, g, phases - 1, "store", {}, item))), store);
+                }
+    }
+    EXPECT_TRUE(item_cells(frame_of(3, {0, 0, 0}, 0, "load")).empty());  // no work-item picked
+}
+
 // The GIF steps as the frames do: a frame per part and per iteration of a use part (4x4,
 // TS 2: load, 2 iterations; load, 2 iterations, store), or per part past max_frames.
 TEST(FrameGif, OneFramePerIterationUpToItsBound) {

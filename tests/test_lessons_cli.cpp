@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog_params.h"
+#include "core/caches/occupancy.h"
 #include "core/io/instructor_sheet.h"
 #include "core/kernel/catalog.h"
 #include "core/teach/exercise_notes.h"
@@ -744,6 +746,13 @@ TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell
         if (s.state.contains("item")) {
             EXPECT_EQ(p.painted["item"], std::to_string(s.state["item"][0].get<int>()) + "," + std::to_string(s.state["item"][1].get<int>()));
             EXPECT_NE(text_of(p.dom).find("Work-item (" + std::to_string(s.state["item"][0].get<int>()) + ","), std::string::npos);
+            // Its cells marked (the slides' thread of the first "major case"): Block(1,1), local
+            // id (0,1), phase 0's load at 3x3, TS 2: row 1*2+1 = 3 of M is outside, so it writes a
+            // 0 into atile(1,0); it loads N(0*2+1, 1*2+0) = N1,2 into btile(1,0).
+            std::set<std::string> marked;
+            std::stringstream cells(p.painted["item-cells"].get<std::string>());
+            for (std::string c; std::getline(cells, c, ';');) marked.insert(c);
+            EXPECT_EQ(marked, (std::set<std::string>{"B 1,2", "atile 1,0", "btile 1,0"}));
         }
         // Every label of every local array drawn (two lines when one does not fit).
         int arrays = 0;
@@ -756,6 +765,19 @@ TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell
         if (s.question && s.question->quantity == "local_bytes_per_group") {  // the floats stored to local memory give it away
             EXPECT_NE(p.painted["hidden"].get<std::string>().find("local_bytes"), std::string::npos);
             EXPECT_NE(text_of(p.dom).find("stored to and loaded from local memory hidden until Reveal"), std::string::npos);
+            // The slides' blocks-per-SM table follows from the bytes: it waits for Reveal too,
+            // then shows the slide's SM as the slide counts it (8 by 16 KB at TILE_WIDTH 16, 6
+            // by 1536 threads; 2 and 1 at 32), beside the other profiles.
+            EXPECT_EQ(p.painted["occupancy"], "hidden");
+            EXPECT_EQ(text_of(p.dom).find("1,536 work-items)"), std::string::npos);
+            const Page after = load(html, hash + "&reveal=1");
+            expect_clean(after);
+            const std::string occ = after.painted["occupancy"].get<std::string>();
+            const std::string slide = s.state.value("tile", 0) == 16 ? "slide (16 KB, 1,536 work-items)|8|6|-|6|threads"
+                                                                     : "slide (16 KB, 1,536 work-items)|2|1|-|1|threads";
+            EXPECT_NE(occ.find(slide), std::string::npos) << occ;
+            EXPECT_EQ(std::count(occ.begin(), occ.end(), ';') + 1, std::ptrdiff_t(occupancy_profile_names().size())) << occ;
+            EXPECT_NE(text_of(after.dom).find("one compute unit holds at once"), std::string::npos);
         }
         if (!phases) continue;
         // After Reveal: the answer (the page's own figure, from the trace at export), the
@@ -773,6 +795,9 @@ TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell
         // Before Reveal: none of them.
         const std::string before = text_of(p.dom);
         EXPECT_NE(p.painted["hidden"].get<std::string>().find("phase_count"), std::string::npos);
+        // A cell's load count (the hover's "loaded from global memory 2 times") is the phase
+        // count in the slides' square launches: held back too.
+        EXPECT_NE(p.painted["hidden"].get<std::string>().find("loads_per_element"), std::string::npos);
         EXPECT_EQ(before.find("Answer: "), std::string::npos);
         EXPECT_EQ(before.find("phase 0 of " + count + ","), std::string::npos) << "phase count shown before Reveal";
         EXPECT_EQ(before.find("phase 1: "), std::string::npos) << "timeline shown before Reveal";

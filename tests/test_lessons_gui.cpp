@@ -364,6 +364,45 @@ TEST(SlidesLesson, TheStripFollowsTheFrameShown) {
     EXPECT_EQ(j.value("lesson_heading", "").rfind("Phase 1 Load for Block (0,0)", 0), 0u) << j.value("lesson_heading", "");
 }
 
+// Issue 33 item 3: the slides' single thread of the first "major case" (Block(1,1), local id
+// (0,1), lesson 9 step 8) marked on the projector: every cell it touches in phase 0's load
+// (N1,2 it loads, atile(1,0) where it writes a 0, btile(1,0) where it stores N1,2) carries the
+// picked work-item's ring with its dark inner line; the cells its neighbours touch do not.
+TEST(SlidesLesson, TheMajorCasesThreadIsMarkedOnTheCellsItTouches) {
+    ASSERT_FALSE(std::string(std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "").empty()) << "no Xvfb";
+    const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
+    const fs::path layout = scratch() / "major_case.json", png = scratch() / "major_case.png";
+    const Result r = shell(std::string(TILESCOPE_BIN) + " gui --lesson " + lesson + " --step 8 --window 1280x720 --frames 4 --layout " +
+                           layout.string() + " --screenshot " + png.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    nlohmann::json j;
+    std::ifstream(layout) >> j;
+    const tilescope::testing::Image img = tilescope::testing::load_png(png.string());
+    // Along a row a quarter of the way down the cell (above its centred label), a dark pixel in
+    // the cell's left half: the ring's inner line (fills, labels' plates and the ring are light).
+    auto marked = [&](const std::string& role_or_name, int row, int col) {
+        for (const auto& m : j["matrices"]) {
+            if (m["role"] != role_or_name && m["name"] != role_or_name) continue;
+            const float x0 = m["x0"], y0 = m["y0"], x1 = m["x1"];
+            const float cs = (x1 - x0) / float(m["cols"].get<int>());
+            const float y = y0 + (float(row) + 0.22f) * cs;
+            for (float x = x0 + float(col) * cs + 1; x < x0 + (float(col) + 0.4f) * cs; x += 1) {
+                const auto p = img.at(x, y);
+                if (p[0] < 70 && p[1] < 70 && p[2] < 70) return true;
+            }
+            return false;
+        }
+        ADD_FAILURE() << "no matrix " << role_or_name << " in the layout";
+        return false;
+    };
+    EXPECT_TRUE(marked("B", 1, 2)) << "N1,2, which it loads";
+    EXPECT_TRUE(marked("atile", 1, 0)) << "the 0 it writes";
+    EXPECT_TRUE(marked("btile", 1, 0)) << "where it stores N1,2";
+    EXPECT_FALSE(marked("B", 0, 2)) << "N0,2, loaded by work-item (0,0)";
+    EXPECT_FALSE(marked("btile", 0, 0));
+    EXPECT_FALSE(marked("atile", 0, 0));
+}
+
 TEST(SlidesLesson, EveryStepShowsTheSlidesCellsAndNames) {
     ASSERT_FALSE(std::string(std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "").empty()) << "no Xvfb";
     const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
@@ -404,6 +443,8 @@ TEST(SlidesLesson, EveryStepShowsTheSlidesCellsAndNames) {
         {"Phase 0 Load for Block (1,1)", load3x3_b11, std::array<int, 2>{0, 1}},
         {"Phase 1 Load for Block (0,0)", load3x3, std::array<int, 2>{0, 1}},
         {"Phase 0 Load for Block (0,0)", ts16, {}},
+        {"Phase 0 Load for Block (0,0)", ts32, {}},
+        // quiz 1: tiled_wpt's 32x16 work-groups (TS 32, WPT 2) load the same 32x32 tile of M
         {"Phase 0 Load for Block (0,0)", ts32, {}},
     };
     ASSERT_EQ(load_lesson(lesson).steps.size(), steps.size());

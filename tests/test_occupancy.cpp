@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/base/errors.h"
+#include "core/base/number_text.h"
 #include "core/caches/occupancy.h"
 
 using namespace tilescope;
@@ -167,4 +168,57 @@ TEST(Occupancy, BadProfilesNameTheField) {
     bigger.replace(bigger.find("\"group_local_kb_max\": 16"), 24, "\"group_local_kb_max\": 32");
     EXPECT_NE(message(bigger).find("exceeds"), std::string::npos);
     EXPECT_THROW(load_occupancy_profile("nope"), InputError);
+}
+
+// The table the set-up panel and the hand-out draw for the launch on screen: one row per
+// built-in profile, each the same occupancy() as the profile's own (so the slide's 8 and 6
+// at TILE_WIDTH 16, 2 and 1 at 32), cells in the headings' order.
+TEST(Occupancy, AcrossProfilesIsOneRowPerProfileWithTheSlidesFigures) {
+    const auto names = occupancy_profile_names();
+    for (const auto& [t, bytes] : {std::pair{256u, 2048ull}, std::pair{1024u, 8192ull}, std::pair{512u, 4096ull},
+                                   std::pair{4u, 32ull}, std::pair{2048u, 8192ull}}) {
+        const auto rows = occupancy_across_profiles(t, bytes);
+        ASSERT_EQ(rows.size(), names.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const OccupancyProfile p = load_occupancy_profile(names[i]);
+            const Occupancy want = occupancy(p, t, bytes);
+            const ProfileOccupancy& r = rows[i];
+            EXPECT_EQ(r.profile, names[i]);
+            EXPECT_EQ(r.occupancy.groups, want.groups);
+            EXPECT_EQ(r.occupancy.by_local, want.by_local);
+            EXPECT_EQ(r.occupancy.by_threads, want.by_threads);
+            EXPECT_EQ(r.occupancy.launches, want.launches);
+            // The unit's local memory in KB, as the profile gives it.
+            EXPECT_EQ(r.unit.rfind(grouped(p.local_bytes_per_cu / 1024) + " KB", 0), 0u) << r.unit;
+            const auto cells = occupancy_row_cells(r);
+            ASSERT_EQ(cells.size(), occupancy_row_headings().size());
+            EXPECT_EQ(cells[1], occupancy_limit_text(want.by_local));
+            EXPECT_EQ(cells[2], occupancy_limit_text(want.by_threads));
+            EXPECT_EQ(cells[4], want.launches ? std::to_string(want.groups) : "-");
+            if (!want.launches) EXPECT_NE(cells[5].find("does not launch"), std::string::npos);
+        }
+        const auto j = occupancy_across_json(rows);
+        ASSERT_EQ(j.size(), rows.size());
+        EXPECT_EQ(j[0].at("cells").size(), occupancy_row_headings().size());
+    }
+    auto slide = [](uint32_t t, uint64_t bytes) {
+        for (const ProfileOccupancy& r : occupancy_across_profiles(t, bytes))
+            if (r.profile == "slide") return r;
+        ADD_FAILURE() << "no slide profile";
+        return ProfileOccupancy{};
+    };
+    // The slide: 16 KB / 2 KB = 8 blocks by shared memory (1536 / 256 = 6 by threads);
+    // 16 KB / 8 KB = 2, and 1536 threads hold one block of 1024.
+    const auto t16 = occupancy_row_cells(slide(256, 2048));
+    EXPECT_EQ(t16[0], "slide (16 KB, 1,536 work-items)");
+    EXPECT_EQ(t16[1], "8");
+    EXPECT_EQ(t16[2], "6");
+    EXPECT_EQ(t16[3], "-");
+    EXPECT_EQ(occupancy_sentence(slide(256, 2048)), "slide (16 KB, 1,536 work-items): 8 by local memory, 6 by threads, 6 at once");
+    EXPECT_EQ(occupancy_sentence(slide(1024, 8192)), "slide (16 KB, 1,536 work-items): 2 by local memory, 1 by threads, 1 at once");
+    EXPECT_EQ(occupancy_sentence(slide(2048, 8192)).rfind("slide (16 KB, 1,536 work-items): does not launch: 2048 work-items", 0), 0u);
+    const auto t32 = occupancy_row_cells(slide(1024, 8192));
+    EXPECT_EQ(t32[1], "2");
+    EXPECT_EQ(t32[4], "1");
+    EXPECT_EQ(t32[5], "threads");
 }

@@ -262,6 +262,14 @@ function paint() {
     const story = storyOf(g, state.item);
     if (story && story.computes) outline(layout.C, [story.computes.row, story.computes.col, story.computes.row, story.computes.col], '#000');
   }
+  // The picked work-item's elements of M, N and P in the part on show (the slides' thread of
+  // a "major case"), outlined as its cell of P is; its local cells are ringed in paintLocals.
+  const marks = itemCells(g, st, frame);
+  for (const m of marks) {
+    const box = { A: layout.A, B: layout.B, C: layout.C }[m[0]];
+    if (box && m[1] < box.rows && m[2] < box.cols) outline(box, [m[1], m[2], m[1], m[2]], '#000');
+  }
+  rec.dataset.itemCells = marks.map(function (m) { return m[0] + ' ' + m[1] + ',' + m[2]; }).join(';');
   if (state.hover) outline(state.hover.box, [state.hover.r, state.hover.c, state.hover.r, state.hover.c], COLOURS.hover);
   rec.dataset.group = g ? g.id.slice(0, 2).join(',') : '';
   rec.dataset.phase = ph ? String(ph.phase) : '';
@@ -421,6 +429,12 @@ function paintLocals(g, ph, frame) {
       labels.push(row.join(' '));
     }
     gridLines(x, 1, 1, la.rows, la.cols, s);
+    // The picked work-item's cells of this array (what it stores here, or reads now): ringed.
+    for (const m of itemCells(g, currentStep(), frame))
+      if (m[0] === la.name && m[1] < la.rows && m[2] < la.cols) {
+        x.strokeStyle = '#000'; x.lineWidth = Math.max(2, Math.min(4, s / 16));
+        x.strokeRect(1 + m[2] * s + x.lineWidth / 2, 1 + m[1] * s + x.lineWidth / 2, s - x.lineWidth, s - x.lineWidth);
+      }
     rec.setAttribute('data-labels-' + attrKey(la.name), frame ? labels.join('/') : '');
     rec.setAttribute('data-roles-' + attrKey(la.name), roles.join(';'));
     rec.setAttribute('data-unlabelled-' + attrKey(la.name), String(unlabelled));  // cells whose label did not fit
@@ -465,6 +479,29 @@ function localText(c) {
   let t = c[0] + '(' + c[1] + ',' + c[2] + ') ' + named(c[3]);
   if (c[3] === '0' && c.length === 6) t += c[4] ? ' (a written zero in place of ' + named(c[4]) + (c[5] ? ', outside its matrix)' : ')') : ' (a written zero)';
   return t;
+}
+
+// The cells the picked work-item touches in the step on show, as core/trace/frame.h's
+// item_cells: [array, row, col] for the elements it loads and stores (array A, B or C) and
+// the local cells it stores, and reads at the frame's iteration (every one of a whole part).
+function itemCells(g, st, frame) {
+  const out = [];
+  const story = state.item && g ? storyOf(g, state.item) : null;
+  if (!story) return out;
+  const add = function (a, r, c) { if (!out.some(function (m) { return m[0] === a && m[1] === r && m[2] === c; })) out.push([a, r, c]); };
+  const element = function (label) {
+    const m = /^([MNP])(\d+),(\d+)$/.exec(label || '');
+    if (m) add({ M: 'A', N: 'B', P: 'C' }[m[1]], Number(m[2]), Number(m[3]));
+  };
+  const it = frame && frame.iteration !== null && frame.iteration !== undefined ? frame.iteration : null;
+  for (const step of story.steps) {
+    if (step.interval !== st.interval) continue;
+    step.loads.forEach(element);
+    step.stores.forEach(element);
+    for (const c of step.local_stores) add(c[0], c[1], c[2]);
+    for (const c of step.local_reads) if (it === null || c[4] === it) add(c[0], c[1], c[2]);
+  }
+  return out;
 }
 
 function paintStory(g, st) {
@@ -600,6 +637,34 @@ function fillStatic() {
     const a = document.createElement('td'); a.textContent = r[0];
     const b = document.createElement('td'); b.textContent = r[1]; b.className = 'num';
     tr.appendChild(a); tr.appendChild(b); t.appendChild(tr);
+  }
+  // The slides' "blocks per SM" for this work-group on every device profile (modelled, as
+  // the set-up panel's table): it follows from the local bytes, so it waits for Reveal with them.
+  const ot = document.getElementById('occupancy'), oh = document.getElementById('occupancytitle');
+  ot.textContent = '';
+  const occ = DATA.occupancy && DATA.occupancy.rows && DATA.occupancy.rows.length ? DATA.occupancy : null;
+  ot.hidden = oh.hidden = !occ;
+  rec.dataset.occupancy = '';
+  if (occ) {
+    oh.textContent = 'Work-groups of ' + fmt(occ.group_threads) + ' work-items one compute unit holds at once ' +
+      '(modelled from device profiles; tilescope occupancy)';
+    if (hidden('local_bytes')) {
+      ot.hidden = true;
+      oh.textContent += ': ' + HIDDEN_TEXT;
+      rec.dataset.occupancy = 'hidden';
+    } else {
+      const head = document.createElement('tr');
+      for (const h of occ.headings) { const th = document.createElement('th'); th.textContent = h; head.appendChild(th); }
+      ot.appendChild(head);
+      for (const r of occ.rows) {
+        const tr = document.createElement('tr');
+        r.cells.forEach(function (v, i) {
+          const td = document.createElement('td'); td.textContent = v; if (i > 0 && i < 5) td.className = 'num'; tr.appendChild(td);
+        });
+        ot.appendChild(tr);
+      }
+      rec.dataset.occupancy = occ.rows.map(function (r) { return r.cells.join('|'); }).join(';');
+    }
   }
   // The memory hierarchy, when the trace was saved with the cache model's report (modelled).
   const ct = document.getElementById('caches'), ch = document.getElementById('cachestitle');

@@ -136,6 +136,12 @@
     if (notes && st.question && here && st.revealed && typeof LESSON !== 'undefined' && LESSON) {
       notes.textContent = LESSON.lesson_steps[own].script; notes.classList.remove('held');
     }
+    // The room's Reveal brings back what the question held (the page's own Reveal does the
+    // same): counters, timeline, occupancy, hover counts.
+    if (st.question && here && st.revealed && typeof LESSON !== 'undefined' && LESSON && state.hide.length) {
+      state.hide = []; record('hidden', '');
+      if (DATA) { fillStatic(); document.getElementById('group').value = String(state.group); paint(); }
+    }
     const reveal = document.getElementById('reveal');
     if (reveal) reveal.hidden = true;  // Reveal is the instructor's
     record('liveStep', st.step); record('liveFrame', st.frame_step);

@@ -6,6 +6,8 @@
 
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
+#include "core/base/number_text.h"
+#include "core/trace/trace.h"
 
 namespace tilescope {
 using nlohmann::json;
@@ -31,6 +33,13 @@ std::string text(const json& j, const char* field, const std::string& fallback) 
 }
 
 std::string limit_text(uint32_t v) { return v == kNoLimit ? "-" : std::to_string(v); }
+
+std::string unit_words(const OccupancyProfile& p) {
+    std::string s = grouped(p.local_bytes_per_cu / 1024) + " KB";
+    if (p.threads_per_cu) s += ", " + grouped(p.threads_per_cu) + " work-items";
+    if (p.groups_per_cu) s += ", " + grouped(p.groups_per_cu) + (p.groups_per_cu == 1 ? " group" : " groups");
+    return s;
+}
 
 }  // namespace
 
@@ -161,6 +170,62 @@ std::string occupancy_table(const OccupancyProfile& p, const std::vector<Occupan
         out += buf;
     }
     return out;
+}
+
+std::string occupancy_limit_text(uint32_t limit) { return limit_text(limit); }
+
+std::vector<ProfileOccupancy> occupancy_across_profiles(uint32_t group_threads, uint64_t group_local_bytes) {
+    std::vector<ProfileOccupancy> rows;
+    for (const std::string& name : occupancy_profile_names()) {
+        const OccupancyProfile p = load_occupancy_profile(name);
+        rows.push_back({p.name, unit_words(p), occupancy(p, group_threads, group_local_bytes)});
+    }
+    return rows;
+}
+
+std::vector<ProfileOccupancy> occupancy_of_trace(const Trace& t) {
+    uint64_t bytes = 0;
+    for (const LocalBuffer& l : t.local_buffers) bytes += l.bytes;
+    const uint64_t items = t.local[0] * t.local[1] * t.local[2];
+    if (bytes == 0 || items == 0 || items > kNoLimit) return {};
+    return occupancy_across_profiles(static_cast<uint32_t>(items), bytes);
+}
+
+std::vector<std::string> occupancy_row_headings() {
+    return {"profile (one unit)", "by local memory", "by threads", "unit's cap", "groups at once", "limited by"};
+}
+
+std::vector<std::string> occupancy_row_cells(const ProfileOccupancy& r) {
+    const Occupancy& o = r.occupancy;
+    return {r.profile + " (" + r.unit + ")", limit_text(o.by_local), limit_text(o.by_threads), limit_text(o.by_groups),
+            o.launches ? std::to_string(o.groups) : "-", o.launches ? o.limit : "does not launch: " + o.why_not};
+}
+
+std::string occupancy_sentence(const ProfileOccupancy& r) {
+    const Occupancy& o = r.occupancy;
+    std::string out = r.profile + " (" + r.unit + "): ";
+    if (!o.launches) return out + "does not launch: " + o.why_not;
+    std::string limits;
+    for (const auto& [v, what] : {std::pair{o.by_local, "by local memory"}, std::pair{o.by_threads, "by threads"},
+                                  std::pair{o.by_groups, "by the unit's cap"}})
+        if (v != kNoLimit) limits += (limits.empty() ? "" : ", ") + std::to_string(v) + " " + what;
+    return out + limits + ", " + std::to_string(o.groups) + " at once";
+}
+
+json occupancy_across_json(const std::vector<ProfileOccupancy>& rows) {
+    auto limit = [](uint32_t v) { return v == kNoLimit ? json(nullptr) : json(v); };
+    json list = json::array();
+    for (const ProfileOccupancy& r : rows)
+        list.push_back({{"profile", r.profile},
+                        {"unit", r.unit},
+                        {"cells", occupancy_row_cells(r)},
+                        {"groups_per_cu", r.occupancy.groups},
+                        {"by_local", limit(r.occupancy.by_local)},
+                        {"by_threads", limit(r.occupancy.by_threads)},
+                        {"by_groups", limit(r.occupancy.by_groups)},
+                        {"limit", r.occupancy.limit},
+                        {"launches", r.occupancy.launches}});
+    return list;
 }
 
 }  // namespace tilescope

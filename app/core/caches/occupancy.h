@@ -61,4 +61,30 @@ nlohmann::json occupancy_json(const OccupancyProfile& profile, const std::vector
 // The terminal table: one line per row, each limit in its own column.
 std::string occupancy_table(const OccupancyProfile& profile, const std::vector<Occupancy>& rows);
 
+// One work-group on every built-in profile (profile-name order): the table the set-up panel
+// and the hand-out draw beside a trace's local memory, so the room sees the slides' "blocks
+// per SM" (the slide's SM, the H100, the H200, this workplace's CPU) for the launch on screen.
+struct ProfileOccupancy {
+    std::string profile;  // "slide"
+    std::string unit;     // the unit in a few words: "16 KB, 1,536 work-items"
+    Occupancy occupancy;
+};
+std::vector<ProfileOccupancy> occupancy_across_profiles(uint32_t group_threads, uint64_t group_local_bytes);
+// The same for a trace's own work-group: its work-items (the local size) and the bytes of its
+// local arrays and arguments, as traced. Empty when it takes no local memory.
+struct Trace;
+std::vector<ProfileOccupancy> occupancy_of_trace(const Trace& trace);
+// A limit as a table shows it: the number, or "-" for kNoLimit.
+std::string occupancy_limit_text(uint32_t limit);
+// The cells of one row: profile (unit), by local memory, by threads, by the unit's cap,
+// groups at once, limited by (or why the group does not launch).
+std::vector<std::string> occupancy_row_cells(const ProfileOccupancy& row);
+// The column headings of occupancy_row_cells.
+std::vector<std::string> occupancy_row_headings();
+// One row in words, for a narrow column (the lesson strip): "slide (16 KB, 1,536 work-items):
+// 8 by local memory, 6 by threads, 6 at once". Limits the profile does not state are left out.
+std::string occupancy_sentence(const ProfileOccupancy& row);
+// {profile, unit, cells, groups_per_cu, by_local, by_threads, by_groups, limit, launches} per row.
+nlohmann::json occupancy_across_json(const std::vector<ProfileOccupancy>& rows);
+
 }  // namespace tilescope

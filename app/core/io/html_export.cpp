@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/caches/cache_trace.h"
+#include "core/caches/occupancy.h"
 #include "core/trace/analysis.h"
 #include "core/trace/frame.h"
 #include "core/trace/phases.h"
@@ -269,6 +270,10 @@ json handout_data(const TraceFile& file, const HandoutOptions& options) {
     d["wrong_cells"] = wrong;
     d["verification"] = t.verification ? json(t.verification->summary()) : json(nullptr);
     d["counters"] = counters(t);
+    // The slides' "blocks per SM" for this launch's work-group on every device profile
+    // (modelled; the set-up panel's table): empty when the kernel takes no local memory.
+    d["occupancy"] = {{"headings", occupancy_row_headings()}, {"rows", occupancy_across_json(occupancy_of_trace(t))},
+                      {"group_threads", t.local[0] * t.local[1] * t.local[2]}};
     // The cache model's report when the trace carries one (modelled, its profile named).
     d["caches"] = t.caches ? cache_report_to_json(*t.caches) : json(nullptr);
     json diags = json::array();

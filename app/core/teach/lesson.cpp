@@ -433,7 +433,9 @@ const char* verdict_word(GuessVerdict v) {
 
 bool figure_answers(Figure f, std::string_view q) {
     switch (f) {
-        case Figure::LoadsPerElement: return q == "a_loads_per_element" || q == "traffic_factor";
+        // An element of A is loaded N/TS times and a group runs K/TS phases: in a square
+        // launch (the slides' 4x4 and 3x3) a cell's load count is the phase count.
+        case Figure::LoadsPerElement: return q == "a_loads_per_element" || q == "traffic_factor" || q == "phases";
         case Figure::FlopPerLoad: return q == "compute_to_global_ratio" || q == "traffic_factor";
         case Figure::GlobalTraffic: return q == "compute_to_global_ratio" || q == "traffic_factor" || q == "a_loads_per_element";
         case Figure::PhaseCount: return q == "phases";

@@ -335,6 +335,24 @@ std::vector<WorkItemId> Frame::zero_writers(std::string_view array) const {
     return out;
 }
 
+std::vector<ItemCell> item_cells(const Frame& f) {
+    std::vector<ItemCell> out;
+    if (!f.item) return out;
+    auto add = [&](const std::string& array, int64_t row, int64_t col) {
+        ItemCell c{array, row, col};
+        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+    };
+    for (const WorkItemStep& s : f.item->steps) {
+        if (s.interval != f.interval) continue;
+        for (const ElementRef& e : s.loads) add(e.matrix, e.row, e.col);
+        for (const ElementRef& e : s.stores) add(e.matrix, e.row, e.col);
+        for (const LocalCellRef& c : s.local_stores) add(c.array, c.row, c.col);
+        for (const LocalCellRef& c : s.local_reads)
+            if (!f.iteration || c.iteration == *f.iteration) add(c.array, c.row, c.col);
+    }
+    return out;
+}
+
 std::vector<std::string> zero_write_lines(const Frame& f) {
     std::vector<std::string> out;
     std::vector<std::string> arrays;  // in the order their zeros were written

@@ -168,6 +168,19 @@ struct Frame {
     const FrameArray* find(std::string_view key) const;
 };
 
+// A cell the picked work-item touches in the frame (the slides single out one thread of a
+// "major case"): `array` is a FrameArray key ("A", "B", "C" or a local array's name).
+struct ItemCell {
+    std::string array;
+    int64_t row = 0, col = 0;
+    bool operator==(const ItemCell&) const = default;
+};
+// The cells the frame's picked work-item (frame.item) touches in the frame's part: the
+// elements of the matrices it loads and stores, the local cells it stores, and the local
+// cells it reads at the frame's iteration (every iteration when the frame shows the whole
+// part). Each once, in that order. Empty when no work-item is picked.
+std::vector<ItemCell> item_cells(const Frame& frame);
+
 // One line per local array with written zeros in the frame, as the slides say it:
 // "atile: work-items (1,0), (1,1) write 0 in place of M0,3, M1,3 (outside M)". Ids are
 // OpenCL's local ids (column first). The GUI's legend, the GIF's caption and `tilescope

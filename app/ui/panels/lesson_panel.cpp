@@ -1,4 +1,6 @@
 #include "ui/panels/lesson_panel.h"
+
+#include "core/caches/occupancy.h"
 #include "ui/panels/class_panel.h"
 
 #include <imgui.h>
@@ -159,6 +161,33 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
     if (a->closed_form) ImGui::TextWrapped("Closed form: %s", a->formula.c_str());
     else if (!strip) ImGui::TextDisabled("No closed form for this kernel.");
     if (!strip) ImGui::TextWrapped("(%s)", a->explanation.c_str());
+    // The slides follow the bytes per block with blocks per SM: after Reveal, the occupancy
+    // model's count for this block (the slide's SM in the strip; every profile in the panel).
+    // At a 720-line projector the strip has no room left for it above the legend: there it
+    // stays in the side panel (H) and the hand-out.
+    const bool room = !strip || ImGui::GetMainViewport()->Size.y >= 900;
+    if (step.question->quantity == "local_bytes_per_group" && s.main.trace && room) {
+        // occupancy_of_trace parses the profiles: once per work-group shape on show
+        const Trace& t = *s.main.trace;
+        uint64_t bytes = 0;
+        for (const LocalBuffer& b : t.local_buffers) bytes += b.bytes;
+        static std::pair<uint64_t, uint64_t> cached_for{0, 0};
+        static std::vector<ProfileOccupancy> cached;
+        if (cached_for != std::make_pair(t.local[0] * t.local[1] * t.local[2], bytes)) {
+            cached = occupancy_of_trace(t);
+            cached_for = {t.local[0] * t.local[1] * t.local[2], bytes};
+        }
+        const std::vector<ProfileOccupancy>& rows = cached;
+        if (!rows.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImU32(ImColor(pal.faint_text)));
+            ImGui::TextWrapped("Blocks one SM holds at once (modelled, tilescope occupancy):");
+            ImGui::PopStyleColor();
+        }
+        // the slide's SM first: the slide's own arithmetic; then the others
+        for (const bool slide : {true, false})
+            for (const ProfileOccupancy& r : rows)
+                if ((r.profile == "slide") == slide && (!strip || slide)) text_wrapped_keeping_tuples(occupancy_sentence(r));
+    }
     const auto key = std::make_pair(l.lesson->title, l.step);
     char* end = nullptr;
     const double guess = std::strtod(l.guess.c_str(), &end);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/caches/occupancy.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "ui/panels/performance_view.h"
@@ -188,6 +189,41 @@ void SetupPanel::draw_jobs(AppState& s) {
         }
 }
 
+// The slides' "blocks per SM" for the work-group on screen, on every device profile (the
+// slide's 16 KB / 1536-thread SM, the H100, the H200, this workplace's CPU): each limit in
+// its own column, as `tilescope occupancy` prints them. It follows from the local bytes, so
+// it waits for Reveal with them.
+void SetupPanel::draw_occupancy(const Trace& t, const HiddenFigures& hide) {
+    uint64_t bytes = 0;
+    for (const LocalBuffer& l : t.local_buffers) bytes += l.bytes;
+    if (bytes == 0) return;
+    if (hide(Figure::LocalBytes)) {
+        ImGui::TextWrapped("work-groups one compute unit holds at once: %s", kHiddenUntilReveal);
+        return;
+    }
+    const std::pair<uint64_t, uint64_t> key{t.local[0] * t.local[1] * t.local[2], bytes};
+    if (key != occupancy_key_) {
+        occupancy_rows_ = occupancy_of_trace(t);
+        occupancy_key_ = key;
+    }
+    if (occupancy_rows_.empty()) return;
+    ImGui::TextWrapped("Work-groups of %llu work-items one compute unit holds at once (modelled from device profiles; "
+                       "tilescope occupancy):", static_cast<unsigned long long>(key.first));
+    const std::vector<std::string> heads = occupancy_row_headings();
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
+    if (!ImGui::BeginTable("occupancy", int(heads.size()), flags)) return;
+    for (const std::string& h : heads) ImGui::TableSetupColumn(h.c_str());
+    ImGui::TableHeadersRow();
+    for (const ProfileOccupancy& r : occupancy_rows_) {
+        ImGui::TableNextRow();
+        for (const std::string& c : occupancy_row_cells(r)) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(c.c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
 // Buttons right under the fields they act on, above everything whose length varies, so
 // they stay put while the text below them changes.
 void SetupPanel::draw(AppState& s) {
@@ -207,6 +243,7 @@ void SetupPanel::draw(AppState& s) {
     if (s.main.trace)
         if (const std::string line = local_memory_line(*s.main.trace, s.measuring_device(), hidden_figures(s)); !line.empty())
             ImGui::TextWrapped("%s", line.c_str());
+    if (s.main.trace) draw_occupancy(*s.main.trace, hidden_figures(s));
     draw_jobs(s);
     draw_lesson();
     draw_device(s, dev);

@@ -3,6 +3,10 @@
 // Set-up: device, kernel (ladder or custom .cl), sizes, tile; what they imply (NDRange,
 // groups, phases, local bytes) with limits in red; Trace and Measure buttons; jobs in
 // flight with Cancel.
+#include <utility>
+#include <vector>
+
+#include "core/caches/occupancy.h"
 #include "ui/panels/side_panel.h"
 #include "ui/state/setup_form.h"
 
@@ -30,9 +34,13 @@ private:
     void draw_check(const SetupCheck& check);
     void draw_lesson();
     void draw_jobs(AppState& state);
+    void draw_occupancy(const Trace& trace, const HiddenFigures& hide);
 
     FormText form_;
     bool initialised_ = false;
+    // occupancy_of_trace parses the profiles: kept for the trace on show (its work-items, bytes)
+    std::pair<uint64_t, uint64_t> occupancy_key_{0, 0};
+    std::vector<ProfileOccupancy> occupancy_rows_;
 };
 
 }  // namespace tilescope::ui

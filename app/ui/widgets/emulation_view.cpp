@@ -62,6 +62,17 @@ std::optional<Rect> tile_past_edge(const Rect& r, int64_t rows, int64_t cols, in
 // A dashed outline of `r`, which may reach past the matrix (drawn there, as the slides do).
 // It reaches at most `room` px past the matrix: the layout leaves a gap, not a whole tile,
 // between matrices, and an outline running over the next matrix would mislead.
+// A cell the picked work-item touches (the slides' thread of a "major case"): ringed in the
+// hover colour as its cell of P is, with a dark inner line that tells it from the rings of
+// the zeros written in the part.
+void item_ring(ImDrawList* dl, ImVec2 p, float size, ImU32 colour) {
+    const float w = std::clamp(size * 0.08f, 1.f, theme().line * 2.5f);
+    dl->AddRect(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + size - 1, p.y + size - 1), colour, 0.f, 0, w);
+    if (size >= 4 * w + 10)  // 2 px: a 1 px line blurs to nothing on a projector
+        dl->AddRect(ImVec2(p.x + 2 + w + 1, p.y + 2 + w + 1), ImVec2(p.x + size - 3 - w, p.y + size - 3 - w), IM_COL32(30, 30, 30, 255),
+                    0.f, 0, 2.f);
+}
+
 void dashed_outline(ImDrawList* dl, const MatrixPlacement& m, const Rect& r, ImU32 colour, float thickness, float room) {
     const ImVec2 a = cell_pos(m, double(r.r0), double(r.c0));
     ImVec2 b = cell_pos(m, double(r.r1 + 1), double(r.c1 + 1));
@@ -677,6 +688,14 @@ void EmulationView::paint_annotations(const Frame& f) {
                 dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), pal.hover, 0.f, 0, std::clamp(cell * 0.1f, 1.f, line * 3));
             }
         }
+        // ... and the elements of M and N it loads and of P it stores in the part on show.
+        if (f.d.frame)
+            for (const ItemCell& ic : item_cells(*f.d.frame)) {
+                const MatrixPlacement* m = ic.array == "A" ? &f.pa : ic.array == "B" ? &f.pb : ic.array == "C" ? &f.pc : nullptr;
+                if (!m || ic.row < 0 || ic.col < 0 || ic.row >= m->rows || ic.col >= m->cols) continue;
+                const float cw = (m->p1.x - m->p0.x) / float(std::max(1, m->cols));
+                item_ring(dl, cell_pos(*m, double(ic.row), double(ic.col)), cw, pal.hover);
+            }
     }
     int marked = 0;  // ladder convention: global (x,y) = (col,row)
     for (const Diagnostic& d : f.t.diagnostics) {
@@ -795,6 +814,10 @@ void EmulationView::paint_locals(const Frame& f) {
                     dl->AddRect(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cs - 1, p.y + cs - 1), pal.hover, 0.f, 0,
                                 std::clamp(cs * 0.08f, 1.f, theme().line * 2.5f));  // small cells keep their fill and label
                 }
+            // The picked work-item's cells: what it stores here, or reads at this iteration.
+            for (const ItemCell& ic : item_cells(*f.d.frame))
+                if (ic.array == la.name && ic.row < la.rows && ic.col < la.cols)
+                    item_ring(dl, cell_pos(pl, double(ic.row), double(ic.col)), cs, pal.hover);
         }
         placements_.push_back(pl);
         ly += cs / f.xf.scale * float(la.rows) + f.lh + f.gap;
