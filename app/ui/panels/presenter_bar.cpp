@@ -19,11 +19,14 @@ ImVec2 corner_size(ImVec2 origin, const std::vector<MatrixPlacement>& ms) {
     return ImVec2(std::max(right - origin.x, ImGui::GetFontSize() * 9), std::max(bottom - origin.y, ImGui::GetFontSize() * 5));
 }
 
+// On one line where the corner is wide enough, else the buttons wrap (a legend band below
+// the matrices narrows the corner): a button cut at B's edge cannot be read or hit.
 void draw_controls(AppState& s) {
     if (ImGui::Button("< Back")) step_cursor(s, -1);
-    ImGui::SameLine();
-    if (ImGui::Button(s.cursor.playing ? "Pause" : "Play")) s.cursor.playing = !s.cursor.playing;
-    ImGui::SameLine();
+    const char* play = s.cursor.playing ? "Pause" : "Play";
+    same_line_if_fits(button_width(play));
+    if (ImGui::Button(play)) s.cursor.playing = !s.cursor.playing;
+    same_line_if_fits(button_width("Step >"));
     if (ImGui::Button("Step >")) step_cursor(s, +1);
 }
 

@@ -209,17 +209,22 @@ void draw_timeline_panel(AppState& s, float height) {
         // a heavier line where a new phase begins
         if (part && part->index == 0 && i > 0) dl->AddLine(ImVec2(x0, p0.y), ImVec2(x0, p0.y + h), pal.text, theme().line * 2);
         // the barrier that closes the interval
+        float line_label_w = 0;  // the foot's right end it takes ("L30")
         if (in.end_line > 0) {
             dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p0.y + h), pal.outline, theme().line);
             std::snprintf(buf, sizeof buf, "L%d", in.end_line);
-            if (seg > fh * 2.2f) dl->AddText(ImVec2(x1 - ImGui::CalcTextSize(buf).x - 3, p0.y + h - fh - 2), pal.text, buf);
+            if (seg > fh * 2.2f) {
+                line_label_w = ImGui::CalcTextSize(buf).x + 3 + fh * 0.3f;
+                dl->AddText(ImVec2(x1 - ImGui::CalcTextSize(buf).x - 3, p0.y + h - fh - 2), pal.text, buf);
+            }
         }
         if (current)
             dl->AddRect(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), pal.hover, 0, 0, theme().line);
-        // a use part's iterations as boxes along its foot, the one on show filled
+        // a use part's iterations as boxes along its foot, the one on show filled, left of the
+        // barrier's line label (issue 33: at 720p "L30" sat over them)
         if (current) {
             const int its = part_iterations(s, i);
-            const float box = std::min((seg - 8) / float(std::max(1, its)), fh * 0.9f);
+            const float box = std::min((seg - 8 - line_label_w) / float(std::max(1, its)), fh * 0.9f);
             if (its > 0 && box >= 3) {
                 for (int k = 0; k < its; ++k) {
                     const ImVec2 b0(x0 + 4 + box * float(k), p0.y + h - box - 2), b1(b0.x + box - 1, b0.y + box);

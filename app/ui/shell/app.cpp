@@ -501,7 +501,9 @@ void App::draw_view(ImVec2 size, bool fill) {
     // the room for its matrices (the keys still step)
     const bool no_timeline = fill || s_.view == View::Performance || s_.view == View::Ladder ||
                              (s_.view == View::Compare && s_.presenter && panels_hidden_);
-    const float timeline_h = no_timeline ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
+    // 5.5 lines at the projector: with 4.5 its traffic bars had no height left between the
+    // parts' names and the barriers' lines (issue 33: 1-2 px dashes at 720p)
+    const float timeline_h = no_timeline ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 5.5f : 6.5f);
     ImGui::BeginGroup();
     const ImVec2 view_size(size.x, size.y - timeline_h);
     if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -520,7 +522,8 @@ void App::draw_view(ImVec2 size, bool fill) {
     ImGui::EndChild();
     if (fill) presenter_bar_.draw(s_, origin, emulation_.placements(), zoom_.transform().scale > 1.f);
     if (timeline_h > 0) {
-        ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true);
+        ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);  // its parts fill it, never more
         draw_timeline_panel(s_, timeline_h);
         ImGui::EndChild();
     }
@@ -587,6 +590,11 @@ std::vector<MatrixPlacement> App::placements() const {
 std::optional<std::array<float, 4>> App::legend_box() const {
     if (s_.view != View::Emulation && s_.view != View::Heatmap) return std::nullopt;
     return emulation_.legend_box();
+}
+
+LegendLayout App::legend_layout() const {
+    if (s_.view != View::Emulation && s_.view != View::Heatmap) return {};
+    return emulation_.legend_layout();
 }
 
 void App::save_settings_on_exit() {

@@ -46,6 +46,7 @@ public:
     // Calls left behind past their deadline (Worker::abandon_overdue), still running.
     int abandoned_work() const { return worker_.abandoned(); }
     std::optional<std::array<float, 4>> legend_box() const;  // the side legend's rectangle, where one is drawn
+    LegendLayout legend_layout() const;                       // ... and every piece of it (filling the window)
     void save_settings_on_exit();
 
     // Scripted runs: after render, before present.
