@@ -360,3 +360,27 @@ int main(int argc, char** argv) {
     std::fflush(nullptr);
     std::_Exit(status);
 }
+
+// The timeline at the projector (lesson 5 step 1, the source view at 720p): its traffic bars
+// have room to be read, and the barrier's line label ("L30") sits right of the iteration
+// boxes at the foot of the part on show, not over them (issue 33).
+TEST(Presenter, TheTimelinesBarsAndLabelsFitAt720p) {
+    std::string text, err;
+    const nlohmann::json j = layout_of("--lesson " + std::string(TILESCOPE_LESSONS) + "/5_what_goes_wrong.json --step 1", text, err, false);
+    ASSERT_FALSE(j.empty()) << err;
+    ASSERT_TRUE(j.contains("timeline")) << "no timeline drawn: " << j.dump();
+    const auto& t = j["timeline"];
+    EXPECT_GE(t["bar_room"].get<double>(), 4 * 4.0) << "bars of a few pixels at most";
+    double tallest = 0;
+    int with_boxes = 0;
+    for (const auto& g : t["segments"]) {
+        tallest = std::max({tallest, g["global_bar_h"].get<double>(), g["local_bar_h"].get<double>()});
+        EXPECT_LE(g["global_bar_h"].get<double>(), t["bar_room"].get<double>() + 0.5);
+        if (g["boxes_x1"].get<double>() <= 0) continue;
+        ++with_boxes;
+        if (g["line_label_x0"].get<double>() > 0)
+            EXPECT_LT(g["boxes_x1"].get<double>(), g["line_label_x0"].get<double>()) << "the iteration boxes run under the line label: " << g.dump();
+    }
+    EXPECT_GE(tallest, 4.0);
+    EXPECT_EQ(with_boxes, 1) << "the part on show (a use part) carries its iterations: " << t.dump();
+}

@@ -526,6 +526,8 @@ void App::draw_view(ImVec2 size, bool fill) {
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);  // its parts fill it, never more
         draw_timeline_panel(s_, timeline_h);
         ImGui::EndChild();
+    } else {
+        forget_timeline_layout();
     }
     ImGui::EndGroup();
 }
