@@ -104,6 +104,20 @@ std::string group_text(const GroupId& g, int dims) {
 // Names in cells: "M0,1" on one line where it fits at 10 px or more (the body text at
 // most), else on two lines ("M" over "0,1"), so 8x8 matrices in a 1280x720 window, and in
 // presenter mode, stay named. One size per array, from its widest name.
+}  // namespace
+
+float label_plate_share(float cell, ImVec2 top, ImVec2 bottom) {
+    if (cell <= 0) return 1.f;
+    return ((top.x + 2) * top.y + (bottom.x > 0 ? (bottom.x + 2) * bottom.y : 0.f)) / (cell * cell);
+}
+
+bool dark_fill(ImU32 c) {
+    const float r = float(c & 0xff), g = float((c >> 8) & 0xff), b = float((c >> 16) & 0xff);
+    return 0.299f * r + 0.587f * g + 0.114f * b < 128.f;
+}
+
+namespace {
+
 struct LabelFit {
     float px = 0;         // text height; 0: too small to read
     bool two_lines = false;
@@ -129,19 +143,25 @@ LabelFit label_fit(float size, const std::string& widest) {
     return two >= 9 ? LabelFit{two, true} : LabelFit{};
 }
 
-void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, LabelFit fit = {}) {
+// A label on `fill` (the cell's colour, 0: unknown): on a light plate where the plate leaves
+// most of the cell's colour showing; where it would not (small cells: the 8x8 tiles' names,
+// two lines of "M" over "0,1"), no plate, in black or white, whichever reads on the fill
+// (issue 33: white plates hid the colours that are the point of the picture).
+void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, LabelFit fit = {}, ImU32 fill = 0) {
     ImFont* font = ImGui::GetFont();
     if (fit.px <= 0) fit = label_fit(size, text);
     if (fit.px <= 0) return;
-    const ImU32 plate = IM_COL32(255, 255, 255, 150), ink = theme().pal.text;  // the fill shows through
     const auto [top, bottom] = fit.two_lines ? label_lines(text) : std::make_pair(text, std::string());
     const ImVec2 a = font->CalcTextSizeA(fit.px, FLT_MAX, 0, top.c_str());
     const ImVec2 b = bottom.empty() ? ImVec2(0, 0) : font->CalcTextSizeA(fit.px, FLT_MAX, 0, bottom.c_str());
+    const bool plated = !fill || label_plate_share(size, a, b) <= kMostPlate;
+    const ImU32 plate = IM_COL32(255, 255, 255, 150);  // the fill shows through
+    const ImU32 ink = plated || !dark_fill(fill) ? theme().pal.text : IM_COL32(255, 255, 255, 255);
     float y = at.y + (size - a.y - b.y) * 0.5f;
     for (const auto& [line, need] : {std::make_pair(&top, a), std::make_pair(&bottom, b)}) {
         if (line->empty()) continue;
         const ImVec2 p(at.x + (size - need.x) * 0.5f, y);
-        dl->AddRectFilled(ImVec2(p.x - 1, p.y), ImVec2(p.x + need.x + 1, p.y + need.y), plate, 2.f);
+        if (plated) dl->AddRectFilled(ImVec2(p.x - 1, p.y), ImVec2(p.x + need.x + 1, p.y + need.y), plate, 2.f);
         dl->AddText(font, fit.px, p, ink, line->c_str());
         y += need.y;
     }
@@ -472,7 +492,8 @@ Legend EmulationView::legend_of(const Frame& f) {
             }
     if (f.d.frame && (!f.d.frame->zero_writes.empty() || f.d.frame->item)) {
         l.push_back({K::Key, pal.hover, "ringed: the 0s written now; the work-item picked", "ringed: 0s, item"});
-        for (const std::string& z : zero_write_lines(*f.d.frame)) l.push_back({K::Line, 0, z, z});
+        const std::vector<std::string> full = zero_write_lines(*f.d.frame), brief = zero_write_lines_brief(*f.d.frame);
+        for (size_t i = 0; i < full.size(); ++i) l.push_back({K::Line, 0, full[i], i < brief.size() ? brief[i] : full[i]});
     }
     return l;
 }
@@ -769,7 +790,7 @@ void EmulationView::paint_annotations(const Frame& f) {
                     if (r > m.rows + 64 || c > m.cols + 64) continue;
                     const ImVec2 p = cell_pos(m, double(r), double(c));
                     dl->AddRectFilled(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cw - 1, p.y + cw - 1), kPastEdge);
-                    if (fit.px > 0 && f.d.progress >= 1.0) cell_label(dl, p, cw, "0", fit);  // once the part has written them
+                    if (fit.px > 0 && f.d.progress >= 1.0) cell_label(dl, p, cw, "0", fit, IM_COL32(235, 235, 235, 255));  // once the part has written them
                 }
                 dashed_outline(dl, m, tm.rect, tm.matrix == "A" ? pal.a_loaded : pal.b_loaded, line, room);
             }
@@ -821,10 +842,11 @@ void EmulationView::paint_annotations(const Frame& f) {
 // Element names on the cells of A, B and C (M0,1 ... as on the slides) where a cell is
 // large enough to read one, and, at an iteration of a use part, the cells of C whose sums
 // grow outlined in the colour of the local cells they read.
-void EmulationView::paint_cell_names(const Frame& f) {
+void EmulationView::paint_cell_names(const Frame& f) const {
     if (f.heatmap) return;
     const char letters[3] = {'A', 'B', 'C'};
     const MatrixPlacement* places[3] = {&f.pa, &f.pb, &f.pc};
+    const Grid* grids[3] = {&a_, &b_, &c_};
     for (int m = 0; m < 3; ++m) {
         const MatrixPlacement& p = *places[m];
         if (p.rows <= 0 || p.cols <= 0 || int64_t(p.rows) * p.cols > 64 * 64) continue;
@@ -832,8 +854,11 @@ void EmulationView::paint_cell_names(const Frame& f) {
         const LabelFit px = label_fit(size, element_name(letters[m], p.rows - 1, p.cols - 1, f.d.naming));  // one size for the matrix
         if (px.px <= 0) continue;
         for (int r = 0; r < p.rows; ++r)
-            for (int c = 0; c < p.cols; ++c)
-                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming), px);
+            for (int c = 0; c < p.cols; ++c) {
+                const size_t at = size_t(r) * size_t(p.cols) + size_t(c);
+                const ImU32 fill = at < grids[m]->rgba.size() ? grids[m]->rgba[at] : 0;
+                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming), px, fill);
+            }
     }
     if (!f.d.frame || !f.d.frame->iteration) return;
     if (const FrameArray* c = f.d.frame->find("C"))
@@ -902,7 +927,8 @@ void EmulationView::paint_locals(const Frame& f) {
             const LabelFit px = label_fit(cs, widest);
             for (const FrameCell& cell : fa->cells)
                 if (!cell.label.empty() && cell.row < la.rows && cell.col < la.cols)
-                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px);
+                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px,
+                               g.rgba[size_t(cell.row) * size_t(la.cols) + size_t(cell.col)]);
             // The zeros written in this part, ringed: their work-items need the slides' "special treatment".
             for (const ZeroWrite& z : f.d.frame->zero_writes)
                 if (z.cell.array == la.name && z.cell.row < la.rows && z.cell.col < la.cols) {

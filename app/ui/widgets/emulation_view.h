@@ -110,6 +110,14 @@ struct LegendLayout {
     size_t dropped = 0;  // entries that found no room anywhere (0 unless the window is tiny)
     bool phase_sentence = false;  // the part in words went first (dropped before any entry)
 };
+// A cell's label sits on a light plate only while the plate covers at most this share of
+// the cell (the fill is the point); past it the label goes bare, in an ink that reads on the fill.
+inline constexpr float kMostPlate = 0.4f;
+// The share of a `cell` px square a label's plate covers (its lines `top`, `bottom` in px; a
+// bottom of width 0: one line).
+float label_plate_share(float cell, ImVec2 top, ImVec2 bottom);
+// A fill on which black text does not read (white does).
+bool dark_fill(ImU32 colour);
 // The colour of a count of global loads per element (heatmap), the same in every run.
 ImU32 heat_colour(uint32_t loads);
 
@@ -141,7 +149,7 @@ private:
     void place_side_legend(Frame& f);                  // flows the legend into the free areas (filling the window)
     void paint_cells(const Frame& f);
     static void paint_annotations(const Frame& f);
-    static void paint_cell_names(const Frame& f);  // element names on cells large enough to read them
+    void paint_cell_names(const Frame& f) const;  // element names on cells large enough to read them
     static void paint_wrong_cells(const Frame& f);  // every cell of P that differs from the CPU reference
     void paint_locals(const Frame& f);
     static EmulationViewResult handle_hover(const Frame& f);
