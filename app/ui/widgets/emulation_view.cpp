@@ -652,17 +652,36 @@ void EmulationView::place_side_legend(Frame& f) {
     if (placed < legend.size()) placed = place(from = first, true, true);
     if (placed < legend.size()) {
         // Rather than lose an entry, a band below the matrices as wide as the view: the matrices
-        // shrink by the least that makes the rest fit (found by halving; 0.6 of the view at most).
-        float lo = 0, hi = f.size.y * 0.6f;
-        f.legend_h = hi;
-        lay_out_matrices(f);
-        if (place(first, true, true) == legend.size()) {
-            for (int i = 0; i < 8; ++i) {
-                f.legend_h = (lo + hi) * 0.5f;
-                lay_out_matrices(f);
-                (place(first, true, true) == legend.size() ? hi : lo) = f.legend_h;
+        // shrink by the least that makes the rest fit (found by halving). They shrink no
+        // further than keeps the corner above A as wide as the presenter bar needs (its
+        // controls would run over B), nor past 0.6 of the view.
+        const float corner0 = f.pb.p0.x - f.origin.x;
+        auto corner_kept = [&] { return f.pb.p0.x - f.origin.x >= std::min(corner0, f.fh * 9.5f) - 0.5f; };
+        auto fits_at = [&](float h) {
+            f.legend_h = h;
+            lay_out_matrices(f);
+            return corner_kept() && place(first, true, true) == legend.size();
+        };
+        float most = f.size.y * 0.6f;
+        {
+            float lo = 0, hi = most;
+            f.legend_h = hi;
+            lay_out_matrices(f);
+            if (!corner_kept()) {
+                for (int i = 0; i < 8; ++i) {
+                    f.legend_h = (lo + hi) * 0.5f;
+                    lay_out_matrices(f);
+                    (corner_kept() ? lo : hi) = f.legend_h;
+                }
+                most = lo;
             }
         }
+        float lo = 0, hi = most;
+        if (fits_at(hi))
+            for (int i = 0; i < 8; ++i) {
+                const float mid = (lo + hi) * 0.5f;
+                (fits_at(mid) ? hi : lo) = mid;
+            }
         f.legend_h = hi;
         lay_out_matrices(f);
         placed = place(first, true, true);
