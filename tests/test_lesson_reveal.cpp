@@ -265,6 +265,9 @@ TEST(Presenter, LessonStripAndMatricesFit720p) {
             ++big;
         }
         EXPECT_EQ(big, 6);
+        // the colours' keys below the strip: compare draws no legend of its own at the projector
+        for (const char* key : {"A strip", "A now", "B now", "local now"})
+            EXPECT_NE(one_line(text).find(key), std::string::npos) << key << " not below the strip:\n" << text;
         const std::regex whole("traced: [0-9]+ KB, [0-9.]+ FLOP/load");
         EXPECT_EQ(std::distance(std::sregex_iterator(text.begin(), text.end(), whole), std::sregex_iterator()), 2) << text;
         // 64³ is too short a launch to time (the performance view says so): timed runs, when

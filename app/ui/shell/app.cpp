@@ -397,9 +397,11 @@ void App::draw_window() {
         const ImVec2 at(vp->Pos.x + vp->Size.x - strip_w, vp->Pos.y);
         strip_used_h_ = draw_lesson_strip(s_, at, ImVec2(strip_w, vp->Size.y));
         const float top = at.y + strip_used_h_ + ImGui::GetFontSize() * 0.5f;
-        emulation_.set_side_legend_area(std::array<float, 4>{at.x + ImGui::GetStyle().WindowPadding.x, top,
-                                                             at.x + strip_w - ImGui::GetStyle().WindowPadding.x, vp->Pos.y + vp->Size.y});
+        strip_legend_area_ = std::array<float, 4>{at.x + ImGui::GetStyle().WindowPadding.x, top,
+                                                  at.x + strip_w - ImGui::GetStyle().WindowPadding.x, vp->Pos.y + vp->Size.y};
+        emulation_.set_side_legend_area(strip_legend_area_);
     } else {
+        strip_legend_area_.reset();
         emulation_.set_side_legend_area(std::nullopt);
     }
     ImGui::SetNextWindowPos(vp->Pos);
@@ -516,7 +518,10 @@ void App::draw_view(ImVec2 size, bool fill) {
         case View::Heatmap: draw_emulation(origin, inner); break;
         case View::Source: source_.draw(s_, inner); break;
         case View::Performance: draw_performance_view(s_, inner, s_.presenter && panels_hidden_); break;
-        case View::Compare: compare_.draw(s_, inner, s_.presenter && panels_hidden_); break;
+        case View::Compare:
+            compare_.draw(s_, inner, s_.presenter && panels_hidden_);
+            draw_compare_keys();
+            break;
         case View::Ladder: draw_ladder_view(s_, inner); break;
     }
     ImGui::EndChild();
@@ -583,6 +588,31 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
         if (clicked_item_) s_.cursor.item = clicked_item_;  // its story in the side panel
         clicked_item_.reset();
     }
+}
+
+// Compare at the projector draws its two views with no legend (the matrices want the room):
+// with a lesson, the colours' keys go below the strip, where the emulation view's legend goes
+// (issue 33: the projected compare view said nowhere what its colours mean). Short texts,
+// as many rows as the room below the strip holds.
+void App::draw_compare_keys() {
+    compare_keys_.clear();
+    if (!strip_legend_area_) return;
+    const Palette& pal = theme().pal;
+    using K = LegendEntry::Kind;
+    Legend keys = {{K::Key, pal.a_strip, "", "A strip"}, {K::Key, pal.a_loaded, "", "A now"},     {K::Key, pal.b_loaded, "", "B now"},
+                   {K::Key, pal.c_block, "", "C block"}, {K::Key, pal.local_filled, "", "local now"}, {K::Key, pal.c_stored, "", "C now"},
+                   {K::Key, pal.local_held, "", "local held"},
+                   {K::Key, pal.local_read, "", "local read"}};
+    for (LegendEntry& e : keys) e.text = e.short_text;
+    const auto& a = *strip_legend_area_;
+    const float w = a[2] - a[0], room = a[3] - a[1];
+    while (!keys.empty() && lay_out_legend(keys, w) > room) keys.pop_back();
+    if (keys.empty()) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(ImVec2(a[0], a[1]), ImVec2(a[2], a[3]), false);  // beyond this window's clip
+    lay_out_legend(keys, w, dl, ImVec2(a[0], a[1]));
+    dl->PopClipRect();
+    for (const LegendEntry& e : keys) compare_keys_.push_back(e.text);
 }
 
 std::vector<MatrixPlacement> App::placements() const {
