@@ -48,8 +48,21 @@ void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlac
         ImGui::TextUnformatted(config_label(*s.main.shown).c_str());
         ImGui::PopFont();
     }
-    if (cursor_interval_count(s) > 0)
-        ImGui::Text("group (%u,%u), %s", s.cursor.group[0], s.cursor.group[1], cursor_part_text(s).c_str());
+    if (cursor_interval_count(s) > 0) {
+        // Broken only after its commas where the corner is narrow: "phase 1 of 2" stays whole
+        // (issue 33: a narrowed corner broke it as "phase 1 of" over "2, load").
+        const std::string line = "group (" + std::to_string(s.cursor.group[0]) + "," + std::to_string(s.cursor.group[1]) + "), " +
+                                 cursor_part_text(s);
+        size_t from = 0;
+        for (bool first = true; from < line.size(); first = false) {
+            const size_t comma = line.find(", ", from);
+            const size_t to = comma == std::string::npos ? line.size() : comma + 1;
+            const std::string piece = line.substr(from, to - from);
+            if (!first) same_line_if_fits(ImGui::CalcTextSize(piece.c_str()).x);
+            ImGui::TextUnformatted(piece.c_str());
+            from = comma == std::string::npos ? line.size() : comma + 2;
+        }
+    }
     if (s.main.busy()) ImGui::TextColored(ImColor(pal.race), "tracing %s...", s.main.config ? config_label(*s.main.config).c_str() : "");
     else if (!s.main.error.empty()) ImGui::TextColored(ImColor(pal.race), "%s", s.main.error.c_str());  // the set-up panel is away
     draw_controls(s);
