@@ -379,6 +379,22 @@ TEST(Frame, ThePickedWorkItemsCellsMatchTheClosedForm) {
     EXPECT_TRUE(item_cells(frame_of(3, {0, 0, 0}, 0, "load")).empty());  // no work-item picked
 }
 
+// Where room is short (a projector's legend) the zero-writers are named by ranges: at 12x12
+// with TS 8 phase 1's tiles run 4 columns past M and 4 rows past N, 32 work-items each. Two
+// writers stay listed by name (the slides' 3x3 example).
+TEST(FrameZeros, BriefLinesNameRectanglesByTheirRanges) {
+    TraceOptions o;
+    o.groups = {{0, 0, 0}};
+    const Trace t = run_trace(LaunchConfig{*find_rung("tiled"), ProblemSize{12, 12, 12}, 8}, o);
+    const Frame f = build_frame(t, matrix_roles(t), FrameRequest{{0, 0, 0}, 1, "load", std::nullopt, std::nullopt, Naming::Slides});
+    EXPECT_EQ(zero_write_lines_brief(f), (std::vector<std::string>{"atile: work-items (4..7,0..7) write 0 in place of M0..7,12..15 (outside M)",
+                                                                  "btile: work-items (0..7,4..7) write 0 in place of N12..15,0..7 (outside N)"}));
+    const std::vector<std::string> full = zero_write_lines(f);
+    ASSERT_EQ(full.size(), 2u);
+    EXPECT_NE(full[0].find("(4,0), (5,0), (6,0), (7,0), (4,1)"), std::string::npos) << full[0];
+    EXPECT_EQ(zero_write_lines_brief(frame_of(3, {0, 0, 0}, 1, "load")), zero_write_lines(frame_of(3, {0, 0, 0}, 1, "load")));
+}
+
 // The GIF steps as the frames do: a frame per part and per iteration of a use part (4x4,
 // TS 2: load, 2 iterations; load, 2 iterations, store), or per part past max_frames.
 TEST(FrameGif, OneFramePerIterationUpToItsBound) {

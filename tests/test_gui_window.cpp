@@ -161,6 +161,40 @@ TEST(GuiWindow, PresenterModeKeepsTheLegendBesideTheMatrices) {
         }
 }
 
+// Names on small cells leave the cells' colours showing (issue 33: at 8x8 the labels' white
+// plates hid the fill that is the point of the picture). 8x8 matrices in a 1280x720 window
+// name their cells on two lines ("M" over "0,4"); phase 1 loads A's tile of columns 4..7 in
+// A's colour: at least half of each such cell's pixels are that colour, not a plate's.
+TEST(GuiWindow, CellNamesLeaveTheFillColoursShowingAt8x8) {
+    const fs::path dir = temp_dir("names8");
+    const int rc = run(std::string(TILESCOPE_BIN) + " gui --kernel tiled --size 8 --tile 4 --phase 1 --window 1280x720 --frames 3 --layout " +
+                       (dir / "layout.json").string() + " --text " + (dir / "text.txt").string() + " --screenshot " +
+                       (dir / "shot.png").string() + " 2>/dev/null");
+    ASSERT_EQ(rc, 0);
+    std::ifstream in(dir / "layout.json");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    const Image shot = load_png((dir / "shot.png").string());
+    ASSERT_EQ(shot.w, 1280);
+    std::ifstream text_in(dir / "text.txt");
+    const std::string text((std::istreambuf_iterator<char>(text_in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("0,4"), std::string::npos) << "the cells are not named at all:\n" << text;
+    const auto& a = j["colours"]["a_loaded"];
+    const std::array<int, 3> colour{int(a[0]), int(a[1]), int(a[2])};
+    for (const auto& m : j["matrices"]) {
+        if (m["role"] != "A") continue;
+        ASSERT_EQ(m["cols"], 8);
+        const float x0 = m["x0"], y0 = m["y0"], cell = (float(m["x1"]) - x0) / 8.f;
+        ASSERT_LT(cell, 40.f) << "not small cells: the test no longer tests small cells";
+        for (int r = 0; r < 4; ++r)
+            for (int c = 4; c < 8; ++c) {
+                int same = 0, all = 0;
+                for (float y = y0 + r * cell + 2; y < y0 + (r + 1) * cell - 2; ++y)
+                    for (float x = x0 + c * cell + 2; x < x0 + (c + 1) * cell - 2; ++x, ++all) same += shot.at(x, y) == colour;
+                EXPECT_GE(same * 2, all) << "cell (" << r << "," << c << "): " << same << " of " << all << " pixels in A's colour";
+            }
+    }
+}
+
 // Closing the window ends the process within seconds, whatever the background work is
 // doing. A kernel that never ends (tests/kernels/endless.cl) traced on the emulator: the
 // trace is cancelled (the plugin checks at every memory access) and the GUI ends as usual.

@@ -265,6 +265,9 @@ TEST(Presenter, LessonStripAndMatricesFit720p) {
             ++big;
         }
         EXPECT_EQ(big, 6);
+        // the colours' keys below the strip: compare draws no legend of its own at the projector
+        for (const char* key : {"A strip", "A now", "B now", "local now"})
+            EXPECT_NE(one_line(text).find(key), std::string::npos) << key << " not below the strip:\n" << text;
         const std::regex whole("traced: [0-9]+ KB, [0-9.]+ FLOP/load");
         EXPECT_EQ(std::distance(std::sregex_iterator(text.begin(), text.end(), whole), std::sregex_iterator()), 2) << text;
         // 64³ is too short a launch to time (the performance view says so): timed runs, when
@@ -287,6 +290,59 @@ TEST(Presenter, LessonStripAndMatricesFit720p) {
     }
 }
 
+// Filling the window at 720p, the legend keeps every entry (issue 33: after Reveal the answer
+// took the room below the lesson strip and "local held", "local read", "past edge: 0", the
+// ring's key and the zero-writers' names were dropped). It flows into the free areas, the
+// column below the local arrays and a band below the matrices: every piece inside the window,
+// none over a matrix, a local array or another piece, and every entry's text drawn.
+TEST(Presenter, TheLegendKeepsEveryEntryAt720p) {
+    const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
+    auto squeezed = [](const std::string& t) {  // wrapped lines as one, each run of spaces as one
+        std::string out;
+        for (char c : t) {
+            if (c == '\n') c = ' ';
+            if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+            out += c;
+        }
+        return out;
+    };
+    auto overlap = [](const nlohmann::json& a, const nlohmann::json& b) {
+        return a["x0"].get<double>() < b["x1"].get<double>() && b["x0"].get<double>() < a["x1"].get<double>() &&
+               a["y0"].get<double>() < b["y1"].get<double>() && b["y0"].get<double>() < a["y1"].get<double>();
+    };
+    for (const char* args : {" --step 7 --reveal", " --step 7", " --step 9"}) {
+        SCOPED_TRACE(args);
+        std::string text, err;
+        const nlohmann::json j = layout_of("--lesson " + lesson + args, text, err);
+        ASSERT_FALSE(j.empty()) << err;
+        ASSERT_TRUE(j.contains("legend_pieces")) << j.dump();
+        EXPECT_EQ(j["legend_dropped"].get<int>(), 0) << j["legend_pieces"].dump();
+        size_t texts = 0;
+        std::string drawn;
+        const auto& pieces = j["legend_pieces"];
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            const auto& p = pieces[i];
+            texts += p["texts"].size();
+            for (const auto& t : p["texts"]) drawn += squeezed(t.get<std::string>()) + "\n";
+            EXPECT_GE(p["x0"].get<double>(), 0.0);
+            EXPECT_GE(p["y0"].get<double>(), 0.0);
+            EXPECT_LE(p["x1"].get<double>(), 1280.0) << p.dump();
+            EXPECT_LE(p["y1"].get<double>(), 720.0) << p.dump();
+            for (const auto& m : j["matrices"]) EXPECT_FALSE(overlap(p, m)) << "a piece of the legend over " << m["name"] << ": " << p.dump();
+            for (size_t k = 0; k < i; ++k) EXPECT_FALSE(overlap(p, pieces[k])) << p.dump() << " over " << pieces[k].dump();
+        }
+        EXPECT_EQ(texts, j["legend_entries"].get<size_t>() + (j["legend_phase_sentence"].get<bool>() ? 1 : 0)) << drawn;
+        const std::string shown = squeezed(text);
+        for (const char* key : {"local held", "local read", "ringed"})
+            EXPECT_NE(shown.find(key), std::string::npos) << key << " not drawn:\n" << text;
+        if (std::string(args).find("--step 7") != std::string::npos) {  // the tile past M's and N's edges, and who writes its zeros
+            EXPECT_NE(shown.find("past edge: 0"), std::string::npos) << text;
+            EXPECT_NE(shown.find("atile: work-items (1,0), (1,1) write 0 in place of M0,3, M1,3 (outside M)"), std::string::npos) << text;
+            EXPECT_NE(shown.find("btile: work-items (0,1), (1,1) write 0 in place of N3,0, N3,1 (outside N)"), std::string::npos) << text;
+        }
+    }
+}
+
 // The verdict on a guess: its own word for each, exact only when equal as shown.
 TEST(GuessVerdict, ExactCloseOffAreDistinct) {
     EXPECT_EQ(judge_guess(32, 32), GuessVerdict::Exact);
@@ -306,4 +362,28 @@ int main(int argc, char** argv) {
     const int status = RUN_ALL_TESTS();
     std::fflush(nullptr);
     std::_Exit(status);
+}
+
+// The timeline at the projector (lesson 5 step 1, the source view at 720p): its traffic bars
+// have room to be read, and the barrier's line label ("L30") sits right of the iteration
+// boxes at the foot of the part on show, not over them (issue 33).
+TEST(Presenter, TheTimelinesBarsAndLabelsFitAt720p) {
+    std::string text, err;
+    const nlohmann::json j = layout_of("--lesson " + std::string(TILESCOPE_LESSONS) + "/5_what_goes_wrong.json --step 1", text, err, false);
+    ASSERT_FALSE(j.empty()) << err;
+    ASSERT_TRUE(j.contains("timeline")) << "no timeline drawn: " << j.dump();
+    const auto& t = j["timeline"];
+    EXPECT_GE(t["bar_room"].get<double>(), 4 * 4.0) << "bars of a few pixels at most";
+    double tallest = 0;
+    int with_boxes = 0;
+    for (const auto& g : t["segments"]) {
+        tallest = std::max({tallest, g["global_bar_h"].get<double>(), g["local_bar_h"].get<double>()});
+        EXPECT_LE(g["global_bar_h"].get<double>(), t["bar_room"].get<double>() + 0.5);
+        if (g["boxes_x1"].get<double>() <= 0) continue;
+        ++with_boxes;
+        if (g["line_label_x0"].get<double>() > 0)
+            EXPECT_LT(g["boxes_x1"].get<double>(), g["line_label_x0"].get<double>()) << "the iteration boxes run under the line label: " << g.dump();
+    }
+    EXPECT_GE(tallest, 4.0);
+    EXPECT_EQ(with_boxes, 1) << "the part on show (a use part) carries its iterations: " << t.dump();
 }

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "core/emulator/trace_runner.h"
@@ -91,6 +93,55 @@ void replace(std::string& text, const std::string& from, const std::string& to) 
     text.replace(at, from.size(), to);
 }
 
+// One changed number fails (issue 33, item 1), for every number of every step, not a chosen
+// few: each run of digits in a title, script or question, changed to 9731, makes the check
+// fail. Left out, each for a reason the check cannot reach: digits that are part of a name
+// (L1, H200, reg2d), of a date, or of a "step N" reference; and sentences whose figures belong
+// to a source the lesson cannot hold still (a tilescope command's options, the slides, the
+// performance view and this machine's device, which measure them anew in each room).
+// (Called by EveryStepOfEveryLessonSaysWhatItsScreenShows, which has traced every step already.)
+std::string numbers_let_through(int& tried) {
+    const std::regex digits(R"([0-9]+)"), date(R"([0-9]{4}-[0-9]{2}-[0-9]{2})"), step_ref(R"(\b[Ss]teps? [0-9]+)"),
+        unheld(R"(tilescope [a-z]+ --|\bslides\b|the performance view|above the plots|this machine's device)", std::regex::icase);
+    tried = 0;
+    std::string escaped;
+    for (const Lesson& l : builtin_lessons())
+        for (size_t i = 0; i < l.steps.size(); ++i) {
+            const LessonStep base = l.steps[i];
+            if (!checked(base).empty()) continue;  // the caller says why
+            for (int field = 0; field < 3; ++field) {
+                const std::string text = field == 0 ? base.title : field == 1 ? base.script : (base.question ? base.question->text : "");
+                std::vector<std::pair<size_t, size_t>> skip;  // [from, to) of text left out
+                for (const std::regex* re : {&date, &step_ref})
+                    for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it)
+                        skip.push_back({size_t(it->position()), size_t(it->position() + it->length())});
+                size_t from = 0;  // sentences as the check splits them
+                for (size_t k = 0; k <= text.size(); ++k)
+                    if (k == text.size() || ((text[k] == '.' || text[k] == '?' || text[k] == '!') && (k + 1 == text.size() || text[k + 1] == ' '))) {
+                        if (std::regex_search(text.substr(from, k + 1 - from), unheld)) skip.push_back({from, k + 1});
+                        from = k + 1;
+                    }
+                for (std::sregex_iterator it(text.begin(), text.end(), digits), end; it != end; ++it) {
+                    const size_t at = size_t(it->position()), stop = at + size_t(it->length());
+                    auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+                    if ((at > 0 && letter(text[at - 1])) || (stop < text.size() && letter(text[stop]) && text[stop] != 'x')) continue;
+                    bool left_out = false;
+                    for (const auto& [a, b] : skip) left_out = left_out || (at >= a && at < b);
+                    if (left_out) continue;
+                    LessonStep s = base;
+                    std::string t = text;
+                    t.replace(at, stop - at, "9731");
+                    (field == 0 ? s.title : field == 1 ? s.script : s.question->text) = t;
+                    ++tried;
+                    if (checked(s).empty())
+                        escaped += "  " + l.name + " step " + std::to_string(i + 1) + ": \"" + text.substr(at > 40 ? at - 40 : 0, std::min<size_t>(at, 40)) +
+                                   "[" + it->str() + "->9731]" + text.substr(stop, 40) + "\"\n";
+                }
+            }
+        }
+    return escaped;
+}
+
 }  // namespace
 
 TEST(StepCheck, EveryStepOfEveryLessonSaysWhatItsScreenShows) {
@@ -105,6 +156,9 @@ TEST(StepCheck, EveryStepOfEveryLessonSaysWhatItsScreenShows) {
             if (t) ++frames;
         }
     EXPECT_GE(frames, 10);  // the slides' lesson alone opens 11 frames
+    int tried = 0;
+    EXPECT_EQ(numbers_let_through(tried), "") << "numbers changed that the check let through";
+    EXPECT_GE(tried, 100);
 }
 
 // → and ↓ from every frame step: the heading names the frame on show, all the way through

@@ -319,7 +319,7 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
     }
 
     // Sizes, tiles and PAD named in the title or question are the step's (or its compare's).
-    std::set<int64_t> sizes = {launch.size.M, launch.size.N}, tiles = {launch.tile}, pads;
+    std::set<int64_t> sizes = {launch.size.M, launch.size.N, launch.size.K}, tiles = {launch.tile}, pads;
     auto pad_of = [](const LaunchConfig& c) -> std::optional<int64_t> {
         const auto it = c.params.find("PAD");
         if (it != c.params.end()) return it->second;
@@ -331,13 +331,19 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
     if (const auto other = step_compare_launch(step)) {
         if (const auto p = pad_of(*other)) pads.insert(*p);
         tiles.insert(other->tile);
-        sizes.insert({other->size.M, other->size.N});
+        sizes.insert({other->size.M, other->size.N, other->size.K});
     }
+    // Every side of a size ("37x29x45", "2x2"), not its first alone: one changed side fails.
+    static const std::regex size_chain(R"(\b[0-9]+(?: ?[x×] ?[0-9]+)+\b)"), side(R"([0-9]+)");
+    auto foreign_side = [&](const std::string& size) {
+        for (std::sregex_iterator it(size.begin(), size.end(), side), end; it != end; ++it)
+            if (!sizes.count(std::stoll(it->str())) && !tiles.count(std::stoll(it->str()))) return true;
+        return false;
+    };
     for (const auto& [where, text] : {std::pair<std::string, std::string>{"title", step.title}, {"question", question}}) {
-        static const std::regex size(R"(\b([0-9]+) ?[x×] ?([0-9]+)\b)"), tile(R"(\b(?:TILE_WIDTH|TS) ?=? ?([0-9]+)\b)"), pad(R"(\bPAD ?= ?([0-9]+)\b)");
-        for (std::sregex_iterator it(text.begin(), text.end(), size), end; it != end; ++it)
-            if (!sizes.count(std::stoll((*it)[1])) && !tiles.count(std::stoll((*it)[1])))
-                add(where, "names size " + it->str() + ", not the step's " + launch.size.label());
+        static const std::regex tile(R"(\b(?:TILE_WIDTH|TS) ?=? ?([0-9]+)\b)"), pad(R"(\bPAD ?= ?([0-9]+)\b)");
+        for (std::sregex_iterator it(text.begin(), text.end(), size_chain), end; it != end; ++it)
+            if (foreign_side(it->str())) add(where, "names size " + it->str() + ", not the step's " + launch.size.label());
         for (std::sregex_iterator it(text.begin(), text.end(), tile), end; it != end; ++it)
             if (!tiles.count(std::stoll((*it)[1]))) add(where, "names " + it->str() + ", not the step's tile " + std::to_string(launch.tile));
         for (std::sregex_iterator it(text.begin(), text.end(), pad), end; it != end; ++it)
@@ -348,15 +354,13 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
         if (!pads.count(std::stoll((*it)[1]))) add("script", "names " + it->str() + ", which neither side runs");
 
     // The script: a measured figure, or a size the screen does not show, names its source.
-    static const std::regex other_size(R"(\b([0-9]+) ?[x×] ?([0-9]+)\b|\b([0-9]+)(³|\^3)|\b([0-9]+)²)");
+    static const std::regex other_size(R"(\b[0-9]+(?: ?[x×] ?[0-9]+)+\b|\b[0-9]+(?:³|\^3|²))");
     for (const std::string& s : sentences(step.script)) {
         if (names_source(s)) continue;
         if (states_measurement(s)) add("script", "states a measurement without its source (docs/*.md or a tilescope command): \"" + s + "\"");
-        for (std::sregex_iterator it(s.begin(), s.end(), other_size), end; it != end; ++it) {
-            const std::string n = (*it)[1].matched ? (*it)[1].str() : (*it)[3].matched ? (*it)[3].str() : (*it)[5].str();
-            if (!sizes.count(std::stoll(n)) && !tiles.count(std::stoll(n)))
+        for (std::sregex_iterator it(s.begin(), s.end(), other_size), end; it != end; ++it)
+            if (foreign_side(it->str()))
                 add("script", "names size " + it->str() + " (the screen shows " + launch.size.label() + ") without its source: \"" + s + "\"");
-        }
     }
 
     // Every number: checked by its construct, by the page its sentence names, or as a fact.
@@ -400,6 +404,19 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
             std::vector<std::string> docs;
             for (std::sregex_iterator it(rest.begin(), rest.end(), doc_ref), end; it != end; ++it) docs.push_back(it->str());
             blank(rest, doc_ref);
+            // A size or a tile in a sentence that names a page: each of its numbers on that page
+            // (the figures below are held to it; these are blanked before them).
+            if (!docs.empty() && read_doc && !runs_command)
+                for (const std::regex* re : {&size_ref, &tile_ref})
+                    for (std::sregex_iterator it(rest.begin(), rest.end(), *re), end; it != end; ++it) {
+                        const std::string construct = it->str();
+                        for (std::sregex_iterator d(construct.begin(), construct.end(), side), dend; d != dend; ++d) {
+                            bool found = false;
+                            for (const std::string& doc : docs)
+                                if (const auto page = read_doc(doc); page && page_states(*page, d->str())) found = true;
+                            if (!found) add(where, "names " + construct + ", which the page it names does not state: \"" + sentence + "\"");
+                        }
+                    }
             // Constructs with their own check.
             std::smatch m;
             for (std::sregex_iterator it(rest.begin(), rest.end(), block_ref), end; it != end; ++it)

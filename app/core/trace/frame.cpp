@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -353,7 +354,23 @@ std::vector<ItemCell> item_cells(const Frame& f) {
     return out;
 }
 
-std::vector<std::string> zero_write_lines(const Frame& f) {
+namespace {
+
+// "a..b" or "a" alone.
+std::string span(int64_t a, int64_t b) { return a == b ? std::to_string(a) : std::to_string(a) + ".." + std::to_string(b); }
+
+// Points (two coordinates each) that fill the rectangle of their extremes, each once: that
+// rectangle ({lo0, lo1, hi0, hi1}); else none.
+std::optional<std::array<int64_t, 4>> filled_rectangle(const std::vector<std::array<int64_t, 2>>& pts) {
+    if (pts.empty()) return std::nullopt;
+    std::array<int64_t, 4> r{pts[0][0], pts[0][1], pts[0][0], pts[0][1]};
+    for (const auto& p : pts) r = {std::min(r[0], p[0]), std::min(r[1], p[1]), std::max(r[2], p[0]), std::max(r[3], p[1])};
+    std::set<std::array<int64_t, 2>> distinct(pts.begin(), pts.end());
+    if (int64_t(distinct.size()) != (r[2] - r[0] + 1) * (r[3] - r[1] + 1)) return std::nullopt;
+    return r;
+}
+
+std::vector<std::string> zero_lines(const Frame& f, bool brief) {
     std::vector<std::string> out;
     std::vector<std::string> arrays;  // in the order their zeros were written
     for (const ZeroWrite& z : f.zero_writes)
@@ -374,7 +391,23 @@ std::vector<std::string> zero_write_lines(const Frame& f) {
             const std::string& m = z.cell.stands_for->matrix;
             matrices.insert(m.size() == 1 ? std::string(1, letter(m[0], f.naming)) : m);
         }
-        const size_t n = f.zero_writers(array).size();
+        const std::vector<WorkItemId> writers = f.zero_writers(array);
+        const size_t n = writers.size();
+        std::vector<std::array<int64_t, 2>> elements;  // row, column of each element stood for
+        for (const ZeroWrite& z : f.zero_writes)
+            if (z.cell.array == array && z.cell.stands_for) elements.push_back({z.cell.stands_for->row, z.cell.stands_for->col});
+        if (brief && n > 4) {
+            std::vector<std::array<int64_t, 2>> ids;
+            for (const WorkItemId& w : writers) ids.push_back({int64_t(w[0]), int64_t(w[1])});
+            const bool flat = std::all_of(writers.begin(), writers.end(), [&](const WorkItemId& w) { return w[2] == writers.front()[2]; });
+            const auto r = f.dims >= 2 && flat ? filled_rectangle(ids) : std::nullopt;
+            who = r ? "(" + span((*r)[0], (*r)[2]) + "," + span((*r)[1], (*r)[3]) + ")" : std::to_string(n) + " in all";
+        }
+        if (brief && elements.size() > 4 && matrices.size() == 1) {
+            const auto r = filled_rectangle(elements);
+            what = r ? *matrices.begin() + span((*r)[0], (*r)[2]) + "," + span((*r)[1], (*r)[3])
+                     : std::to_string(elements.size()) + " elements of " + *matrices.begin();
+        }
         std::string line = array + ": work-item" + (n == 1 ? " " : "s ") + who + " write" + (n == 1 ? "s" : "") + " 0";
         if (all_named && !what.empty()) {
             line += " in place of " + what;
@@ -384,6 +417,11 @@ std::vector<std::string> zero_write_lines(const Frame& f) {
     }
     return out;
 }
+
+}  // namespace
+
+std::vector<std::string> zero_write_lines(const Frame& f) { return zero_lines(f, false); }
+std::vector<std::string> zero_write_lines_brief(const Frame& f) { return zero_lines(f, true); }
 
 const FrameArray* Frame::find(std::string_view key) const {
     for (const FrameArray& a : arrays)

@@ -186,6 +186,10 @@ std::vector<ItemCell> item_cells(const Frame& frame);
 // OpenCL's local ids (column first). The GUI's legend, the GIF's caption and `tilescope
 // frame` all print these.
 std::vector<std::string> zero_write_lines(const Frame& frame);
+// The same where room is short (a projector's legend): more than four work-items, or
+// elements, that fill a rectangle are named by their ranges, "work-items (5..7,0..7) write 0
+// in place of N0..7,29..31 (outside N)"; a set that fills none, by its count.
+std::vector<std::string> zero_write_lines_brief(const Frame& frame);
 
 // Builds the frame. Throws InputError naming the option a value came from (--group,
 // --phase, --part, --iteration, --item), the value and what is accepted.

@@ -85,11 +85,12 @@ void plot_rungs(ImDrawList* dl, Performance& perf, ImVec2 p0, ImVec2 p1) {
     for (size_t i = 0; i < perf.rungs.size(); ++i) {
         const Measurement& m = perf.rungs[i];
         const std::string src = short_source(m), noise = noise_note(neighbours, i, names);
-        // the longest form that leaves the bar most of the width: naming the neighbour, then
-        // "within noise" alone, then without the tuning source
+        // the longest form that leaves the bar most of the width: naming the neighbour with the
+        // tuning source, then without it, then "~ neighbour"; never "within noise" of nothing
+        // named (issue 33: ten bars at 720p said it and named no partner)
         const std::string value = short_number(m.gflops), with_src = value + (src.empty() ? "" : "  " + src);
         std::string label = with_src + (noise.empty() ? "" : "  " + noise);
-        if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = with_src + "  within noise";
+        if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55) label = value + "  " + noise;
         // short of room, the partner is still named ("~ row"): "within noise" alone says of what not
         if (!noise.empty() && ImGui::CalcTextSize(label.c_str()).x > inner * 0.55 && (tilde = true))
             label = value + "  ~ " + names[neighbours[i][0]] + (neighbours[i].size() > 1 ? " +" + std::to_string(neighbours[i].size() - 1) : "");

@@ -19,11 +19,14 @@ ImVec2 corner_size(ImVec2 origin, const std::vector<MatrixPlacement>& ms) {
     return ImVec2(std::max(right - origin.x, ImGui::GetFontSize() * 9), std::max(bottom - origin.y, ImGui::GetFontSize() * 5));
 }
 
+// On one line where the corner is wide enough, else the buttons wrap (a legend band below
+// the matrices narrows the corner): a button cut at B's edge cannot be read or hit.
 void draw_controls(AppState& s) {
     if (ImGui::Button("< Back")) step_cursor(s, -1);
-    ImGui::SameLine();
-    if (ImGui::Button(s.cursor.playing ? "Pause" : "Play")) s.cursor.playing = !s.cursor.playing;
-    ImGui::SameLine();
+    const char* play = s.cursor.playing ? "Pause" : "Play";
+    same_line_if_fits(button_width(play));
+    if (ImGui::Button(play)) s.cursor.playing = !s.cursor.playing;
+    same_line_if_fits(button_width("Step >"));
     if (ImGui::Button("Step >")) step_cursor(s, +1);
 }
 
@@ -45,8 +48,21 @@ void PresenterBar::draw(AppState& s, ImVec2 origin, const std::vector<MatrixPlac
         ImGui::TextUnformatted(config_label(*s.main.shown).c_str());
         ImGui::PopFont();
     }
-    if (cursor_interval_count(s) > 0)
-        ImGui::Text("group (%u,%u), %s", s.cursor.group[0], s.cursor.group[1], cursor_part_text(s).c_str());
+    if (cursor_interval_count(s) > 0) {
+        // Broken only after its commas where the corner is narrow: "phase 1 of 2" stays whole
+        // (issue 33: a narrowed corner broke it as "phase 1 of" over "2, load").
+        const std::string line = "group (" + std::to_string(s.cursor.group[0]) + "," + std::to_string(s.cursor.group[1]) + "), " +
+                                 cursor_part_text(s);
+        size_t from = 0;
+        for (bool first = true; from < line.size(); first = false) {
+            const size_t comma = line.find(", ", from);
+            const size_t to = comma == std::string::npos ? line.size() : comma + 1;
+            const std::string piece = line.substr(from, to - from);
+            if (!first) same_line_if_fits(ImGui::CalcTextSize(piece.c_str()).x);
+            ImGui::TextUnformatted(piece.c_str());
+            from = comma == std::string::npos ? line.size() : comma + 2;
+        }
+    }
     if (s.main.busy()) ImGui::TextColored(ImColor(pal.race), "tracing %s...", s.main.config ? config_label(*s.main.config).c_str() : "");
     else if (!s.main.error.empty()) ImGui::TextColored(ImColor(pal.race), "%s", s.main.error.c_str());  // the set-up panel is away
     draw_controls(s);

@@ -164,7 +164,15 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
 
 }  // namespace
 
+namespace {
+TimelineLayout g_last_layout;  // the UI thread's alone
+}  // namespace
+
+const TimelineLayout& last_timeline_layout() { return g_last_layout; }
+void forget_timeline_layout() { g_last_layout = {}; }
+
 void draw_timeline_panel(AppState& s, float height) {
+    g_last_layout = {};
     const Palette& pal = theme().pal;
     Cursor& c = s.cursor;
     const int n = cursor_interval_count(s);
@@ -185,7 +193,9 @@ void draw_timeline_panel(AppState& s, float height) {
     for (const BarrierInterval& in : g->intervals)
         max_bytes = std::max<uint64_t>(max_bytes, std::max(in.global.load_bytes + in.global.store_bytes, in.local.load_bytes + in.local.store_bytes));
     const float bar_top = p0.y + fh * 1.3f, bar_h = h - fh * 2.6f;
+    g_last_layout.bar_room = bar_h;
     for (int i = 0; i < n; ++i) {
+        TimelineLayout::Segment laid;
         const BarrierInterval& in = g->intervals[size_t(i)];
         const float x0 = p0.x + seg * i, x1 = x0 + seg;
         const bool current = i == c.interval;
@@ -194,6 +204,7 @@ void draw_timeline_panel(AppState& s, float height) {
         const float lb = bar_h * float(double(in.local.load_bytes + in.local.store_bytes) / double(max_bytes));
         const float bw = std::min(seg * 0.3f, fh * 2);
         const float cx = (x0 + x1) / 2;
+        laid.x0 = x0, laid.x1 = x1, laid.global_bar_h = gb, laid.local_bar_h = lb;
         dl->AddRectFilled(ImVec2(cx - bw - 1, bar_top + bar_h - gb), ImVec2(cx - 1, bar_top + bar_h), pal.global_bar);
         dl->AddRectFilled(ImVec2(cx + 1, bar_top + bar_h - lb), ImVec2(cx + bw + 1, bar_top + bar_h), pal.local_bar);
         // "P1 use" where it fits, else "1"; a phase's first part carries the phase number
@@ -209,25 +220,33 @@ void draw_timeline_panel(AppState& s, float height) {
         // a heavier line where a new phase begins
         if (part && part->index == 0 && i > 0) dl->AddLine(ImVec2(x0, p0.y), ImVec2(x0, p0.y + h), pal.text, theme().line * 2);
         // the barrier that closes the interval
+        float line_label_w = 0;  // the foot's right end it takes ("L30")
         if (in.end_line > 0) {
             dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p0.y + h), pal.outline, theme().line);
             std::snprintf(buf, sizeof buf, "L%d", in.end_line);
-            if (seg > fh * 2.2f) dl->AddText(ImVec2(x1 - ImGui::CalcTextSize(buf).x - 3, p0.y + h - fh - 2), pal.text, buf);
+            if (seg > fh * 2.2f) {
+                line_label_w = ImGui::CalcTextSize(buf).x + 3 + fh * 0.3f;
+                laid.line_label_x0 = x1 - ImGui::CalcTextSize(buf).x - 3;
+                dl->AddText(ImVec2(laid.line_label_x0, p0.y + h - fh - 2), pal.text, buf);
+            }
         }
         if (current)
             dl->AddRect(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), pal.hover, 0, 0, theme().line);
-        // a use part's iterations as boxes along its foot, the one on show filled
+        // a use part's iterations as boxes along its foot, the one on show filled, left of the
+        // barrier's line label (issue 33: at 720p "L30" sat over them)
         if (current) {
             const int its = part_iterations(s, i);
-            const float box = std::min((seg - 8) / float(std::max(1, its)), fh * 0.9f);
+            const float box = std::min((seg - 8 - line_label_w) / float(std::max(1, its)), fh * 0.9f);
             if (its > 0 && box >= 3) {
                 for (int k = 0; k < its; ++k) {
                     const ImVec2 b0(x0 + 4 + box * float(k), p0.y + h - box - 2), b1(b0.x + box - 1, b0.y + box);
                     if (c.iteration && *c.iteration == k) dl->AddRectFilled(b0, b1, pal.local_read);
                     dl->AddRect(b0, b1, pal.text);
+                    laid.boxes_x1 = b1.x;
                 }
             }
         }
+        g_last_layout.segments.push_back(laid);
         if (ImGui::IsItemHovered() && ImGui::GetMousePos().x >= x0 && ImGui::GetMousePos().x < x1) {
             ImGui::BeginTooltip();
             ImGui::Text("%s", part_title(plan, i, hidden_until_reveal(s, Figure::PhaseCount)).c_str());

@@ -2,11 +2,26 @@
 // The timeline: the selected group's phases and their parts (one barrier interval each)
 // as segments with barrier markers and traffic bars; play, pause, step, back, scrub,
 // speed. Keys: space, left, right.
+#include <vector>
+
 #include "ui/state/app_state.h"
 
 namespace tilescope::ui {
 
 void draw_timeline_panel(AppState& state, float height);
+// Where the last draw put the parts' pieces (screen pixels), for --layout and its tests.
+struct TimelineLayout {
+    float bar_room = 0;  // height the traffic bars may take (between the parts' names and the foot)
+    struct Segment {
+        float x0 = 0, x1 = 0;
+        float line_label_x0 = 0;  // left edge of the barrier's "L30" at the foot; 0: none drawn
+        float boxes_x1 = 0;       // right edge of the iteration boxes at the foot; 0: none drawn
+        float global_bar_h = 0, local_bar_h = 0;
+    };
+    std::vector<Segment> segments;
+};
+const TimelineLayout& last_timeline_layout();
+void forget_timeline_layout();  // a frame that draws no timeline
 // Advances the cursor while playing (call once per frame with the frame's seconds).
 void advance_cursor(AppState& state, double dt);
 // One step as the slides step: the next (delta > 0) or previous iteration of a use part,

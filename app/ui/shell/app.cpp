@@ -397,9 +397,11 @@ void App::draw_window() {
         const ImVec2 at(vp->Pos.x + vp->Size.x - strip_w, vp->Pos.y);
         strip_used_h_ = draw_lesson_strip(s_, at, ImVec2(strip_w, vp->Size.y));
         const float top = at.y + strip_used_h_ + ImGui::GetFontSize() * 0.5f;
-        emulation_.set_side_legend_area(std::array<float, 4>{at.x + ImGui::GetStyle().WindowPadding.x, top,
-                                                             at.x + strip_w - ImGui::GetStyle().WindowPadding.x, vp->Pos.y + vp->Size.y});
+        strip_legend_area_ = std::array<float, 4>{at.x + ImGui::GetStyle().WindowPadding.x, top,
+                                                  at.x + strip_w - ImGui::GetStyle().WindowPadding.x, vp->Pos.y + vp->Size.y};
+        emulation_.set_side_legend_area(strip_legend_area_);
     } else {
+        strip_legend_area_.reset();
         emulation_.set_side_legend_area(std::nullopt);
     }
     ImGui::SetNextWindowPos(vp->Pos);
@@ -501,7 +503,9 @@ void App::draw_view(ImVec2 size, bool fill) {
     // the room for its matrices (the keys still step)
     const bool no_timeline = fill || s_.view == View::Performance || s_.view == View::Ladder ||
                              (s_.view == View::Compare && s_.presenter && panels_hidden_);
-    const float timeline_h = no_timeline ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 4.5f : 6.5f);
+    // 5.5 lines at the projector: with 4.5 its traffic bars had no height left between the
+    // parts' names and the barriers' lines (issue 33: 1-2 px dashes at 720p)
+    const float timeline_h = no_timeline ? 0.f : ImGui::GetFontSize() * (s_.presenter ? 5.5f : 6.5f);
     ImGui::BeginGroup();
     const ImVec2 view_size(size.x, size.y - timeline_h);
     if (fill) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -514,15 +518,21 @@ void App::draw_view(ImVec2 size, bool fill) {
         case View::Heatmap: draw_emulation(origin, inner); break;
         case View::Source: source_.draw(s_, inner); break;
         case View::Performance: draw_performance_view(s_, inner, s_.presenter && panels_hidden_); break;
-        case View::Compare: compare_.draw(s_, inner, s_.presenter && panels_hidden_); break;
+        case View::Compare:
+            compare_.draw(s_, inner, s_.presenter && panels_hidden_);
+            draw_compare_keys();
+            break;
         case View::Ladder: draw_ladder_view(s_, inner); break;
     }
     ImGui::EndChild();
     if (fill) presenter_bar_.draw(s_, origin, emulation_.placements(), zoom_.transform().scale > 1.f);
     if (timeline_h > 0) {
-        ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true);
+        ImGui::BeginChild("timeline", ImVec2(view_size.x, timeline_h - ImGui::GetStyle().ItemSpacing.y), true,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);  // its parts fill it, never more
         draw_timeline_panel(s_, timeline_h);
         ImGui::EndChild();
+    } else {
+        forget_timeline_layout();
     }
     ImGui::EndGroup();
 }
@@ -580,6 +590,31 @@ void App::draw_emulation(ImVec2 origin, ImVec2 size) {
     }
 }
 
+// Compare at the projector draws its two views with no legend (the matrices want the room):
+// with a lesson, the colours' keys go below the strip, where the emulation view's legend goes
+// (issue 33: the projected compare view said nowhere what its colours mean). Short texts,
+// as many rows as the room below the strip holds.
+void App::draw_compare_keys() {
+    compare_keys_.clear();
+    if (!strip_legend_area_) return;
+    const Palette& pal = theme().pal;
+    using K = LegendEntry::Kind;
+    Legend keys = {{K::Key, pal.a_strip, "", "A strip"}, {K::Key, pal.a_loaded, "", "A now"},     {K::Key, pal.b_loaded, "", "B now"},
+                   {K::Key, pal.c_block, "", "C block"}, {K::Key, pal.local_filled, "", "local now"}, {K::Key, pal.c_stored, "", "C now"},
+                   {K::Key, pal.local_held, "", "local held"},
+                   {K::Key, pal.local_read, "", "local read"}};
+    for (LegendEntry& e : keys) e.text = e.short_text;
+    const auto& a = *strip_legend_area_;
+    const float w = a[2] - a[0], room = a[3] - a[1];
+    while (!keys.empty() && lay_out_legend(keys, w) > room) keys.pop_back();
+    if (keys.empty()) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(ImVec2(a[0], a[1]), ImVec2(a[2], a[3]), false);  // beyond this window's clip
+    lay_out_legend(keys, w, dl, ImVec2(a[0], a[1]));
+    dl->PopClipRect();
+    for (const LegendEntry& e : keys) compare_keys_.push_back(e.text);
+}
+
 std::vector<MatrixPlacement> App::placements() const {
     return s_.view == View::Compare ? compare_.placements() : emulation_.placements();
 }
@@ -587,6 +622,11 @@ std::vector<MatrixPlacement> App::placements() const {
 std::optional<std::array<float, 4>> App::legend_box() const {
     if (s_.view != View::Emulation && s_.view != View::Heatmap) return std::nullopt;
     return emulation_.legend_box();
+}
+
+LegendLayout App::legend_layout() const {
+    if (s_.view != View::Emulation && s_.view != View::Heatmap) return {};
+    return emulation_.legend_layout();
 }
 
 void App::save_settings_on_exit() {

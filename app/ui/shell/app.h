@@ -46,6 +46,7 @@ public:
     // Calls left behind past their deadline (Worker::abandon_overdue), still running.
     int abandoned_work() const { return worker_.abandoned(); }
     std::optional<std::array<float, 4>> legend_box() const;  // the side legend's rectangle, where one is drawn
+    LegendLayout legend_layout() const;                       // ... and every piece of it (filling the window)
     void save_settings_on_exit();
 
     // Scripted runs: after render, before present.
@@ -63,6 +64,7 @@ private:
     bool matrices_fill_window() const;
     bool shows_lesson_strip() const;  // presenter mode with a lesson open and the side panel folded
     void draw_view(ImVec2 size, bool fill);
+    void draw_compare_keys();
     void draw_emulation(ImVec2 origin, ImVec2 size);
     void draw_status_line();
     void draw_overlays();
@@ -91,6 +93,8 @@ private:
     std::optional<std::string> control_screenshot_;
     std::optional<std::string> control_text_;  // --control's `text PATH`: written after the next frame
     float strip_used_h_ = 0;                   // the lesson strip's height last frame (the legend goes below it)
+    std::optional<std::array<float, 4>> strip_legend_area_;  // below the lesson strip (x0, y0, x1, y1), where it shows
+    std::vector<std::string> compare_keys_;    // the compare view's keys drawn below the strip last frame
     // --timings (issue 12): the first frame that drew the selected group's phase, and the
     // first with the complete trace, reported once each.
     void report_timings();

@@ -31,7 +31,7 @@ double percentile(std::vector<double> v, double p) {
 }
 
 void write_layout(const std::string& path, const AppState& s, const std::vector<MatrixPlacement>& placements,
-                  const std::optional<std::array<float, 4>>& legend, int w, int h) {
+                  const std::optional<std::array<float, 4>>& legend, const LegendLayout& pieces, int w, int h) {
     nlohmann::json j;
     j["window"] = {w, h};
     j["group"] = {s.cursor.group[0], s.cursor.group[1], s.cursor.group[2]};
@@ -78,6 +78,23 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
                       {"rows", m.rows}, {"cols", m.cols}});
     j["matrices"] = ms;
     if (legend) j["legend"] = {{"x0", (*legend)[0]}, {"y0", (*legend)[1]}, {"x1", (*legend)[2]}, {"y1", (*legend)[3]}};
+    if (!pieces.pieces.empty()) {  // the side legend, piece by piece, and what found no room
+        nlohmann::json list = nlohmann::json::array();
+        for (const LegendPiece& p : pieces.pieces)
+            list.push_back({{"x0", p.box[0]}, {"y0", p.box[1]}, {"x1", p.box[2]}, {"y1", p.box[3]}, {"texts", p.texts}});
+        j["legend_pieces"] = list;
+        j["legend_entries"] = pieces.entries;
+        j["legend_dropped"] = pieces.dropped;
+        j["legend_phase_sentence"] = pieces.phase_sentence;
+    }
+    if (!last_timeline_layout().segments.empty()) {  // the timeline, where one was drawn
+        const TimelineLayout& t = last_timeline_layout();
+        nlohmann::json segs = nlohmann::json::array();
+        for (const TimelineLayout::Segment& g : t.segments)
+            segs.push_back({{"x0", g.x0}, {"x1", g.x1}, {"line_label_x0", g.line_label_x0}, {"boxes_x1", g.boxes_x1},
+                            {"global_bar_h", g.global_bar_h}, {"local_bar_h", g.local_bar_h}});
+        j["timeline"] = {{"bar_room", t.bar_room}, {"segments", segs}};
+    }
     write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
@@ -204,7 +221,7 @@ void ScriptedRun::write_outputs(App& app, gfx::Backend& backend) {
             status_ = 2;
         }
     }
-    if (o_.layout) write_layout(*o_.layout, app.state(), app.placements(), app.legend_box(), w, h);
+    if (o_.layout) write_layout(*o_.layout, app.state(), app.placements(), app.legend_box(), app.legend_layout(), w, h);
 }
 
 void ScriptedRun::print_frame_stats() const {

@@ -115,6 +115,20 @@ std::string group_text(const GroupId& g, int dims) {
 // Names in cells: "M0,1" on one line where it fits at 10 px or more (the body text at
 // most), else on two lines ("M" over "0,1"), so 8x8 matrices in a 1280x720 window, and in
 // presenter mode, stay named. One size per array, from its widest name.
+}  // namespace
+
+float label_plate_share(float cell, ImVec2 top, ImVec2 bottom) {
+    if (cell <= 0) return 1.f;
+    return ((top.x + 2) * top.y + (bottom.x > 0 ? (bottom.x + 2) * bottom.y : 0.f)) / (cell * cell);
+}
+
+bool dark_fill(ImU32 c) {
+    const float r = float(c & 0xff), g = float((c >> 8) & 0xff), b = float((c >> 16) & 0xff);
+    return 0.299f * r + 0.587f * g + 0.114f * b < 128.f;
+}
+
+namespace {
+
 struct LabelFit {
     float px = 0;         // text height; 0: too small to read
     bool two_lines = false;
@@ -140,19 +154,25 @@ LabelFit label_fit(float size, const std::string& widest) {
     return two >= 9 ? LabelFit{two, true} : LabelFit{};
 }
 
-void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, LabelFit fit = {}) {
+// A label on `fill` (the cell's colour, 0: unknown): on a light plate where the plate leaves
+// most of the cell's colour showing; where it would not (small cells: the 8x8 tiles' names,
+// two lines of "M" over "0,1"), no plate, in black or white, whichever reads on the fill
+// (issue 33: white plates hid the colours that are the point of the picture).
+void cell_label(ImDrawList* dl, ImVec2 at, float size, const std::string& text, LabelFit fit = {}, ImU32 fill = 0) {
     ImFont* font = ImGui::GetFont();
     if (fit.px <= 0) fit = label_fit(size, text);
     if (fit.px <= 0) return;
-    const ImU32 plate = IM_COL32(255, 255, 255, 150), ink = theme().pal.text;  // the fill shows through
     const auto [top, bottom] = fit.two_lines ? label_lines(text) : std::make_pair(text, std::string());
     const ImVec2 a = font->CalcTextSizeA(fit.px, FLT_MAX, 0, top.c_str());
     const ImVec2 b = bottom.empty() ? ImVec2(0, 0) : font->CalcTextSizeA(fit.px, FLT_MAX, 0, bottom.c_str());
+    const bool plated = !fill || label_plate_share(size, a, b) <= kMostPlate;
+    const ImU32 plate = IM_COL32(255, 255, 255, 150);  // the fill shows through
+    const ImU32 ink = plated || !dark_fill(fill) ? theme().pal.text : IM_COL32(255, 255, 255, 255);
     float y = at.y + (size - a.y - b.y) * 0.5f;
     for (const auto& [line, need] : {std::make_pair(&top, a), std::make_pair(&bottom, b)}) {
         if (line->empty()) continue;
         const ImVec2 p(at.x + (size - need.x) * 0.5f, y);
-        dl->AddRectFilled(ImVec2(p.x - 1, p.y), ImVec2(p.x + need.x + 1, p.y + need.y), plate, 2.f);
+        if (plated) dl->AddRectFilled(ImVec2(p.x - 1, p.y), ImVec2(p.x + need.x + 1, p.y + need.y), plate, 2.f);
         dl->AddText(font, fit.px, p, ink, line->c_str());
         y += need.y;
     }
@@ -353,6 +373,17 @@ struct EmulationView::Frame {
     // Cells left free past the matrices' edges for tiles that hang over them (the slides'
     // 3x3 example): K's past A's right and B's bottom, M's below A and C, N's right of B and C.
     int pad_k = 0, pad_m = 0, pad_n = 0;
+    float matrices_bottom = 0;  // below A and C (with their pads), before zoom and pan
+    EmulationViewFlags flags = 0;
+    // The side legend's pieces as they will be painted (filling the window).
+    struct Piece {
+        Legend entries;
+        ImVec2 at{};
+        float w = 0, h = 0;
+        bool short_texts = false;
+        bool outside = false;  // in the area given from outside this window (below the lesson strip)
+    };
+    std::vector<Piece> side;
 };
 
 EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origin, ImVec2 size, EmulationViewFlags flags,
@@ -398,49 +429,12 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
         }
     }
     lay_out_matrices(f);
-    placements_ = {f.pa, f.pb, f.pc};
     legend_box_.reset();
     f.right_limit = origin.x + size.x;
-    // Filling the window (a projector), the legend goes in the column the matrices leave free
-    // on the right, if they leave one wide enough: without it the colours mean nothing.
-    Legend side;
-    bool side_short = false;
-    ImVec2 side_at{};
-    float side_w = 0;
-    if (f.compact && (flags & EmulationViewFlags_SideLegend)) {
-        side_at = ImVec2(f.content_right + f.gap * 1.5f, origin.y + f.lh * 0.5f);
-        side_w = origin.x + size.x - side_at.x - f.gap;
-        float bottom = origin.y + size.y;
-        if (side_area_) {
-            side_at = ImVec2((*side_area_)[0], (*side_area_)[1]);
-            side_w = (*side_area_)[2] - (*side_area_)[0];
-            bottom = (*side_area_)[3];
-        }
-        if (side_w >= f.fh * 8) {
-            side = legend_of(f);
-            if (!f.heatmap && f.v.has_detail) side.insert(side.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims, f.d.hidden), {}, {}});
-            for (LegendEntry& e : side) {  // one key per row at most: the short texts where a long one overflows
-                if (e.kind == LegendEntry::Kind::Key && f.fh * 2 + ImGui::CalcTextSize(e.text.c_str()).x > side_w) side_short = true;
-                if (e.kind == LegendEntry::Kind::Line) e.text = wrap_at_spaces(e.text, side_w);
-            }
-            const float room = bottom - side_at.y;
-            if (lay_out_legend(side, side_w, nullptr, {}, side_short) > room) side_short = true;
-            float h = lay_out_legend(side, side_w, nullptr, {}, side_short);
-            if (h > room && !side.empty() && side.front().kind == LegendEntry::Kind::Line) {
-                side.erase(side.begin());  // the phase sentence: the presenter bar says where we are too
-                h = lay_out_legend(side, side_w, nullptr, {}, side_short);
-            }
-            while (h > room && side.size() > 1) {  // the last lines go first (the heatmap keeps its scale)
-                side.pop_back();
-                h = lay_out_legend(side, side_w, nullptr, {}, side_short);
-            }
-            if (h > room) side.clear();
-            else {
-                if (!side_area_) f.right_limit = side_at.x - f.gap * 0.5f;
-                legend_box_ = std::array<float, 4>{side_at.x, side_at.y, side_at.x + side_w, side_at.y + h};
-            }
-        }
-    }
+    f.flags = flags;
+    legend_layout_ = {};
+    if (f.compact && (flags & EmulationViewFlags_SideLegend)) place_side_legend(f);  // may shrink the matrices
+    placements_ = {f.pa, f.pb, f.pc};
 
     // zoomed matrices stay inside the view; the legend below them (or beside them) stays put
     dl->PushClipRect(origin, ImVec2(f.right_limit, origin.y + size.y - f.legend_h), true);
@@ -451,11 +445,13 @@ EmulationViewResult EmulationView::draw(const EmulationViewData& d, ImVec2 origi
     if (f.show_locals) paint_locals(f);
     if (!f.legend.empty())
         lay_out_legend(f.legend, size.x - f.gap * 2, dl, ImVec2(origin.x + f.gap, origin.y + size.y - f.legend_h + f.fh * 0.3f), f.short_legend);
-    if (!side.empty()) {
+    for (const Frame::Piece& p : f.side) {
         // an area given from outside (below the lesson strip) lies beyond this window's clip
-        if (side_area_) dl->PushClipRect(side_at, ImVec2(side_at.x + side_w, (*side_area_)[3]), false);
-        lay_out_legend(side, side_w, dl, side_at, side_short);
-        if (side_area_) dl->PopClipRect();
+        dl->PushClipRect(p.at, ImVec2(p.at.x + p.w, p.at.y + p.h), !p.outside);
+        if (!p.outside && (xf.scale != 1.f || xf.offset.x != 0 || xf.offset.y != 0))  // zoomed matrices may run under it
+            dl->AddRectFilled(p.at, ImVec2(p.at.x + p.w, p.at.y + p.h), ImGui::GetColorU32(ImGuiCol_WindowBg));
+        lay_out_legend(p.entries, p.w, dl, p.at, p.short_texts);
+        dl->PopClipRect();
     }
     return handle_hover(f);
 }
@@ -507,7 +503,8 @@ Legend EmulationView::legend_of(const Frame& f) {
             }
     if (f.d.frame && (!f.d.frame->zero_writes.empty() || f.d.frame->item)) {
         l.push_back({K::Key, pal.hover, "ringed: the 0s written now; the work-item picked", "ringed: 0s, item"});
-        for (const std::string& z : zero_write_lines(*f.d.frame)) l.push_back({K::Line, 0, z, z});
+        const std::vector<std::string> full = zero_write_lines(*f.d.frame), brief = zero_write_lines_brief(*f.d.frame);
+        for (size_t i = 0; i < full.size(); ++i) l.push_back({K::Line, 0, full[i], i < brief.size() ? brief[i] : full[i]});
     }
     return l;
 }
@@ -548,12 +545,171 @@ void EmulationView::lay_out_matrices(Frame& f) {
     f.pc = place(*f.C, "C", ImVec2(left + K * s + gap, ctop), ImVec2(left + K * s + gap + n * s, ctop + m * s));
     f.locals_at = ImVec2(left + K * s + gap + N * s + gap * 2, top);
     f.content_right = column ? f.locals_at.x + f.local_w : left + K * s + gap + N * s;
+    f.matrices_bottom = ctop + M * s;
     f.locals_bottom = f.origin.y + f.size.y - f.legend_h;
     if (f.corner_locals) {  // above A, left of B: as wide as A, as tall as B
         f.locals_at = ImVec2(left, f.origin.y);
         f.local_w = std::max(10.f, K * s - gap);
         f.locals_bottom = top + Kb * s;
     }
+}
+
+float EmulationView::local_cell(const Frame& f, size_t i) {
+    const LocalArrayView& la = f.v.locals[i];
+    const float avail_h = std::max(20.f, (f.locals_bottom - f.locals_at.y) / float(f.v.locals.size()) - f.lh - f.gap);
+    return std::min((f.local_w - f.gap) / float(la.cols), avail_h / float(la.rows));
+}
+
+float EmulationView::locals_end(const Frame& f) {
+    float y = f.locals_at.y;
+    for (size_t i = 0; i < f.v.locals.size(); ++i) y += std::max(1.f, local_cell(f, i)) * float(f.v.locals[i].rows) + f.lh + f.gap;
+    return y;
+}
+
+namespace {
+
+struct LegendArea {
+    ImVec2 at;
+    float w = 0, h = 0;
+    bool outside = false;
+};
+
+// `legend` from entry `from` on, into `areas` in order: each area takes the entries that fit it
+// (a key as wide as its text, a line wrapped to its width), the rest go on to the next. Keys
+// use their short texts where `short_texts` or where a long one is wider than the area.
+// Returns the index of the first entry that found no room (legend.size(): all placed).
+template <class Piece>
+size_t flow_legend(const Legend& legend, size_t from, const std::vector<LegendArea>& areas, bool short_texts, std::vector<Piece>& out) {
+    const float fh = ImGui::GetFontSize();
+    size_t i = from;
+    for (const LegendArea& a : areas) {
+        if (i == legend.size()) break;
+        if (a.w < fh * 4 || a.h < fh) continue;
+        Piece p;
+        p.at = a.at, p.w = a.w, p.outside = a.outside;
+        p.short_texts = short_texts;
+        for (const LegendEntry& e : legend)  // one key per row at most: the short texts where a long one overflows
+            if (e.kind == LegendEntry::Kind::Key && fh * 2 + ImGui::CalcTextSize(e.text.c_str()).x > a.w) p.short_texts = true;
+        while (i < legend.size()) {
+            LegendEntry e = legend[i];
+            if (e.kind == LegendEntry::Kind::Key) {
+                const std::string& t = p.short_texts && !e.short_text.empty() ? e.short_text : e.text;
+                if (fh * 2 + ImGui::CalcTextSize(t.c_str()).x > a.w) break;  // wider than the area: the next one
+            } else if (e.kind == LegendEntry::Kind::Line) {
+                e.text = wrap_at_spaces(e.text, a.w);
+                if (!e.short_text.empty()) e.short_text = wrap_at_spaces(e.short_text, a.w);
+            }
+            p.entries.push_back(std::move(e));
+            const float h = lay_out_legend(p.entries, a.w, nullptr, {}, p.short_texts);
+            if (h > a.h) {
+                p.entries.pop_back();
+                break;
+            }
+            p.h = h;
+            ++i;
+        }
+        if (!p.entries.empty()) out.push_back(std::move(p));
+    }
+    return i;
+}
+
+}  // namespace
+
+// Filling the window (a projector), the legend goes where there is room, whole (issue 33: at
+// 720p after Reveal the answer took the room below the lesson strip and the last keys, the
+// zero-writers' names among them, were dropped). In order: the area given from outside
+// (below the lesson strip) or the column the matrices leave free on the right; the column
+// right of C below the local arrays; the band below the matrices. The part in words goes
+// first when room is short (the presenter bar says where we are too); then, rather than lose
+// an entry, the matrices shrink to widen the band below them.
+void EmulationView::place_side_legend(Frame& f) {
+    Legend legend = legend_of(f);
+    legend_layout_.entries = legend.size();
+    const bool sentence = !f.heatmap && f.v.has_detail;
+    if (sentence) legend.insert(legend.begin(), {LegendEntry::Kind::Line, 0, phase_sentence(f.v, f.t.dims, f.d.hidden), {}, {}});
+    const float bottom = f.origin.y + f.size.y;
+    auto areas = [&](bool all) {
+        std::vector<LegendArea> out;
+        float right = f.origin.x + f.size.x - f.gap * 0.5f;  // the in-window areas end here
+        if (side_area_) {
+            const auto& a = *side_area_;
+            out.push_back({ImVec2(a[0], a[1]), a[2] - a[0], a[3] - a[1], true});
+        } else {
+            const ImVec2 at(f.content_right + f.gap * 1.5f, f.origin.y + f.lh * 0.5f);
+            const float w = f.origin.x + f.size.x - at.x - f.gap;
+            if (w >= f.fh * 8) {
+                out.push_back({at, w, bottom - at.y, false});
+                right = at.x - f.gap * 0.5f;
+            }
+        }
+        if (!all) return out;
+        // Right of B and C (and of their pads), below the local arrays, down to C's bottom.
+        const float cx = f.pc.p0.x + (f.pc.p1.x - f.pc.p0.x) * float(f.C->cols + f.pad_n) / float(std::max<int64_t>(1, f.C->cols));
+        const float unzoomed_cx = f.origin.x + (cx - f.origin.x - f.xf.offset.x) / std::max(1e-3f, f.xf.scale);
+        const float x0 = unzoomed_cx + f.gap, y0 = (f.show_locals && !f.corner_locals ? locals_end(f) : f.origin.y + f.lh * 0.5f);
+        if (right - x0 >= f.fh * 4 && f.matrices_bottom - y0 >= f.fh) out.push_back({ImVec2(x0, y0), right - x0, f.matrices_bottom - y0, false});
+        const float by = f.matrices_bottom + f.fh * 0.25f, bx = f.origin.x + f.gap;
+        if (bottom - by >= f.fh) out.push_back({ImVec2(bx, by), right - bx, bottom - by, false});
+        return out;
+    };
+    auto place = [&](size_t from, bool all, bool short_texts) {
+        f.side.clear();
+        return flow_legend(legend, from, areas(all), short_texts, f.side);
+    };
+    const size_t first = sentence ? 1 : 0;
+    size_t from = 0, placed = place(0, false, false);  // one piece, long texts where they fit
+    if (placed < legend.size()) placed = place(0, false, true);
+    if (placed < legend.size() && sentence) placed = place(from = first, false, true);
+    if (placed < legend.size()) placed = place(from = first, true, true);
+    if (placed < legend.size()) {
+        // Rather than lose an entry, a band below the matrices as wide as the view: the matrices
+        // shrink by the least that makes the rest fit (found by halving). They shrink no
+        // further than keeps the corner above A as wide as the presenter bar needs (its
+        // controls would run over B), nor past 0.6 of the view.
+        const float corner0 = f.pb.p0.x - f.origin.x;
+        auto corner_kept = [&] { return f.pb.p0.x - f.origin.x >= std::min(corner0, f.fh * 9.5f) - 0.5f; };
+        auto fits_at = [&](float h) {
+            f.legend_h = h;
+            lay_out_matrices(f);
+            return corner_kept() && place(first, true, true) == legend.size();
+        };
+        float most = f.size.y * 0.6f;
+        {
+            float lo = 0, hi = most;
+            f.legend_h = hi;
+            lay_out_matrices(f);
+            if (!corner_kept()) {
+                for (int i = 0; i < 8; ++i) {
+                    f.legend_h = (lo + hi) * 0.5f;
+                    lay_out_matrices(f);
+                    (corner_kept() ? lo : hi) = f.legend_h;
+                }
+                most = lo;
+            }
+        }
+        float lo = 0, hi = most;
+        if (fits_at(hi))
+            for (int i = 0; i < 8; ++i) {
+                const float mid = (lo + hi) * 0.5f;
+                (fits_at(mid) ? hi : lo) = mid;
+            }
+        f.legend_h = hi;
+        lay_out_matrices(f);
+        placed = place(first, true, true);
+        while (placed < legend.size() && !legend.empty()) {  // a window too small for it all: the last lines go first
+            legend.pop_back();
+            placed = place(first, true, true);
+        }
+        legend_layout_.dropped = legend_layout_.entries + first - legend.size();
+    }
+    legend_layout_.phase_sentence = sentence && from == 0 && placed > 0;
+    if (!side_area_ && !f.side.empty() && f.side.front().at.x > f.content_right) f.right_limit = f.side.front().at.x - f.gap * 0.5f;
+    for (const Frame::Piece& p : f.side) {
+        LegendPiece lp{{p.at.x, p.at.y, p.at.x + p.w, p.at.y + p.h}, {}};
+        for (const LegendEntry& e : p.entries) lp.texts.push_back(p.short_texts && !e.short_text.empty() ? e.short_text : e.text);
+        legend_layout_.pieces.push_back(std::move(lp));
+    }
+    if (!f.side.empty()) legend_box_ = legend_layout_.pieces.front().box;
 }
 
 // Cell colours, recomputed only when what they show changes.
@@ -664,7 +820,7 @@ void EmulationView::paint_annotations(const Frame& f) {
                     if (r > m.rows + 64 || c > m.cols + 64) continue;
                     const ImVec2 p = cell_pos(m, double(r), double(c));
                     dl->AddRectFilled(ImVec2(p.x + 1, p.y + 1), ImVec2(p.x + cw - 1, p.y + cw - 1), kPastEdge);
-                    if (fit.px > 0 && f.d.progress >= 1.0) cell_label(dl, p, cw, "0", fit);  // once the part has written them
+                    if (fit.px > 0 && f.d.progress >= 1.0) cell_label(dl, p, cw, "0", fit, IM_COL32(235, 235, 235, 255));  // once the part has written them
                 }
                 dashed_outline(dl, m, tm.rect, tm.matrix == "A" ? pal.a_loaded : pal.b_loaded, line, room);
             }
@@ -724,10 +880,11 @@ void EmulationView::paint_annotations(const Frame& f) {
 // Element names on the cells of A, B and C (M0,1 ... as on the slides) where a cell is
 // large enough to read one, and, at an iteration of a use part, the cells of C whose sums
 // grow outlined in the colour of the local cells they read.
-void EmulationView::paint_cell_names(const Frame& f) {
+void EmulationView::paint_cell_names(const Frame& f) const {
     if (f.heatmap) return;
     const char letters[3] = {'A', 'B', 'C'};
     const MatrixPlacement* places[3] = {&f.pa, &f.pb, &f.pc};
+    const Grid* grids[3] = {&a_, &b_, &c_};
     for (int m = 0; m < 3; ++m) {
         const MatrixPlacement& p = *places[m];
         if (p.rows <= 0 || p.cols <= 0 || int64_t(p.rows) * p.cols > 64 * 64) continue;
@@ -735,8 +892,11 @@ void EmulationView::paint_cell_names(const Frame& f) {
         const LabelFit px = label_fit(size, element_name(letters[m], p.rows - 1, p.cols - 1, f.d.naming));  // one size for the matrix
         if (px.px <= 0) continue;
         for (int r = 0; r < p.rows; ++r)
-            for (int c = 0; c < p.cols; ++c)
-                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming), px);
+            for (int c = 0; c < p.cols; ++c) {
+                const size_t at = size_t(r) * size_t(p.cols) + size_t(c);
+                const ImU32 fill = at < grids[m]->rgba.size() ? grids[m]->rgba[at] : 0;
+                cell_label(f.dl, cell_pos(p, double(r), double(c)), size, element_name(letters[m], r, c, f.d.naming), px, fill);
+            }
     }
     if (!f.d.frame || !f.d.frame->iteration) return;
     if (const FrameArray* c = f.d.frame->find("C"))
@@ -762,11 +922,10 @@ void EmulationView::paint_locals(const Frame& f) {
                           ImGuiWindowFlags_NoScrollWithMouse);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->PushClipRect(f.origin, ImVec2(f.right_limit, bottom), true);
-    const float avail_h = std::max(20.f, (bottom - ly) / float(v.locals.size()) - f.lh - f.gap);
     while (locals_.size() < v.locals.size()) locals_.push_back(std::make_unique<Grid>());
     for (size_t i = 0; i < v.locals.size(); ++i) {
         const LocalArrayView& la = v.locals[i];
-        const float cs = std::max(1.f, std::min((f.local_w - f.gap) / float(la.cols), avail_h / float(la.rows)) * f.xf.scale);
+        const float cs = std::max(1.f, local_cell(f, i) * f.xf.scale);
         const ImVec2 p0 = f.xf.apply(f.origin, ImVec2(lx, ly + f.lh));
         const MatrixPlacement pl{la.name, "local", p0, ImVec2(p0.x + cs * la.cols, p0.y + cs * la.rows), la.rows, la.cols};
         char buf[160];
@@ -806,7 +965,8 @@ void EmulationView::paint_locals(const Frame& f) {
             const LabelFit px = label_fit(cs, widest);
             for (const FrameCell& cell : fa->cells)
                 if (!cell.label.empty() && cell.row < la.rows && cell.col < la.cols)
-                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px);
+                    cell_label(dl, cell_pos(pl, double(cell.row), double(cell.col)), cs, cell.label, px,
+                               g.rgba[size_t(cell.row) * size_t(la.cols) + size_t(cell.col)]);
             // The zeros written in this part, ringed: their work-items need the slides' "special treatment".
             for (const ZeroWrite& z : f.d.frame->zero_writes)
                 if (z.cell.array == la.name && z.cell.row < la.rows && z.cell.col < la.cols) {

@@ -97,6 +97,27 @@ struct LegendEntry {
 using Legend = std::vector<LegendEntry>;
 // Lays `legend` out in `width` pixels; paints it at `at` when `dl` is given. Returns the height.
 float lay_out_legend(const Legend& legend, float width, ImDrawList* dl = nullptr, ImVec2 at = {}, bool short_texts = false);
+// Where a side legend went (presenter mode): one piece per free area it was flowed into, in
+// order (below the lesson strip first, then the column below the local arrays, then a band
+// below the matrices, which shrink to make it), each with the entries' texts as drawn.
+struct LegendPiece {
+    std::array<float, 4> box{};  // x0, y0, x1, y1 on screen
+    std::vector<std::string> texts;
+};
+struct LegendLayout {
+    std::vector<LegendPiece> pieces;
+    size_t entries = 0;  // the legend's entries (without the phase sentence)
+    size_t dropped = 0;  // entries that found no room anywhere (0 unless the window is tiny)
+    bool phase_sentence = false;  // the part in words went first (dropped before any entry)
+};
+// A cell's label sits on a light plate only while the plate covers at most this share of
+// the cell (the fill is the point); past it the label goes bare, in an ink that reads on the fill.
+inline constexpr float kMostPlate = 0.4f;
+// The share of a `cell` px square a label's plate covers (its lines `top`, `bottom` in px; a
+// bottom of width 0: one line).
+float label_plate_share(float cell, ImVec2 top, ImVec2 bottom);
+// A fill on which black text does not read (white does).
+bool dark_fill(ImU32 colour);
 // The colour of a count of global loads per element (heatmap), the same in every run.
 ImU32 heat_colour(uint32_t loads);
 
@@ -108,6 +129,8 @@ public:
     const std::vector<MatrixPlacement>& placements() const { return placements_; }
     // Where the last draw put its legend (x0, y0, x1, y1 on screen); none when it drew none.
     const std::optional<std::array<float, 4>>& legend_box() const { return legend_box_; }
+    // Filling the window: every piece of the side legend and what each holds.
+    const LegendLayout& legend_layout() const { return legend_layout_; }
     // Filling the window (SideLegend): where the legend goes instead of the column the
     // matrices leave free (x0, y0, x1, y1): below the presenter's lesson strip.
     void set_side_legend_area(std::optional<std::array<float, 4>> area) { side_area_ = area; }
@@ -121,9 +144,12 @@ private:
     static Legend legend_of(const Frame& f);
     static void tile_room(Frame& f);  // cells to leave past the edges for tiles hanging over them
     static void lay_out_matrices(Frame& f);
+    static float local_cell(const Frame& f, size_t i);  // a local array's cell size, before zoom and pan
+    static float locals_end(const Frame& f);           // where the column of local arrays ends, before zoom and pan
+    void place_side_legend(Frame& f);                  // flows the legend into the free areas (filling the window)
     void paint_cells(const Frame& f);
     static void paint_annotations(const Frame& f);
-    static void paint_cell_names(const Frame& f);  // element names on cells large enough to read them
+    void paint_cell_names(const Frame& f) const;  // element names on cells large enough to read them
     static void paint_wrong_cells(const Frame& f);  // every cell of P that differs from the CPU reference
     void paint_locals(const Frame& f);
     static EmulationViewResult handle_hover(const Frame& f);
@@ -131,6 +157,7 @@ private:
     std::vector<std::unique_ptr<Grid>> locals_;
     std::vector<MatrixPlacement> placements_;
     std::optional<std::array<float, 4>> legend_box_;
+    LegendLayout legend_layout_;
     std::optional<std::array<float, 4>> side_area_;
     std::string cache_key_;
 };

@@ -73,7 +73,9 @@ PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& ti
     : dl_(dl), x0_(x0), x1_(x1), y0_(y0), y1_(y1), lx_(log_x), ly_(log_y) {
     const Palette& pal = theme().pal;
     const float fh = ImGui::GetFontSize();
-    a_ = ImVec2(p0.x + fh * left_margin_em, p0.y + fh * 1.6f);
+    // below the title, which keeps its own (large) size when the body text is scaled down for
+    // crowded rows (issue 33: at 720p "every rung, 256³" ran into the frame's top line)
+    a_ = ImVec2(p0.x + fh * left_margin_em, p0.y + std::max(fh * 1.6f, theme().big->FontSize + fh * 0.4f));
     b_ = ImVec2(p1.x - fh * 0.8f, p1.y - fh * 2.8f);
     dl_->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 255));
     dl_->AddText(theme().big, theme().big->FontSize, ImVec2(p0.x + fh * 0.5f, p0.y + 1), pal.text, title.c_str());
