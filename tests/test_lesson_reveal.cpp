@@ -197,12 +197,13 @@ void expect_drawn(const nlohmann::json& j, const fs::path& png) {
     }
 }
 
-// `drawn`: also check each matrix is in the screenshot where the layout puts it.
-nlohmann::json layout_of(const std::string& args, std::string& text, std::string& err, bool drawn = true) {
+// `drawn`: also check each matrix is in the screenshot where the layout puts it. `presenter`:
+// the projector's layout (else the desk's, with its timeline).
+nlohmann::json layout_of(const std::string& args, std::string& text, std::string& err, bool drawn = true, bool presenter = true) {
     static int n = 0;
     const fs::path layout = scratch() / ("layout" + std::to_string(++n) + ".json"), txt = scratch() / ("layout" + std::to_string(n) + ".txt");
     const fs::path png = scratch() / ("layout" + std::to_string(n) + ".png");
-    const std::string cmd = std::string(TILESCOPE_BIN) + " gui " + args + " --presenter --window 1280x720 --frames 8 --layout " +
+    const std::string cmd = std::string(TILESCOPE_BIN) + " gui " + args + (presenter ? " --presenter" : "") + " --window 1280x720 --frames 8 --layout " +
                             layout.string() + " --text " + txt.string() + " --screenshot " + png.string() + " >/dev/null 2>" +
                             (scratch() / "layout.err").string();
     const int raw = std::system(cmd.c_str());
@@ -386,4 +387,24 @@ TEST(Presenter, TheTimelinesBarsAndLabelsFitAt720p) {
     }
     EXPECT_GE(tallest, 4.0);
     EXPECT_EQ(with_boxes, 1) << "the part on show (a use part) carries its iterations: " << t.dump();
+}
+
+// On a question about the phase count the timeline (the desk's layout: the projector draws
+// none on these steps) draws the parts up to the one on show and one grey block for the rest
+// until Reveal: a segment per part would count the phases (lesson 4 step 2: K = 45 with TS 8,
+// six phases of a load and a use part, then the store; the step opens at phase 5's load).
+// After Reveal every part is drawn.
+TEST(Timeline, HoldsTheLaterPartsOnAPhaseQuestion) {
+    std::string text, err;
+    const std::string step = "--lesson " + std::string(TILESCOPE_LESSONS) + "/4_partial_tiles.json --step 2";
+    const nlohmann::json before = layout_of(step, text, err, false, false);
+    ASSERT_FALSE(before.empty()) << err;
+    const nlohmann::json after = layout_of(step + " --reveal", text, err, false, false);
+    ASSERT_FALSE(after.empty()) << err;
+    ASSERT_TRUE(before.contains("timeline") && after.contains("timeline")) << before.dump() << "\n" << after.dump();
+    EXPECT_TRUE(before["timeline"]["held"].get<bool>());
+    EXPECT_FALSE(after["timeline"]["held"].get<bool>());
+    EXPECT_EQ(after["timeline"]["segments"].size(), 13u);
+    EXPECT_EQ(before["timeline"]["segments"].size(), before["interval"].get<size_t>() + 1) << "the parts up to the one on show";
+    EXPECT_LT(before["timeline"]["segments"].size(), after["timeline"]["segments"].size());
 }

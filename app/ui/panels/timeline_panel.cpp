@@ -151,7 +151,9 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
     std::string slider = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + ": " + part->name : "part %d";
     if (c.iteration) slider += " (iteration " + std::to_string(*c.iteration) + ")";
     ImGui::SetNextItemWidth(std::max(fh * 3, ImGui::GetContentRegionAvail().x - (show_text ? text_w : 0.f)));
-    if (n > 0 && ImGui::SliderInt("##part", &interval, 0, n - 1, slider.c_str())) {
+    if (n > 0 && plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount)) {
+        ImGui::TextUnformatted(slider.c_str());  // a slider's range would count the phases
+    } else if (n > 0 && ImGui::SliderInt("##part", &interval, 0, n - 1, slider.c_str())) {
         c.interval = interval;
         c.iteration.reset();
         c.progress = 1.0;
@@ -188,13 +190,27 @@ void draw_timeline_panel(AppState& s, float height) {
     ImGui::InvisibleButton("##timeline", ImVec2(w, h));
     if (!g || n == 0) return;
     const float fh = ImGui::GetFontSize();
-    const float seg = w / float(n);
+    // On a question about the phase count the parts after the one on show are one grey block
+    // until Reveal: a segment per part (and their widths) would count the phases for the room.
+    const bool held = plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount);
+    const int shown = held ? std::min(n, c.interval + 1) : n;
+    const float seg = w / float(held ? shown + 1 : n);
+    g_last_layout.held = held;
     uint64_t max_bytes = 1;
-    for (const BarrierInterval& in : g->intervals)
+    for (int i = 0; i < shown; ++i) {
+        const BarrierInterval& in = g->intervals[size_t(i)];
         max_bytes = std::max<uint64_t>(max_bytes, std::max(in.global.load_bytes + in.global.store_bytes, in.local.load_bytes + in.local.store_bytes));
+    }
     const float bar_top = p0.y + fh * 1.3f, bar_h = h - fh * 2.6f;
     g_last_layout.bar_room = bar_h;
-    for (int i = 0; i < n; ++i) {
+    if (held) {
+        const float x0 = p0.x + seg * float(shown), x1 = p0.x + w;
+        dl->AddRectFilled(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), IM_COL32(200, 200, 200, 255));
+        const std::string later = std::string("later parts: ") + kHiddenUntilReveal;
+        const std::string text = ImGui::CalcTextSize(later.c_str()).x <= x1 - x0 - 8 ? later : kHiddenUntilReveal;
+        dl->AddText(ImVec2(x0 + 4, p0.y + 1), pal.text, text.c_str());
+    }
+    for (int i = 0; i < shown; ++i) {
         TimelineLayout::Segment laid;
         const BarrierInterval& in = g->intervals[size_t(i)];
         const float x0 = p0.x + seg * i, x1 = x0 + seg;

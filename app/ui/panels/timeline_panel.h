@@ -18,7 +18,8 @@ struct TimelineLayout {
         float boxes_x1 = 0;       // right edge of the iteration boxes at the foot; 0: none drawn
         float global_bar_h = 0, local_bar_h = 0;
     };
-    std::vector<Segment> segments;
+    std::vector<Segment> segments;  // the parts drawn one by one
+    bool held = false;  // the later parts drawn as one block until Reveal (a phase-count question)
 };
 const TimelineLayout& last_timeline_layout();
 void forget_timeline_layout();  // a frame that draws no timeline

@@ -93,7 +93,7 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
         for (const TimelineLayout::Segment& g : t.segments)
             segs.push_back({{"x0", g.x0}, {"x1", g.x1}, {"line_label_x0", g.line_label_x0}, {"boxes_x1", g.boxes_x1},
                             {"global_bar_h", g.global_bar_h}, {"local_bar_h", g.local_bar_h}});
-        j["timeline"] = {{"bar_room", t.bar_room}, {"segments", segs}};
+        j["timeline"] = {{"bar_room", t.bar_room}, {"segments", segs}, {"held", t.held}};
     }
     write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
