@@ -145,9 +145,7 @@ int run_paired(const Options& o) {
                          100 * ps.share.max, ps.peak_median_gflops, c.kernel.name.c_str(), ps.rung_median_gflops, before[0],
                          after[0]);
         if (verified && ps.share.median > 1)  // the peak kernel lost to a rung in the same moments: no roof here
-            std::fprintf(out, "  the peak is below %s in the same pairs: not a roof at this size (a launch this short "
-                              "measures the peak kernel's start-up as much as its multiply-adds)\n",
-                         c.kernel.name.c_str());
+            std::fprintf(out, "  the peak kernel ran below %s in the same pairs: not a roof at this size\n", c.kernel.name.c_str());
         else if (!verified)
             std::fprintf(out, "  %s did NOT verify (%s): no share\n", c.kernel.name.c_str(), m.verification.summary().c_str());
         std::fflush(out);
