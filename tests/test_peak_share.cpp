@@ -118,6 +118,8 @@ TEST(MeasureInterleaved, EachConfigIsTimedOnceARoundAndVerified) {
         EXPECT_EQ(m[i].kernel, configs[i].kernel.name);
         EXPECT_EQ(m[i].size, configs[i].size);
         EXPECT_EQ(m[i].times_s.size(), 5u);
+        ASSERT_EQ(m[i].cpu_times_s.size(), 5u);  // PoCL's workers run in this process: CPU time per launch
+        for (const double c : m[i].cpu_times_s) EXPECT_GE(c, 0);
         EXPECT_TRUE(m[i].checked);
         EXPECT_TRUE(m[i].verification.verified) << m[i].kernel << ": " << m[i].verification.summary();
         EXPECT_GT(m[i].gflops, 0);
@@ -159,6 +161,10 @@ TEST(CeilingsAgainst, PrintsThePairedShareAndWritesEveryPair) {
         EXPECT_LE(r["share_median"].get<double>(), r["share_q3"].get<double>());
         EXPECT_LE(r["share_q3"].get<double>(), r["share_max"].get<double>());
         EXPECT_GT(r["share_min"].get<double>(), 0);
+        // The same pairs by CPU time (PoCL's threads are ours): one ratio a pair where both took some.
+        EXPECT_LE(r["cpu_ratios"].size(), 3u);
+        EXPECT_LE(r["cpu_share_q1"].get<double>(), r["cpu_share_median"].get<double>());
+        EXPECT_LE(r["cpu_share_median"].get<double>(), r["cpu_share_q3"].get<double>());
         EXPECT_EQ(r["peak_below_rung"].get<bool>(), r["share_median"].get<double>() > 1);
         // Each ratio is the pair's own: the rung's GFLOP/s over the peak's in the same pair.
         for (size_t i = 0; i < 3; ++i)
@@ -167,6 +173,15 @@ TEST(CeilingsAgainst, PrintsThePairedShareAndWritesEveryPair) {
         EXPECT_DOUBLE_EQ(r["peak_flops"].get<double>(), 2.0 * r["peak_work_items"].get<double>() * r["peak_K"].get<double>());
     }
     EXPECT_EQ(j["results"][1]["padded_to"], "45x48x29");
+
+    // A point as given, not the device's tuning.
+    ASSERT_EQ(run("ceilings --device pocl --against cpu_panel --size 64 --pairs 2 --tile 16 --param WPTM=4 --json " +
+                      (dir / "given.json").string(), dir), 0) << slurp(dir / "err");
+    EXPECT_NE(slurp(dir / "out").find("cpu_panel TS=16 "), std::string::npos) << slurp(dir / "out");
+    const nlohmann::json g = nlohmann::json::parse(slurp(dir / "given.json"))["results"][0];
+    EXPECT_EQ(g["tile"], 16);
+    EXPECT_EQ(g["params"]["WPTM"], 4);
+    EXPECT_EQ(g["params_source"], "given");
     fs::remove_all(dir);
 }
 
@@ -182,6 +197,7 @@ TEST(CeilingsAgainst, RefusesBadInputInOneLineAndWritesNothing) {
         {"--against cpu_panel --reps 3", "--reps: --against times pairs; accepted with it:"},
         {"--against cpu_panel --size 0", "--size"},
         {"--pairs 3", "--pairs: belongs to --against K"},
+        {"--against cpu_panel --param NO_SUCH=1", "NO_SUCH"},
         {"--against cpu_panel --device emulator", "--device emulator: the emulator has no speed to measure"},
     };
     for (const auto& [args, want] : cases) {

@@ -13,6 +13,7 @@
 #include "core/base/errors.h"
 #include "core/kernel/catalog.h"
 #include "core/tuning/tuning.h"
+#include "args/setup.h"
 
 namespace tilescope::cli {
 
@@ -48,7 +49,8 @@ std::string load_text(const std::array<double, 3>& l) {
 
 const char* kHelp =
     "usage: tilescope ceilings [--device SEL] [--reps R] [--json PATH|-]\n"
-    "       tilescope ceilings --against K [--size S[,S..]] [--pairs P] [--warmup W] [--device SEL] [--json PATH|-]\n"
+    "       tilescope ceilings --against K [--size S[,S..]] [--pairs P] [--warmup W] [--tile T] [--param NAME=V]...\n"
+    "                          [--device SEL] [--json PATH|-]\n"
     "Measures the device's roofline ceilings with the kernels in kernels/ceilings/:\n"
     "peak single-precision FLOP/s (multiply-adds in registers) and global-memory\n"
     "bandwidth (a float4 copy of 256 MiB, bytes read plus written). Best of R runs.\n"
@@ -65,16 +67,19 @@ const char* kHelp =
     "to about K's FLOPs, so both meet the same moment's load; P pairs (default 30) after W\n"
     "untimed ones (default 2). Prints the median of the pairs' ratios (K's GFLOP/s over the\n"
     "peak's in the same pair), the middle half and the extremes of those ratios, both kernels'\n"
-    "median GFLOP/s, the host CPU and the load average before and after. K runs with the\n"
-    "device's tuning, as bench does ([tuned ...] or [default ...]), and is verified against the\n"
-    "CPU reference; an unverified K has no share (exit 1). On a machine others use, a peak\n"
-    "timed in one minute and a rung in another compare two loads; a paired ratio compares\n"
-    "the kernels. With --json, every pair's figures too.\n";
+    "median GFLOP/s, the same pairs by CPU time (GFLOP per CPU-second of this process: what\n"
+    "each kernel did with the CPU it got, on a CPU device), the host CPU and the load average\n"
+    "before and after. K runs with the device's tuning, as bench does ([tuned ...] or\n"
+    "[default ...]), or at --tile T and --param NAME=V as given, and is verified against the\n"
+    "CPU reference; an unverified K has no share (exit 1). A median above 100 % is flagged:\n"
+    "there the peak kernel is no roof. On a machine others use, a peak timed in one minute and\n"
+    "a rung in another compare two loads; a paired ratio compares the kernels. With --json,\n"
+    "every pair's figures too.\n";
 
 // ceilings --against K: the rung's share of the peak, timed in pairs.
 int run_paired(const Options& o) {
     for (const std::string name : {"reps"})
-        if (o.has(name)) throw InputError("--" + name + ": --against times pairs; accepted with it: --size, --pairs, --warmup, --device, --json");
+        if (o.has(name)) throw InputError("--" + name + ": --against times pairs; accepted with it: --size, --pairs, --warmup, --tile, --param, --device, --json");
     const std::string name = o.get_or("against", "");
     const KernelSpec* rung = find_rung(name);
     if (!rung) throw InputError("--against " + shown(name, 60) + ": unknown rung; accepted: one of " + rung_names());
@@ -91,10 +96,18 @@ int run_paired(const Options& o) {
     if (device.is_emulator) throw InputError("--device emulator: the emulator has no speed to measure; pick a real device");
     Runner runner(device);
     std::vector<LaunchConfig> configs;
+    // --tile / --param: that point as given; else the device's tuning, as bench.
+    const bool given = o.has("tile") || o.has("param");
+    const int tile = o.has("tile") ? tiles_from(o, *rung, false).front() : rung->default_tile;
     for (const ProblemSize& s : sizes) {
-        LaunchConfig c{*rung, s, rung->default_tile};
+        LaunchConfig c{*rung, s, tile};
+        for (const std::string& p : o.all("param")) {
+            const auto [pname, value] = parse_param(*rung, p);
+            c.params[pname] = value;
+        }
+        if (given) c.params_source = "given";
         LaunchConfig plain = c;
-        if (rung->library.empty()) apply_tuning(c, device);
+        if (rung->library.empty() && !given) apply_tuning(c, device);
         if (!c.tuning_origin.empty()) {  // a tuned point this device refuses: said once, the defaults instead
             try {
                 runner.validate(c);
@@ -144,6 +157,9 @@ int run_paired(const Options& o) {
                          100 * ps.share.median, 100 * ps.share.q1, 100 * ps.share.q3, 100 * ps.share.min,
                          100 * ps.share.max, ps.peak_median_gflops, c.kernel.name.c_str(), ps.rung_median_gflops, before[0],
                          after[0]);
+        if (verified && ps.cpu_share.count > 0)
+            std::fprintf(out, "  by CPU time (GFLOP per CPU-second of this process, same pairs): median %.1f%%, middle half %.1f-%.1f%%\n",
+                         100 * ps.cpu_share.median, 100 * ps.cpu_share.q1, 100 * ps.cpu_share.q3);
         if (verified && ps.share.median > 1)  // the peak kernel lost to a rung in the same moments: no roof here
             std::fprintf(out, "  the peak kernel ran below %s in the same pairs: not a roof at this size\n", c.kernel.name.c_str());
         else if (!verified)
@@ -166,6 +182,12 @@ int run_paired(const Options& o) {
             r["share_min"] = ps.share.min;
             r["share_max"] = ps.share.max;
             r["peak_below_rung"] = ps.share.median > 1;
+            if (ps.cpu_share.count > 0) {
+                r["cpu_share_median"] = ps.cpu_share.median;
+                r["cpu_share_q1"] = ps.cpu_share.q1;
+                r["cpu_share_q3"] = ps.cpu_share.q3;
+                r["cpu_ratios"] = ps.cpu_ratios;
+            }
             r["peak_gflops_median"] = ps.peak_median_gflops;
             r["rung_gflops_median"] = ps.rung_median_gflops;
             r["ratios"] = ps.ratios;
@@ -190,14 +212,14 @@ int run_paired(const Options& o) {
 }  // namespace
 
 int cmd_ceilings(const std::vector<std::string>& args) {
-    Options o("ceilings", {"device", "reps", "json", "against", "size", "pairs", "warmup"}, {"help"});
+    Options o("ceilings", {"device", "reps", "json", "against", "size", "pairs", "warmup", "tile", "param"}, {"help"});
     o.parse(args);
     if (o.has("help")) {
         std::cout << kHelp;
         return 0;
     }
     if (o.has("against")) return run_paired(o);
-    for (const std::string name : {"size", "pairs", "warmup"})
+    for (const std::string name : {"size", "pairs", "warmup", "tile", "param"})
         if (o.has(name)) throw InputError("--" + name + ": belongs to --against K (a rung's share of the peak, timed in pairs)");
     const int reps = o.get_int("reps", 5, 1, "an integer of at least 1");
     const auto json_path = o.get("json");

@@ -136,7 +136,12 @@ PairedShare measure_paired_share(Runner& runner, const LaunchConfig& rung, int p
         out.rung_gflops.push_back(r);
         if (p > 0) out.ratios.push_back(r / p);
     }
+    for (size_t i = 0; verified && i < out.peak.cpu_times_s.size() && i < out.rung.cpu_times_s.size(); ++i) {
+        const double p = out.peak.cpu_times_s[i], r = out.rung.cpu_times_s[i];
+        if (p > 0 && r > 0) out.cpu_ratios.push_back((launch.flops / r) / (out.peak_flops / p));
+    }
     out.share = spread_of(out.ratios);
+    out.cpu_share = spread_of(out.cpu_ratios);
     out.peak_median_gflops = spread_of(out.peak_gflops).median;
     out.rung_median_gflops = spread_of(out.rung_gflops).median;
     return out;

@@ -40,6 +40,11 @@ struct PairedShare {
     double peak_flops = 0;                 // 2*M*N*K
     std::vector<double> peak_gflops, rung_gflops, ratios;  // per pair
     RatioSpread share;                     // of `ratios`
+    // The same pairs by CPU time (GFLOP per CPU-second of this process, whose threads run a CPU
+    // device's work): what each kernel did with the CPU it got, whoever else ran. Empty where a
+    // launch took no CPU time of ours to measure.
+    std::vector<double> cpu_ratios;
+    RatioSpread cpu_share;
     double peak_median_gflops = 0, rung_median_gflops = 0;
 };
 

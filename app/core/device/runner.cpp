@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sstream>
+#include <ctime>
 
 #include "core/device/cl.h"
 #include "core/base/errors.h"
@@ -16,6 +17,13 @@
 
 namespace tilescope {
 namespace {
+
+// CPU seconds of every thread of this process so far.
+double process_cpu_seconds() {
+    timespec ts{};
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 std::string human_bytes(uint64_t b) {
     char buf[64];
@@ -539,8 +547,13 @@ std::vector<Measurement> Runner::measure_interleaved(const std::vector<LaunchCon
                 if (options.cancelled && options.cancelled()) throw Cancelled();
                 Staged& s = *staged[r % 2 == 0 ? i : staged.size() - 1 - i];
                 current = &s;
+                const double cpu0 = process_cpu_seconds();
                 const double t = impl_->launch_once(s.run(), s.run_launch, s.p, s.host, s.padded ? &s.pad : nullptr);
-                if (r >= options.warmup) s.m.times_s.push_back(t);
+                const double cpu1 = process_cpu_seconds();
+                if (r >= options.warmup) {
+                    s.m.times_s.push_back(t);
+                    s.m.cpu_times_s.push_back(cpu1 - cpu0);
+                }
             }
             if (options.progress)
                 options.progress((r < options.warmup ? "warm-up " : alone ? "run " : "round ") +
