@@ -295,3 +295,51 @@ TEST(QuickTuneKeepsTheStart, ACandidateFasterOnlyOnceByNoiseIsNotStored) {
     EXPECT_EQ(stored->tile, k.default_tile);
     EXPECT_DOUBLE_EQ(stored->gflops, 287);
 }
+
+// Issue 30 item 4: with confirm_paired (what a CPU device gets), the second look at a candidate
+// is the start and it timed in turn; the median of the pairs' ratios decides, and the sequential
+// re-measure is not made. Below 1: the start is kept; above: the candidate is stored.
+TEST(QuickTuneKeepsTheStart, APairedSecondLookDecides) {
+    const KernelSpec& k = rung();
+    int largest = 0;
+    for (int t : k.tiles) largest = std::max(largest, t);
+    ASSERT_NE(largest, k.default_tile);
+    for (const double ratio : {0.93, 1.31}) {
+        const fs::path dir = temp_dir(ratio < 1 ? "paired-slower" : "paired-faster");
+        const fs::path out = dir / "device.json";
+        std::map<int, int> calls;
+        const MeasurePoint measure = [&](int tile, const std::map<std::string, int64_t>& p) {
+            ++calls[tile];
+            return fake_point(tile, p);  // faster the larger the tile, measured alone
+        };
+        QuickTuneOptions qo;
+        int confirmed = 0;
+        qo.confirm_pairs = 10;
+        qo.confirm_paired = [&](const TuneResult& s, const TuneResult& b) -> std::optional<double> {
+            ++confirmed;
+            EXPECT_EQ(s.tile, k.default_tile);
+            EXPECT_EQ(b.tile, largest);
+            return ratio;
+        };
+        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                    measure, qo, out.string(), "test");
+        ASSERT_TRUE(run.saved);
+        EXPECT_EQ(confirmed, 1);
+        int total = 0;
+        for (const auto& [tile, n] : calls) total += n;
+        EXPECT_EQ(total, int(run.results.size())) << "no sequential re-measure once the pairs decided";
+        EXPECT_NE(run.verdict.find("10 pairs timed in turn"), std::string::npos) << run.verdict;
+        const auto stored = tuned_choice_in(read(out), k.name, "small");
+        ASSERT_TRUE(stored);
+        if (ratio < 1) {
+            EXPECT_EQ(run.best, run.start);
+            EXPECT_NE(run.verdict.find("kept the start"), std::string::npos) << run.verdict;
+            EXPECT_NE(run.verdict.find("median 0.93x"), std::string::npos) << run.verdict;
+            EXPECT_EQ(stored->tile, k.default_tile);
+        } else {
+            EXPECT_EQ(run.results[size_t(run.best)].tile, largest);
+            EXPECT_NE(run.verdict.find("median 1.31x"), std::string::npos) << run.verdict;
+            EXPECT_EQ(stored->tile, largest);
+        }
+    }
+}

@@ -1,6 +1,7 @@
 #include "core/device/ceilings.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
@@ -15,6 +16,10 @@ const KernelSpec& ceiling_kernel(const char* name) {
         if (k.name == name) return k;
     throw InputError(std::string("no ceiling kernel '") + name + "'");
 }
+
+// Independent chains per work-item: CPUs need 16 to fill their FMA pipes, GPUs hide the
+// latency with other work-items (peak_flops.cl says what was measured).
+int peak_chains(const Runner& runner) { return runner.device().is_gpu ? 4 : 16; }
 
 // The fastest of the timed launches: a ceiling is what the device can do at best.
 double best_time(Runner& runner, const LaunchConfig& c, const RunOptions& options) {
@@ -65,6 +70,80 @@ Ceilings measure_ceilings(Runner& runner, const RunOptions& options) {
         out.bytes = 8.0 * static_cast<double>(rows) * cols;
         out.bandwidth_gbs = out.bytes / t * 1e-9;
     }
+    return out;
+}
+
+RatioSpread spread_of(std::vector<double> v) {
+    RatioSpread s;
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    // Linear interpolation between the closest ranks (p = 0.25, 0.5, 0.75 of n - 1).
+    const auto at = [&](double p) {
+        const double x = p * static_cast<double>(v.size() - 1);
+        const size_t lo = static_cast<size_t>(x);
+        const size_t hi = std::min(lo + 1, v.size() - 1);
+        return v[lo] + (v[hi] - v[lo]) * (x - static_cast<double>(lo));
+    };
+    s.count = static_cast<int>(v.size());
+    s.min = v.front();
+    s.max = v.back();
+    s.q1 = at(0.25);
+    s.median = at(0.5);
+    s.q3 = at(0.75);
+    return s;
+}
+
+ProblemSize paired_peak_size(double flops, bool gpu, unsigned units) {
+    const auto round_up = [](double x, int64_t step) {
+        return static_cast<int64_t>(std::ceil(std::max(x, 1.0) / static_cast<double>(step))) * step;
+    };
+    if (gpu) {
+        const int64_t K = std::clamp<int64_t>(round_up(flops / (2.0 * 512 * 512), 64), 1024, int64_t{1} << 22);
+        return ProblemSize{512, 512, K};
+    }
+    constexpr int64_t kLongK = 16384, kStep = 256;
+    const int64_t kMinItems = 64 * 8 * static_cast<int64_t>(std::clamp(units, 1u, 1024u));  // 8 groups of 64 a core
+    int64_t K = kLongK;
+    double items = flops / (2.0 * static_cast<double>(K));
+    if (items < kMinItems) {
+        items = kMinItems;
+        K = std::clamp<int64_t>(round_up(flops / (2.0 * kMinItems), kStep), 1024, kLongK);
+    }
+    const int64_t rows = std::clamp<int64_t>(static_cast<int64_t>(std::llround(items / 64)), kMinItems / 64, int64_t{1} << 20);
+    return ProblemSize{rows, 64, K};
+}
+
+PairedShare measure_paired_share(Runner& runner, const LaunchConfig& rung, int pairs, int warmup, const RunOptions& options) {
+    if (pairs < 1) throw InputError("--pairs " + std::to_string(pairs) + ": accepted: an integer of at least 1");
+    PairedShare out;
+    const ResolvedLaunch launch = resolve(rung);
+    out.peak_size = paired_peak_size(launch.flops, runner.device().is_gpu, runner.device().compute_units);
+    out.peak_flops = 2.0 * static_cast<double>(out.peak_size.M) * static_cast<double>(out.peak_size.N) *
+                     static_cast<double>(out.peak_size.K);
+    const LaunchConfig peak{ceiling_kernel("ceiling_flops"), out.peak_size, 64,
+                            {{"CHAINS", peak_chains(runner)}}, "given"};
+    RunOptions ro = options;
+    ro.reps = pairs;
+    ro.warmup = warmup;
+    std::vector<Measurement> m = runner.measure_interleaved({peak, rung}, ro);
+    out.peak = std::move(m[0]);
+    out.rung = std::move(m[1]);
+    const bool verified = !out.rung.checked || out.rung.verification.verified;
+    for (size_t i = 0; i < out.peak.times_s.size() && i < out.rung.times_s.size(); ++i) {
+        const double p = out.peak.times_s[i] > 0 ? out.peak_flops / out.peak.times_s[i] * 1e-9 : 0;
+        const double r = out.rung.times_s[i] > 0 && verified ? launch.flops / out.rung.times_s[i] * 1e-9 : 0;
+        out.peak_gflops.push_back(p);
+        out.rung_gflops.push_back(r);
+        if (p > 0) out.ratios.push_back(r / p);
+    }
+    for (size_t i = 0; verified && i < out.peak.cpu_times_s.size() && i < out.rung.cpu_times_s.size(); ++i) {
+        const double p = out.peak.cpu_times_s[i], r = out.rung.cpu_times_s[i];
+        if (p > 0 && r > 0) out.cpu_ratios.push_back((launch.flops / r) / (out.peak_flops / p));
+    }
+    out.share = spread_of(out.ratios);
+    out.cpu_share = spread_of(out.cpu_ratios);
+    out.peak_median_gflops = spread_of(out.peak_gflops).median;
+    out.rung_median_gflops = spread_of(out.rung_gflops).median;
     return out;
 }
 

@@ -22,6 +22,10 @@ struct Measurement {
     ProblemSize ran_at;
     int reps = 0;
     std::vector<double> times_s;  // one per timed launch
+    // The process's CPU seconds (every thread: a CPU device's workers run in this process) over
+    // each timed launch, by Runner::measure_interleaved; on a machine others load, what the
+    // launch got of the CPU, where times_s is also what they took of it.
+    std::vector<double> cpu_times_s;
     double median_s = 0, min_s = 0;
     double gflops = 0;            // 2*M*N*K / median; 0 unless verified
     bool checked = false;         // a reference was available (rungs, --check)

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sstream>
+#include <ctime>
 
 #include "core/device/cl.h"
 #include "core/base/errors.h"
@@ -16,6 +17,13 @@
 
 namespace tilescope {
 namespace {
+
+// CPU seconds of every thread of this process so far.
+double process_cpu_seconds() {
+    timespec ts{};
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 std::string human_bytes(uint64_t b) {
     char buf[64];
@@ -447,99 +455,149 @@ Measurement Runner::measure(const LaunchConfig& config, const RunOptions& option
     if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
     if (!device_.is_emulator && runs_contained(config.kernel))
         return measure_contained(config, device_, options);  // refuses it first unless trusted
-    check_carried(config, device_, true);
-    const ResolvedLaunch launch = resolve(config);  // the user's sizes: the matrices, the check, the flops
-    check_limits(config, launch);
-    // A rung that may run padded, at a size that is not a multiple of its pad, runs at the
-    // padded size on copies (padded_config); everything else runs as asked.
-    const std::optional<LaunchConfig> padded = padded_config(config, device_);
-    const LaunchConfig& run = padded ? *padded : config;
-    const ResolvedLaunch run_launch = padded ? resolve(run) : launch;
-    if (padded) check_limits(run, run_launch);
-    run_contained_trial(run, device_, options.cancelled);  // once per point and process; validate() may have tried it
-    std::map<std::string, HostMatrix> host = make_matrices(launch);
+    return std::move(measure_interleaved({config}, options).front());
+}
 
-    Measurement m;
-    m.kernel = config.kernel.name;
-    m.title = config.kernel.title;
-    m.library = !config.kernel.library.empty();
-    m.device = device_.label();
-    m.size = config.size;
-    m.ran_at = run.size;
-    m.tile = config.tile;
-    m.launch = run_launch;
-    m.launch.flops = launch.flops;  // the user's product: the padding's zeros are no work done
-    m.params_source = config.params_source;
-    m.tuning_note = config.tuning_note;
-    m.reps = options.reps;
-    try {
+std::vector<Measurement> Runner::measure_interleaved(const std::vector<LaunchConfig>& configs, const RunOptions& options) {
+    if (options.reps < 1) throw InputError("--reps " + std::to_string(options.reps) + ": accepted: an integer of at least 1");
+    if (options.warmup < 0) throw InputError("--warmup " + std::to_string(options.warmup) + ": accepted: an integer of at least 0");
+    if (configs.empty()) return {};
+    // One launch ready to be timed again and again: its sizes, matrices, buffers and copies.
+    struct Staged {
+        LaunchConfig config;
+        std::optional<LaunchConfig> padded;
+        ResolvedLaunch launch, run_launch;
+        std::map<std::string, HostMatrix> host;
         Impl::Prepared p;
         Impl::Padding pad;
-        if (padded) {
-            // Every matrix gets its buffer here: the user's own where the padded shape is the
-            // same (bound directly), else a padded one with a copy in (inputs) or back (the
-            // checked output; other outputs, splitk's W, are the kernel's scratch).
-            std::map<std::string, cl::Buffer> buffers;
-            pad.copy = impl_->pad_copy_kernel(device_);
-            for (const ResolvedArg& a : run_launch.args) {
-                if (a.spec.kind != ArgSpec::Kind::Matrix) continue;
-                const ResolvedArg* u = launch.find(a.spec.name);
-                HostMatrix& h = host.at(a.spec.name);
-                if (u && u->rows == a.rows && u->cols == a.cols) {
-                    buffers.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                                            h.data.size() * sizeof(float), h.data.data()));
-                    continue;
+        Measurement m;
+        const LaunchConfig& run() const { return padded ? *padded : config; }
+    };
+    std::vector<std::unique_ptr<Staged>> staged;
+    for (const LaunchConfig& config : configs) {
+        if (!device_.is_emulator && runs_contained(config.kernel))
+            throw InputError("the kernel '" + shown(config.kernel.name, 60) + "' from " + config.kernel.carried_by +
+                             " runs only alone in a child process; it cannot be timed in turn with others");
+        check_carried(config, device_, true);
+        auto s = std::make_unique<Staged>();
+        s->config = config;
+        s->launch = resolve(config);  // the user's sizes: the matrices, the check, the flops
+        check_limits(config, s->launch);
+        // A rung that may run padded, at a size that is not a multiple of its pad, runs at the
+        // padded size on copies (padded_config); everything else runs as asked.
+        s->padded = padded_config(config, device_);
+        s->run_launch = s->padded ? resolve(*s->padded) : s->launch;
+        if (s->padded) check_limits(*s->padded, s->run_launch);
+        run_contained_trial(s->run(), device_, options.cancelled);  // once per point and process; validate() may have tried it
+        s->host = make_matrices(s->launch);
+        Measurement& m = s->m;
+        m.kernel = config.kernel.name;
+        m.title = config.kernel.title;
+        m.library = !config.kernel.library.empty();
+        m.device = device_.label();
+        m.size = config.size;
+        m.ran_at = s->run().size;
+        m.tile = config.tile;
+        m.launch = s->run_launch;
+        m.launch.flops = s->launch.flops;  // the user's product: the padding's zeros are no work done
+        m.params_source = config.params_source;
+        m.tuning_note = config.tuning_note;
+        m.reps = options.reps;
+        staged.push_back(std::move(s));
+    }
+    const Staged* current = staged.front().get();
+    try {
+        for (auto& sp : staged) {
+            Staged& s = *sp;
+            current = &s;
+            if (s.padded) {
+                // Every matrix gets its buffer here: the user's own where the padded shape is the
+                // same (bound directly), else a padded one with a copy in (inputs) or back (the
+                // checked output; other outputs, splitk's W, are the kernel's scratch).
+                std::map<std::string, cl::Buffer> buffers;
+                s.pad.copy = impl_->pad_copy_kernel(device_);
+                for (const ResolvedArg& a : s.run_launch.args) {
+                    if (a.spec.kind != ArgSpec::Kind::Matrix) continue;
+                    const ResolvedArg* u = s.launch.find(a.spec.name);
+                    HostMatrix& h = s.host.at(a.spec.name);
+                    if (u && u->rows == a.rows && u->cols == a.cols) {
+                        buffers.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                                h.data.size() * sizeof(float), h.data.data()));
+                        continue;
+                    }
+                    buffers.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE, a.bytes()));
+                    const bool in = a.spec.access == Access::In;
+                    if (!u || (!in && a.spec.name != s.config.kernel.check->c)) continue;
+                    s.pad.copies.push_back({a.spec.name, u->rows, u->cols, a.rows, a.cols, in});
+                    s.pad.user.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                               h.data.size() * sizeof(float), h.data.data()));
                 }
-                buffers.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE, a.bytes()));
-                const bool in = a.spec.access == Access::In;
-                if (!u || (!in && a.spec.name != config.kernel.check->c)) continue;
-                pad.copies.push_back({a.spec.name, u->rows, u->cols, a.rows, a.cols, in});
-                pad.user.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                                         h.data.size() * sizeof(float), h.data.data()));
+                std::map<std::string, HostMatrix> none;
+                s.p = impl_->prepare(*s.padded, s.run_launch, device_, &none, std::move(buffers));
+            } else {
+                s.p = impl_->prepare(s.config, s.launch, device_, &s.host);
             }
-            std::map<std::string, HostMatrix> none;
-            p = impl_->prepare(run, run_launch, device_, &none, std::move(buffers));
-        } else {
-            p = impl_->prepare(config, launch, device_, &host);
         }
+        // Round r launches every config once: in the given order on even rounds, reversed on
+        // odd ones, so a slow drift of the machine's load weighs on each alike.
+        const bool alone = staged.size() == 1;
         const int total = options.warmup + options.reps;
         for (int r = 0; r < total; ++r) {
-            if (options.cancelled && options.cancelled()) throw Cancelled();
-            const double t = impl_->launch_once(run, run_launch, p, host, padded ? &pad : nullptr);
-            if (r >= options.warmup) m.times_s.push_back(t);
+            for (size_t i = 0; i < staged.size(); ++i) {
+                if (options.cancelled && options.cancelled()) throw Cancelled();
+                Staged& s = *staged[r % 2 == 0 ? i : staged.size() - 1 - i];
+                current = &s;
+                const double cpu0 = process_cpu_seconds();
+                const double t = impl_->launch_once(s.run(), s.run_launch, s.p, s.host, s.padded ? &s.pad : nullptr);
+                const double cpu1 = process_cpu_seconds();
+                if (r >= options.warmup) {
+                    s.m.times_s.push_back(t);
+                    s.m.cpu_times_s.push_back(cpu1 - cpu0);
+                }
+            }
             if (options.progress)
-                options.progress((r < options.warmup ? "warm-up " : "run ") +
+                options.progress((r < options.warmup ? "warm-up " : alone ? "run " : "round ") +
                                  std::to_string(r < options.warmup ? r + 1 : r - options.warmup + 1) + "/" +
                                  std::to_string(r < options.warmup ? options.warmup : options.reps));
         }
-        if (padded) {
-            // The user's matrices: the copied-back output and those bound directly.
-            for (auto& [name, h] : host) {
-                auto u = pad.user.find(name);
-                const ResolvedArg* a = run_launch.find(name);
-                const cl::Buffer* b = u != pad.user.end() ? &u->second
-                                      : (a && a->rows == h.rows && a->cols == h.cols) ? &p.buffers.at(name)
-                                                                                      : nullptr;
-                if (b) impl_->queue.enqueueReadBuffer(*b, CL_TRUE, 0, h.data.size() * sizeof(float), h.data.data());
+        for (auto& sp : staged) {
+            Staged& s = *sp;
+            current = &s;
+            if (s.padded) {
+                // The user's matrices: the copied-back output and those bound directly.
+                for (auto& [name, h] : s.host) {
+                    auto u = s.pad.user.find(name);
+                    const ResolvedArg* a = s.run_launch.find(name);
+                    const cl::Buffer* b = u != s.pad.user.end() ? &u->second
+                                          : (a && a->rows == h.rows && a->cols == h.cols) ? &s.p.buffers.at(name)
+                                                                                          : nullptr;
+                    if (b) impl_->queue.enqueueReadBuffer(*b, CL_TRUE, 0, h.data.size() * sizeof(float), h.data.data());
+                }
+            } else {
+                impl_->read_back(s.launch, s.p, s.host);
             }
-        } else {
-            impl_->read_back(launch, p, host);
         }
     } catch (const cl::Error& e) {
-        throw InputError("kernel '" + config.kernel.name + "' failed on " + device_.label() + ": " + e.what() + " " +
+        throw InputError("kernel '" + current->config.kernel.name + "' failed on " + device_.label() + ": " + e.what() + " " +
                          cl_error_name(e.err()));
     }
-    const TimeSummary times = summarize_times(m.times_s);
-    m.median_s = times.median_s;
-    m.min_s = times.min_s;
-    if (config.kernel.check) {
-        if (options.progress) options.progress("verifying against the CPU reference");
-        const CheckSpec& c = *config.kernel.check;
-        m.checked = true;
-        m.verification = verify_product(host.at(c.a), host.at(c.b), host.at(c.c), options.cancelled);
+    std::vector<Measurement> out;
+    for (auto& sp : staged) {
+        Staged& s = *sp;
+        Measurement& m = s.m;
+        const TimeSummary times = summarize_times(m.times_s);
+        m.median_s = times.median_s;
+        m.min_s = times.min_s;
+        if (s.config.kernel.check) {
+            if (options.progress) options.progress("verifying against the CPU reference");
+            const CheckSpec& c = *s.config.kernel.check;
+            m.checked = true;
+            m.verification = verify_product(s.host.at(c.a), s.host.at(c.b), s.host.at(c.c), options.cancelled);
+        }
+        if (m.verification.verified && m.median_s > 0) m.gflops = s.launch.flops / m.median_s * 1e-9;
+        out.push_back(std::move(m));
     }
-    if (m.verification.verified && m.median_s > 0) m.gflops = launch.flops / m.median_s * 1e-9;
-    return m;
+    return out;
 }
 
 RunResult Runner::run_once(const LaunchConfig& config, const RunOptions& options) {

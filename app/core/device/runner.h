@@ -52,6 +52,14 @@ public:
     // failure, limits) or Cancelled.
     Measurement measure(const LaunchConfig& config, const RunOptions& options);
 
+    // Several launches timed in turn (issue 30 item 4): each round launches every config once,
+    // in the given order on even rounds and reversed on odd ones (A B, B A, ...), so the r-th
+    // times of all of them come from the same moments of a machine others may be loading.
+    // options.warmup untimed rounds, then options.reps timed ones; each result is read back,
+    // verified and summarized as measure() does, its times_s[r] from round r. A kernel from a
+    // file is refused (it runs only alone, in a child process). Throws InputError or Cancelled.
+    std::vector<Measurement> measure_interleaved(const std::vector<LaunchConfig>& configs, const RunOptions& options);
+
     // One untimed launch; returns the matrices. Used by the emulator trace.
     RunResult run_once(const LaunchConfig& config, const RunOptions& options = {});
 

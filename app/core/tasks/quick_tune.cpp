@@ -4,6 +4,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/device/ceilings.h"
 #include "core/device/runner.h"
 #include "core/kernel/catalog.h"
 #include "core/tuning/tuning.h"
@@ -47,6 +48,32 @@ QuickTuneOutcome run_quick_tune(const QuickTuneJob& job, const TaskProgress& pro
         progress.say(point_text(r.tile, r.params) + ": " + r.status);
         if (hooks.point) hooks.point(done, planned, r);
     };
+    // On a CPU (a machine others may be loading), a candidate that measured faster than the
+    // start once is looked at again in pairs, both timed in turn: the median of the pairs'
+    // ratios decides, not two medians taken in different moments.
+    constexpr int kConfirmPairs = 10;
+    if (dev.is_cpu) {
+        qo.confirm_pairs = kConfirmPairs;
+        qo.confirm_paired = [&](const TuneResult& a, const TuneResult& b) -> std::optional<double> {
+            RunOptions pro = ro;
+            pro.reps = kConfirmPairs;
+            pro.warmup = 1;
+            pro.progress = nullptr;
+            progress.say("timing the start and " + point_text(b.tile, b.params) + " in turn, " + std::to_string(kConfirmPairs) + " pairs");
+            try {
+                const std::vector<Measurement> m = runner.measure_interleaved(
+                    {LaunchConfig{*k, job.size, a.tile, a.params, "given"}, LaunchConfig{*k, job.size, b.tile, b.params, "given"}}, pro);
+                if (!m[0].verification.verified || !m[1].verification.verified) return std::nullopt;
+                std::vector<double> ratios;  // the same product: the start's time over the candidate's
+                for (size_t i = 0; i < m[0].times_s.size() && i < m[1].times_s.size(); ++i)
+                    if (m[1].times_s[i] > 0) ratios.push_back(m[0].times_s[i] / m[1].times_s[i]);
+                if (ratios.empty()) return std::nullopt;
+                return spread_of(ratios).median;
+            } catch (const InputError&) {
+                return std::nullopt;
+            }
+        };
+    }
     // From the best this device already has (its own, a similar device's, its type's).
     out.start = quick_tune_start(dev, *k, job.size);
     if (hooks.started) hooks.started(out);

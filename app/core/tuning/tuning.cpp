@@ -907,19 +907,34 @@ QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& siz
             // A candidate measured faster once: measure the start and it again, back to back.
             TuneResult& b = run.results[run.best];
             if (options.cancelled && options.cancelled()) throw Cancelled();
-            const TuneResult s2 = measure(s.tile, s.params);
-            if (options.cancelled && options.cancelled()) throw Cancelled();
-            const TuneResult b2 = measure(b.tile, b.params);
-            if (options.cancelled && options.cancelled()) throw Cancelled();
             const std::string first = figure(b.gflops) + " against " + figure(s.gflops);
-            if (b2.status == "ok" && (s2.status != "ok" || b2.gflops > s2.gflops)) {
-                run.verdict = "stored " + text(b) + ": faster than the start " + text(s) + " twice (" + first + ", then " +
-                              figure(b2.gflops) + " against " + figure(s2.status == "ok" ? s2.gflops : 0) + " GFLOP/s)";
+            if (options.confirm_paired) {
+                const std::optional<double> ratio = options.confirm_paired(s, b);
+                if (options.cancelled && options.cancelled()) throw Cancelled();
+                const std::string pairs = std::to_string(options.confirm_pairs) + " pairs timed in turn";
+                if (ratio && *ratio > 1) {
+                    run.verdict = "stored " + text(b) + ": faster than the start " + text(s) + " (" + first +
+                                  " GFLOP/s), then in " + pairs + " (median " + figure(*ratio) + "x the start's speed)";
+                } else {
+                    run.verdict = "kept the start " + text(s) + ": " + text(b) + " measured faster once (" + first +
+                                  " GFLOP/s) but not in " + pairs + " (" +
+                                  (ratio ? "median " + figure(*ratio) + "x the start's speed" : std::string("failed")) + ")";
+                    run.best = run.start;
+                }
             } else {
-                run.verdict = "kept the start " + text(s) + ": " + text(b) + " measured faster once (" + first +
-                              " GFLOP/s) but not again (" + figure(b2.status == "ok" ? b2.gflops : 0) + " against " +
-                              figure(s2.gflops) + ")";
-                run.best = run.start;
+                const TuneResult s2 = measure(s.tile, s.params);
+                if (options.cancelled && options.cancelled()) throw Cancelled();
+                const TuneResult b2 = measure(b.tile, b.params);
+                if (options.cancelled && options.cancelled()) throw Cancelled();
+                if (b2.status == "ok" && (s2.status != "ok" || b2.gflops > s2.gflops)) {
+                    run.verdict = "stored " + text(b) + ": faster than the start " + text(s) + " twice (" + first + ", then " +
+                                  figure(b2.gflops) + " against " + figure(s2.status == "ok" ? s2.gflops : 0) + " GFLOP/s)";
+                } else {
+                    run.verdict = "kept the start " + text(s) + ": " + text(b) + " measured faster once (" + first +
+                                  " GFLOP/s) but not again (" + figure(b2.status == "ok" ? b2.gflops : 0) + " against " +
+                                  figure(s2.gflops) + ")";
+                    run.best = run.start;
+                }
             }
         }
     } else if (run.start >= 0) {

@@ -156,6 +156,13 @@ struct QuickTuneOptions {
     double budget_s = kQuickTuneBudgetS;       // wall time at most (core/tuning/tune_types.h)
     std::function<bool()> cancelled;           // polled between points; true stops with Cancelled
     std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
+    // quick_tune_to_file's second look at a candidate that measured faster than the start, when
+    // set: both timed in turn (Runner::measure_interleaved, so both meet the same moments of a
+    // loaded machine), returning the median of the pairs' ratios, the candidate's speed over the
+    // start's, or nullopt when either failed or did not verify. Unset: each is measured once
+    // more, one after the other, with the MeasurePoint.
+    std::function<std::optional<double>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
+    int confirm_pairs = 0;  // how many pairs confirm_paired times (for the verdict's words)
 };
 
 using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
@@ -195,8 +202,9 @@ QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kern
 // nothing verified writes nothing.
 // The start is the first point measured, and the stored point never measured slower than it
 // in this run: when a candidate measured faster, the start and that candidate are measured
-// once more, back to back, and the candidate is stored only if it wins again (single medians
-// on a busy CPU vary by a third); otherwise the start is stored. `QuickTuneRun::verdict`
+// once more, back to back (or timed in pairs by options.confirm_paired), and the candidate is
+// stored only if it wins again (single medians on a busy CPU vary by a third); otherwise the
+// start is stored. `QuickTuneRun::verdict`
 // says which, with the figures.
 QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
                                 const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
