@@ -36,7 +36,7 @@ std::vector<std::string> sentences(const std::string& text) {
 // that reproduces them, or the view on screen that measures them now.
 bool names_source(const std::string& sentence) {
     static const std::regex source(
-        R"(docs/[a-z_]+\.md|tilescope (bench|trace|frame)\b|the performance view|above the plots|this machine's device|\bslides\b)", std::regex::icase);
+        R"(docs/[a-z_]+\.md|tilescope (bench|trace|frame|occupancy)\b|the performance view|above the plots|this machine's device|\bslides\b)", std::regex::icase);
     return std::regex_search(sentence, source);
 }
 
@@ -332,6 +332,12 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
         if (const auto p = pad_of(*other)) pads.insert(*p);
         tiles.insert(other->tile);
         sizes.insert({other->size.M, other->size.N, other->size.K});
+    }
+    // The work-group's own sides are on screen too (tiled_wpt's 32x16 groups of quiz 1).
+    try {
+        const ResolvedLaunch r = resolve(launch);
+        for (int d = 0; d < std::min(r.dims, 2); ++d) tiles.insert(int64_t(r.local[size_t(d)]));
+    } catch (const std::exception&) {
     }
     // Every side of a size ("37x29x45", "2x2"), not its first alone: one changed side fails.
     static const std::regex size_chain(R"(\b[0-9]+(?: ?[x×] ?[0-9]+)+\b)"), side(R"([0-9]+)");
