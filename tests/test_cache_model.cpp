@@ -253,6 +253,55 @@ TEST(CacheModel, DriftingGroupsStopMergingOnceApartByTheWindow) {
     EXPECT_EQ(group_pace(p, 3), 1.0);
 }
 
+// Age priority (issue 31): two groups on one unit read the same 100 lines, one a request,
+// through an L1 of 16 lines (one set). In lockstep the younger reads each line in the round the
+// elder fetched it: 100 hits. With age_pace 1 the younger issues every second round, falls
+// behind by one line a request, and finds a line only while fewer than 16 others came between.
+TEST(CacheModel, AgePriorityLetsTheYoungerGroupFallBehindItsElder) {
+    constexpr uint64_t n = 100;
+    CacheRequestStream s;
+    for (int g = 0; g < 2; ++g) {
+        s.begin_group();
+        for (uint64_t j = 0; j < n; ++j) s.add({2 * j}, false);  // line j
+    }
+    CacheParams p = tiny(16 * 64, 1 << 20, 16, 1, 2);
+    const CacheReport lockstep = run_cache_model(s, p, "hand");
+    EXPECT_EQ(lockstep.totals.l1_hit_sectors, n);
+    p.age_pace = 1;
+    const CacheReport aged = run_cache_model(s, p, "hand");
+    EXPECT_EQ(aged.totals.l1_sectors, 2 * n);  // every request still issued once
+    EXPECT_LT(aged.totals.l1_hit_sectors, n / 2);
+    EXPECT_GT(aged.totals.l1_hit_sectors, 0u);  // early on, and once the elder has ended
+    // One group per unit: no elder, no change.
+    p.resident = 1;
+    p.cus = 2;
+    p.age_pace = 0;
+    const CacheReport alone = run_cache_model(s, p, "hand");
+    p.age_pace = 1;
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals, alone.totals);
+}
+
+// Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
+// round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
+// (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second
+// read hits.
+TEST(CacheModel, RecordedPlacementOrDealOrderDecidesWhichGroupsShareAnL1) {
+    constexpr uint64_t n = 20;
+    CacheRequestStream s;
+    for (uint64_t g = 0; g < 4; ++g) {
+        s.begin_group();
+        for (uint64_t j = 0; j < n; ++j) s.add({2 * (j + (g / 2) * 1000)}, false);
+    }
+    CacheParams p = tiny(1 << 16, 1 << 20, 16, 2, 2);
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 0u);
+    p.unit_of_group = {0, 0, 1, 1};
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 2 * n);
+    p.unit_of_group.clear();
+    p.deal_order = {1, 1, 0, 0};
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 2 * n);
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_sectors, 4 * n);
+}
+
 // Drift changes the order, not what is asked: 12 groups of 1-5 requests (loads and stores)
 // on 2 units of 2 slots, freed slots refilled at their own times, issue every request once.
 TEST(CacheModel, DriftKeepsEveryRequestAndTheDistinctCounts) {
