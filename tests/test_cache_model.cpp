@@ -561,12 +561,13 @@ const char* kHeldOutRows =
     "h200,good,896,2000,1800,-10.0,1,40.00,40.00,0.5,1 of 1\n"
     "h200,bad,448,1000,1000,0.0,1,50.00,50.00,0.5,1 of 1\n"
     "h200,bad,896,2000000,1000000,-50.0,1,10.00,20.00,0.5,1 of 1\n"
-    "h200,bad,1920,3000,,,,5.00,,0.9,\n";
+    "h200,bad,1920,3000,,,,5.00,,0.9,\n"
+    "h200,unrun,1408,4000,,,,7.00,,0.9,\n";
 }  // namespace
 
 TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
     const HeldOutTable t = parse_held_out(kHeldOutRows, kHeldOutSources, "test");
-    ASSERT_EQ(t.rows.size(), 5u);
+    ASSERT_EQ(t.rows.size(), 6u);
     EXPECT_TRUE(t.rows[0].l2_within());   // +10 %
     EXPECT_TRUE(t.rows[0].l1_within());   // 2 points
     EXPECT_FALSE(t.rows[3].l2_within());  // -50 %
@@ -587,6 +588,11 @@ TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
     EXPECT_NE(all.find("for 3 of 4 held-out launches"), std::string::npos) << all;
     EXPECT_EQ(all.find("other was not held to the hardware"), 0u) << all;
     EXPECT_EQ(held_out_l2_line(t, "h100", "good"), "");  // no rows for that GPU
+    // A kernel measured but never modelled: said so, with the sizes, not "outside ... at ;".
+    const std::string unrun = held_out_l1_line(t, "h200", "unrun");
+    EXPECT_EQ(unrun.find("the model was not run for unrun at the held-out sizes"), 0u) << unrun;
+    EXPECT_NE(unrun.find("not modelled: 1408^3"), std::string::npos) << unrun;
+    EXPECT_EQ(unrun.find(" at ;"), std::string::npos) << unrun;
 }
 
 TEST(HeldOut, BadTablesAreRefusedWithTheirLine) {
