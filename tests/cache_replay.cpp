@@ -96,7 +96,7 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         const std::string a = argv[i];
         const auto eq = a.find('=');
         const std::string k = a.substr(0, eq);
-        const uint64_t v = k == "clustermap" ? 0 : std::strtoull(a.c_str() + eq + 1, nullptr, 10);
+        const uint64_t v = k == "clustermap" || k == "placement" || k == "deal" ? 0 : std::strtoull(a.c_str() + eq + 1, nullptr, 10);
         if (k == "l1_kb") p.l1_bytes = v * 1024;
         else if (k == "l2_kb") p.l2_bytes = v * 1024;
         else if (k == "ways") p.ways = uint32_t(v);
@@ -105,10 +105,17 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         else if (k == "inflight") p.inflight_rounds = uint32_t(v);
         else if (k == "clusters") p.merge_clusters = uint32_t(v);
         else if (k == "hashed") p.hashed_sets = v != 0;
+        else if (k == "age") p.age_pace = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "drift") p.drift = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "clustermap") {
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.cluster_of.push_back(c);
+        } else if (k == "deal") {
+            std::ifstream f(a.substr(eq + 1));
+            for (uint32_t c; f >> c;) p.deal_order.push_back(c);
+        } else if (k == "placement") {
+            std::ifstream f(a.substr(eq + 1));
+            for (uint32_t c; f >> c;) p.unit_of_group.push_back(c);
         } else throw std::runtime_error("unknown parameter " + k);
     }
 }

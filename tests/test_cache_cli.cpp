@@ -52,7 +52,8 @@ TEST(CacheCli, JsonCarriesTheContractsNamesAndConsistentSums) {
     const auto& c = j["caches"];
     EXPECT_EQ(keys(c), (std::set<std::string>{"profile", "params", "totals", "bounds", "buffers", "lines"}));
     EXPECT_EQ(keys(c["params"]), (std::set<std::string>{"l1_kb", "l2_kb", "line", "sector", "ways", "cus", "resident",
-                                                          "inflight_rounds", "merge_clusters", "hashed_sets", "drift"}));
+                                                          "inflight_rounds", "merge_clusters", "hashed_sets", "drift",
+                                                          "age_pace"}));
     const std::set<std::string> counts = {"l1_sectors",      "l1_hit_sectors",  "l2_sectors",
                                           "l2_hit_sectors", "l2_merged_sectors", "dram_read_bytes", "dram_write_bytes"};
     EXPECT_EQ(keys(c["totals"]), counts);
@@ -204,6 +205,24 @@ TEST(CacheCli, ASavedTraceCarriesTheReportToTheHandout) {
 // Issue 24, item 3: trace --sample, the cache model past a whole trace. At 128^3 the
 // model can replay every group, so its figures must be the whole trace's, and the JSON
 // says how many groups were traced, checked and modelled.
+// A kernel from a file is traced in a child process; sampled, the child ran a block of the
+// launch's groups and its answer must read back (it was refused as a damaged trace file: the
+// launch's NDRange against the block's). The check kernel of issue 31, naive with B transposed.
+TEST(CacheCli, ASampledKernelFromAFileStandsInForTheWholeLaunch) {
+    const std::string source = std::string("trace --source ") + TILESCOPE_VALIDATION +
+                               "/naive_bt.cl --entry mm_naive_bt --global '((N+15)/16)*16,((M+15)/16)*16' "
+                               "--local 16,16 --arg M=int:M --arg N=int:N --arg K=int:K --arg A=matrix:MxK:in "
+                               "--arg B=matrix:NxK:in --arg C=matrix:MxN:out --size 64 --no-checks --caches teaching ";
+    const Result whole = run(source + "--json -");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    const Result sampled = run(source + "--sample 3 --model-groups all --json -");
+    ASSERT_EQ(sampled.status, 0) << sampled.err;
+    const auto w = nlohmann::json::parse(whole.out), s = nlohmann::json::parse(sampled.out);
+    EXPECT_EQ(s["sample"]["groups_total"], 16);
+    EXPECT_EQ(s["sample"]["groups_traced"], 9);
+    EXPECT_EQ(s["caches"]["totals"], w["caches"]["totals"]);
+}
+
 TEST(CacheCli, ASampleStandsInForTheWholeLaunch) {
     const Result whole = run("trace --kernel tiled --size 128 --tile 16 --no-checks --caches teaching --json -");
     ASSERT_EQ(whole.status, 0) << whole.err;

@@ -253,6 +253,55 @@ TEST(CacheModel, DriftingGroupsStopMergingOnceApartByTheWindow) {
     EXPECT_EQ(group_pace(p, 3), 1.0);
 }
 
+// Age priority (issue 31): two groups on one unit read the same 100 lines, one a request,
+// through an L1 of 16 lines (one set). In lockstep the younger reads each line in the round the
+// elder fetched it: 100 hits. With age_pace 1 the younger issues every second round, falls
+// behind by one line a request, and finds a line only while fewer than 16 others came between.
+TEST(CacheModel, AgePriorityLetsTheYoungerGroupFallBehindItsElder) {
+    constexpr uint64_t n = 100;
+    CacheRequestStream s;
+    for (int g = 0; g < 2; ++g) {
+        s.begin_group();
+        for (uint64_t j = 0; j < n; ++j) s.add({2 * j}, false);  // line j
+    }
+    CacheParams p = tiny(16 * 64, 1 << 20, 16, 1, 2);
+    const CacheReport lockstep = run_cache_model(s, p, "hand");
+    EXPECT_EQ(lockstep.totals.l1_hit_sectors, n);
+    p.age_pace = 1;
+    const CacheReport aged = run_cache_model(s, p, "hand");
+    EXPECT_EQ(aged.totals.l1_sectors, 2 * n);  // every request still issued once
+    EXPECT_LT(aged.totals.l1_hit_sectors, n / 2);
+    EXPECT_GT(aged.totals.l1_hit_sectors, 0u);  // early on, and once the elder has ended
+    // One group per unit: no elder, no change.
+    p.resident = 1;
+    p.cus = 2;
+    p.age_pace = 0;
+    const CacheReport alone = run_cache_model(s, p, "hand");
+    p.age_pace = 1;
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals, alone.totals);
+}
+
+// Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
+// round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
+// (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second
+// read hits.
+TEST(CacheModel, RecordedPlacementOrDealOrderDecidesWhichGroupsShareAnL1) {
+    constexpr uint64_t n = 20;
+    CacheRequestStream s;
+    for (uint64_t g = 0; g < 4; ++g) {
+        s.begin_group();
+        for (uint64_t j = 0; j < n; ++j) s.add({2 * (j + (g / 2) * 1000)}, false);
+    }
+    CacheParams p = tiny(1 << 16, 1 << 20, 16, 2, 2);
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 0u);
+    p.unit_of_group = {0, 0, 1, 1};
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 2 * n);
+    p.unit_of_group.clear();
+    p.deal_order = {1, 1, 0, 0};
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_hit_sectors, 2 * n);
+    EXPECT_EQ(run_cache_model(s, p, "hand").totals.l1_sectors, 4 * n);
+}
+
 // Drift changes the order, not what is asked: 12 groups of 1-5 requests (loads and stores)
 // on 2 units of 2 slots, freed slots refilled at their own times, issue every request once.
 TEST(CacheModel, DriftKeepsEveryRequestAndTheDistinctCounts) {
@@ -512,12 +561,13 @@ const char* kHeldOutRows =
     "h200,good,896,2000,1800,-10.0,1,40.00,40.00,0.5,1 of 1\n"
     "h200,bad,448,1000,1000,0.0,1,50.00,50.00,0.5,1 of 1\n"
     "h200,bad,896,2000000,1000000,-50.0,1,10.00,20.00,0.5,1 of 1\n"
-    "h200,bad,1920,3000,,,,5.00,,0.9,\n";
+    "h200,bad,1920,3000,,,,5.00,,0.9,\n"
+    "h200,unrun,1408,4000,,,,7.00,,0.9,\n";
 }  // namespace
 
 TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
     const HeldOutTable t = parse_held_out(kHeldOutRows, kHeldOutSources, "test");
-    ASSERT_EQ(t.rows.size(), 5u);
+    ASSERT_EQ(t.rows.size(), 6u);
     EXPECT_TRUE(t.rows[0].l2_within());   // +10 %
     EXPECT_TRUE(t.rows[0].l1_within());   // 2 points
     EXPECT_FALSE(t.rows[3].l2_within());  // -50 %
@@ -538,6 +588,11 @@ TEST(HeldOut, VerdictPerKernelComesFromTheRows) {
     EXPECT_NE(all.find("for 3 of 4 held-out launches"), std::string::npos) << all;
     EXPECT_EQ(all.find("other was not held to the hardware"), 0u) << all;
     EXPECT_EQ(held_out_l2_line(t, "h100", "good"), "");  // no rows for that GPU
+    // A kernel measured but never modelled: said so, with the sizes, not "outside ... at ;".
+    const std::string unrun = held_out_l1_line(t, "h200", "unrun");
+    EXPECT_EQ(unrun.find("the model was not run for unrun at the held-out sizes"), 0u) << unrun;
+    EXPECT_NE(unrun.find("not modelled: 1408^3"), std::string::npos) << unrun;
+    EXPECT_EQ(unrun.find(" at ;"), std::string::npos) << unrun;
 }
 
 TEST(HeldOut, BadTablesAreRefusedWithTheirLine) {

@@ -20,7 +20,8 @@ endif()
 # The command line: trace --caches's JSON names, table, bad values; devices.
 add_executable(cache_cli_tests test_cache_cli.cpp)
 target_link_libraries(cache_cli_tests PRIVATE GTest::gtest_main nlohmann_json::nlohmann_json)
-target_compile_definitions(cache_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")
+target_compile_definitions(cache_cli_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>"
+                           TILESCOPE_VALIDATION="${CMAKE_SOURCE_DIR}/scripts/validation")
 add_dependencies(cache_cli_tests tilescope)
 gtest_discover_tests(cache_cli_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
 # Work-groups per compute unit (issue 33): the slides' 8 / 2 / 1 blocks per SM from

@@ -286,6 +286,7 @@ TEST(TraceFileCaches, ADamagedReportIsRefusedNamingTheField) {
     names(caches_refusal([](CacheReport& r) { r.params.l2_bytes = uint64_t(1) << 50; }), "trace.caches params");
     names(caches_refusal([](CacheReport& r) { r.params.cluster_of.assign(200, 0); }), "trace.caches cluster_of");
     names(caches_refusal([](CacheReport& r) { r.params.drift = 2.5; }), "drift");  // issue 31: a pace that runs backwards
+    names(caches_refusal([](CacheReport& r) { r.params.age_pace = -1; }), "age_pace");
     // An invalid byte in the profile's name is written as U+FFFD (issue 32), so the file
     // reads back; the profile then names none known.
     {

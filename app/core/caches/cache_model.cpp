@@ -182,6 +182,7 @@ public:
             uint32_t next = 0, end = 0;
             bool busy = false;
             double at = 0, pace = 1;  // when it issues next; time between its requests
+            uint64_t age = 0;         // order the unit took it in (smaller: older)
         };
         const size_t slots_per_cu = p_.resident;
         std::vector<Slot> slots(size_t(p_.cus) * slots_per_cu);
@@ -189,24 +190,63 @@ public:
         // a whole number of rounds, and one round's requests come out in the lockstep order.
         using Entry = std::tuple<double, uint32_t, uint32_t>;  // (at, unit, slot)
         std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
-        auto take_next = [&](Slot& slot, double at) {
+        // A recorded placement (unit_of_group): each unit takes the groups the hardware gave it, in order.
+        std::vector<std::vector<uint64_t>> placed;
+        std::vector<size_t> placed_next;
+        if (!p_.unit_of_group.empty()) {
+            placed.resize(p_.cus);
+            placed_next.assign(p_.cus, 0);
+            for (uint64_t g = 0; g < group_end_; ++g)
+                placed[g < p_.unit_of_group.size() ? p_.unit_of_group[g] % p_.cus : g % p_.cus].push_back(g);
+        }
+        uint64_t taken = 0;
+        auto take_next = [&](Slot& slot, double at, size_t cu) {
             slot.busy = false;
+            if (!placed.empty()) {
+                while (placed_next[cu] < placed[cu].size()) {
+                    const uint64_t g = placed[cu][placed_next[cu]++];
+                    ++next_group_;
+                    const uint32_t count = groups_.request_count(g);
+                    if (count == 0) continue;
+                    slot = {g, 0, count, true, at, pace(g), ++taken};
+                    return;
+                }
+                return;
+            }
             while (next_group_ < group_end_) {
                 const uint64_t g = next_group_++;
                 const uint32_t count = groups_.request_count(g);
                 if (count == 0) continue;  // a group with no global request ends at once
-                slot = {g, 0, count, true, at, pace(g)};
+                slot = {g, 0, count, true, at, pace(g), ++taken};
                 if (progress && next_group_ % 256 == 0 && !progress(next_group_, group_end_)) group_end_ = next_group_;
                 return;
             }
         };
-        // Dealt like cards: one group to each unit in turn, `resident` times over.
-        for (size_t s = 0; s < slots_per_cu; ++s)
-            for (size_t cu = 0; cu < p_.cus; ++cu) {
+        if (!p_.deal_order.empty() && placed.empty()) {
+            // Dealt in the order the hardware was seen to deal its first wave (deal_order: units,
+            // one entry a group); a unit already holding `resident` groups is passed over, as
+            // are units the order leaves out, which then take the groups left in turn.
+            std::vector<uint32_t> held(p_.cus, 0);
+            auto deal_to = [&](size_t cu) {
+                if (held[cu] >= slots_per_cu) return;
+                const size_t s = held[cu]++;
                 Slot& slot = slots[cu * slots_per_cu + s];
-                take_next(slot, 1.0);
+                take_next(slot, 1.0, cu);
                 if (slot.busy) queue.emplace(slot.at, uint32_t(cu), uint32_t(s));
-            }
+            };
+            for (uint32_t cu : p_.deal_order)
+                if (cu < p_.cus) deal_to(cu);
+            for (size_t s = 0; s < slots_per_cu; ++s)
+                for (size_t cu = 0; cu < p_.cus; ++cu) deal_to(cu);
+        } else {
+            // Dealt like cards: one group to each unit in turn, `resident` times over.
+            for (size_t s = 0; s < slots_per_cu; ++s)
+                for (size_t cu = 0; cu < p_.cus; ++cu) {
+                    Slot& slot = slots[cu * slots_per_cu + s];
+                    take_next(slot, 1.0, cu);
+                    if (slot.busy) queue.emplace(slot.at, uint32_t(cu), uint32_t(s));
+                }
+        }
         // The requests issued at one time (with no drift: one round) go in unit and slot
         // order; slots freed then take the next groups after it, dealt the same way: slot by
         // slot, one to each unit in turn (a unit freeing all its slots at once does not take a
@@ -227,14 +267,14 @@ public:
                 if (slot.next == slot.end) {
                     freed.emplace_back(s, cu);
                 } else {
-                    slot.at += slot.pace;
+                    slot.at += slot.pace * age_factor(slots, size_t(cu) * slots_per_cu, slots_per_cu, slot.age);
                     queue.emplace(slot.at, cu, s);
                 }
             }
             std::sort(freed.begin(), freed.end());
             for (const auto& [s, cu] : freed) {
                 Slot& slot = slots[cu * slots_per_cu + s];
-                take_next(slot, now_ + 1.0);
+                take_next(slot, now_ + 1.0, cu);
                 if (slot.busy) queue.emplace(slot.at, uint32_t(cu), uint32_t(s));
             }
         }
@@ -254,6 +294,17 @@ public:
     }
 
 private:
+    // Age priority (issue 31): a unit's warp schedulers favour its oldest groups, so a group
+    // with `rank` older groups beside it on its unit waits 1 + age_pace * rank times as long
+    // between requests; when an older group ends, the younger ones speed up.
+    template <class Slots>
+    double age_factor(const Slots& slots, size_t first, size_t count, uint64_t age) const {
+        if (p_.age_pace == 0) return 1.0;
+        uint32_t rank = 0;
+        for (size_t i = first; i < first + count; ++i) rank += slots[i].busy && slots[i].age < age;
+        return 1.0 + p_.age_pace * rank;
+    }
+
     // A group keeps its pace, so two groups drift apart in proportion to the requests they
     // have made.
     double pace(uint64_t g) const { return group_pace(p_, g); }
@@ -430,6 +481,8 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("--inflight " + std::to_string(p.inflight_rounds) + ": accepted: 0 (no merging) to 1000000 rounds");
     if (!(p.drift >= 0 && p.drift <= 0.9))
         throw InputError("drift " + std::to_string(p.drift) + ": accepted: 0 (lockstep) to 0.9");
+    if (!(p.age_pace >= 0 && p.age_pace <= 10))
+        throw InputError("age_pace " + std::to_string(p.age_pace) + ": accepted: 0 (no age priority) to 10");
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;

@@ -38,6 +38,9 @@ struct CacheParams {
     // co-resident groups stop sharing L1 lines at the same moment. The merging window
     // (inflight_rounds) is then a time: misses issued less than that many rounds apart merge.
     double drift = 0;
+    // Age priority (issue 31): a group with r older groups resident on its unit issues
+    // 1 + age_pace * r times slower (on top of drift). 0: every resident group at its own pace.
+    double age_pace = 0;
     // Set index of both levels: false, line number mod sets; true, the line number's higher
     // bits XOR-folded onto its low ones first (an assumption: GPUs hash their set index,
     // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
@@ -46,6 +49,13 @@ struct CacheParams {
     // When not empty: the cluster of each unit, in the order the scheduler deals to them
     // (overrides merge_clusters' runs).
     std::vector<uint32_t> cluster_of;
+    // When not empty: the unit each work-group ran on (a recorded placement); a freed slot
+    // then takes its unit's next group.
+    std::vector<uint32_t> unit_of_group;
+    // When not empty: the units in the order the first groups are dealt to them, one entry a
+    // group (a unit already holding `resident` groups is passed over); units it leaves out then
+    // take the groups left, in turn. Empty: one to each unit in turn (round-robin).
+    std::vector<uint32_t> deal_order;
     bool operator==(const CacheParams&) const = default;
 };
 

@@ -126,6 +126,7 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.merge_clusters = j.value("merge_clusters", 1u);
     c.hashed_sets = j.value("hashed_sets", false);
     c.drift = j.value("drift", 0.0);
+    c.age_pace = j.value("age_pace", 0.0);
     if (j.value("sysfs", false)) {
         p.from_sysfs = true;
         p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
@@ -230,7 +231,8 @@ json cache_report_to_json(const CacheReport& r) {
                    {"inflight_rounds", r.params.inflight_rounds},
                    {"merge_clusters", r.params.merge_clusters},
                    {"hashed_sets", r.params.hashed_sets},
-                   {"drift", r.params.drift}};
+                   {"drift", r.params.drift},
+                   {"age_pace", r.params.age_pace}};
     j["totals"] = counts_json(r.totals);
     j["bounds"] = {{"distinct_sectors", r.bounds.distinct_sectors},
                    {"group_distinct_sectors", r.bounds.group_distinct_sectors}};

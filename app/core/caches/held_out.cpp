@@ -116,7 +116,10 @@ std::string line_for(const HeldOutTable& t, const std::string& gpu, const std::s
         return s;
     };
     std::string s;
-    if (known_kernel) {
+    if (known_kernel && modelled == 0) {
+        s = "the model was not run for " + kernel + " at the held-out sizes, measured with " + where +
+            ": quote the measurement (docs/caches.md), not this figure";
+    } else if (known_kernel) {
         s = out.empty() && !in.empty() ? "the model is within " + std::string(target) + " for " + kernel +
                                              " at every held-out size modelled (" + join(in) + "; " + where + ")"
                                        : "the model is outside " + std::string(target) + " for " + kernel + " at " +

@@ -268,6 +268,12 @@ int trace_child_main(const std::vector<std::string>& args) {
         file.launch = launch_from_request(r);
         const TraceOptions options = options_from(r.at("options"));
         file.trace = run_trace(file.launch, options);
+        // A sampled trace ran a block of the launch's groups (trace --sample): the launch it
+        // hands back is that block's, so that its NDRange and the trace's agree when read back.
+        if (options.sampled()) {
+            file.launch.kernel.global.clear();
+            for (int d = 0; d < file.trace.dims; ++d) file.launch.kernel.global.push_back(std::to_string(file.trace.global[size_t(d)]));
+        }
         std::cout << child_answer(file) << std::flush;
         return std::cout ? 0 : 3;
     } catch (const InputError& e) {

@@ -528,6 +528,7 @@ json caches_json(const CacheReport& r) {
                         p.merge_clusters, p.hashed_sets ? 1 : 0}},
             {"cluster_of", p.cluster_of},
             {"drift", p.drift},
+            {"age_pace", p.age_pace},
             {"totals", cache_counts_json(r.totals)},
             {"bounds", {r.bounds.distinct_sectors, r.bounds.group_distinct_sectors}},
             {"buffers", buffers},
@@ -561,6 +562,13 @@ CacheReport caches_from(const json& j) {
         if (!d.is_number() || !(d.get<double>() >= 0 && d.get<double>() <= 0.9))
             throw json::other_error::create(501, "caches drift: not a number from 0 to 0.9", &d);
         r.params.drift = d.get<double>();
+    }
+    // Absent in files saved before age priority (issue 31, second fit): none.
+    if (j.contains("age_pace")) {
+        const json& a = j.at("age_pace");
+        if (!a.is_number() || !(a.get<double>() >= 0 && a.get<double>() <= 10))
+            throw json::other_error::create(501, "caches age_pace: not a number from 0 to 10", &a);
+        r.params.age_pace = a.get<double>();
     }
     r.totals = cache_counts_from(j.at("totals"));
     const json& b = j.at("bounds");
