@@ -333,12 +333,15 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
         tiles.insert(other->tile);
         sizes.insert({other->size.M, other->size.N, other->size.K});
     }
-    // The work-group's own sides are on screen too (tiled_wpt's 32x16 groups of quiz 1).
+    // The launch's grid, resolved once: its work-group sides are on screen too (tiled_wpt's 32x16
+    // groups of quiz 1), and the number check below reads it.
+    std::optional<ResolvedLaunch> grid;
     try {
-        const ResolvedLaunch r = resolve(launch);
-        for (int d = 0; d < std::min(r.dims, 2); ++d) tiles.insert(int64_t(r.local[size_t(d)]));
+        grid = resolve(launch);
     } catch (const std::exception&) {
     }
+    if (grid)
+        for (int d = 0; d < std::min(grid->dims, 2); ++d) tiles.insert(int64_t(grid->local[size_t(d)]));
     // Every side of a size ("37x29x45", "2x2"), not its first alone: one changed side fails.
     static const std::regex size_chain(R"(\b[0-9]+(?: ?[x×] ?[0-9]+)+\b)"), side(R"([0-9]+)");
     auto foreign_side = [&](const std::string& size) {
@@ -371,11 +374,6 @@ std::vector<std::string> step_disagreements(const LessonStep& step, const Trace*
 
     // Every number: checked by its construct, by the page its sentence names, or as a fact.
     const std::vector<std::pair<double, std::string>> facts = step_facts(step, frame ? &*frame : nullptr, trace, compare);
-    std::optional<ResolvedLaunch> grid;
-    try {
-        grid = resolve(launch);
-    } catch (const std::exception&) {
-    }
     std::vector<std::string> source_lines;
     {
         std::string line;
