@@ -593,7 +593,7 @@ TEST(Handout, AQuestionsNotesWaitForRevealLikeItsAnswer) {
     ASSERT_TRUE(lesson.steps[0].question) << "lesson 5 step 1 asks a question";
     const std::string notes = lesson.steps[0].script.substr(0, 40);
     ASSERT_EQ(run("export --html " + html.string() + " --lesson " + file).status, 0);
-    std::string dom[2];
+    std::string dom[2], button[2];
     for (int revealed : {0, 1}) {
         const Result c = shell("cd " + scratch().string() + " && " +
                                chromium("--virtual-time-budget=3000 --dump-dom 'file://" + html.string() + "#lessonstep=1" +
@@ -602,9 +602,15 @@ TEST(Handout, AQuestionsNotesWaitForRevealLikeItsAnswer) {
         const size_t at = c.out.find("id=\"script\"");
         ASSERT_NE(at, std::string::npos) << "no notes paragraph";
         dom[revealed] = c.out.substr(at, c.out.find("</p>", at) - at);
+        const size_t b = c.out.rfind("<button", c.out.find("id=\"reveal\""));
+        ASSERT_NE(b, std::string::npos) << "no Reveal button";
+        button[revealed] = c.out.substr(b, c.out.find('>', b) - b);
     }
     EXPECT_EQ(dom[0].find(notes), std::string::npos) << "the notes are on the page before Reveal: " << dom[0];
     EXPECT_NE(dom[1].find(notes), std::string::npos) << "the notes are missing after Reveal: " << dom[1];
+    // The button is there to press before Reveal and gone once the answer is on the page.
+    EXPECT_EQ(button[0].find("hidden"), std::string::npos) << button[0];
+    EXPECT_NE(button[1].find("hidden"), std::string::npos) << "Reveal still offered after Reveal: " << button[1];
 }
 #endif
 

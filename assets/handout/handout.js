@@ -901,6 +901,7 @@ function openLessonStep(i) {
   // The answer reaches the page's text only on Reveal (predict first).
   reveal.onclick = function () {
     ans.textContent = answer; ans.hidden = false; rec.dataset.revealed = '1';
+    reveal.hidden = true;  // the answer is on the page now; a second press would do nothing
     notes.textContent = s.script; notes.classList.remove('held');
     state.hide = []; rec.dataset.hidden = '';
     if (DATA) { fillStatic(); document.getElementById('group').value = String(state.group); paint(); }
