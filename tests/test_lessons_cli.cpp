@@ -546,6 +546,48 @@ TEST(Handout, ClickingACellOfCShowsItsWorkItemsStory) {
     EXPECT_EQ(text_of(load(html, "group=1,1").dom).find("computes none"), std::string::npos);
 }
 
+// The legend's key for cells past the edge, as its opening tag.
+static std::string past_key(const std::string& dom) {
+    const size_t at = dom.rfind("<span", dom.find("id=\"pastkey\""));
+    return at == std::string::npos ? "missing" : dom.substr(at, dom.find('>', at) - at);
+}
+
+// The slides' 3x3 example: a tile of M or N hangs past the matrix's edge, its cells there
+// written as zeros, and the page draws the whole tile (as the GUI does), not the clipped part.
+TEST(Handout, TilesHangPastTheEdgeAsTheSlidesDrawThem) {
+    const int n = 3, t = 2, b = 1;  // Block (1,1) of 3x3 at TS 2: its tiles reach row and column 3
+    const fs::path html = tiled_handout(std::to_string(n), t);
+    for (int phase : {0, 1}) {
+        const Page out = load(html, "group=1,1&phase=" + std::to_string(phase) + "&part=load");
+        expect_clean(out);
+        // Expected from the geometry: M's tile is rows b*t.., columns phase*t..; N's tile rows
+        // phase*t.., columns b*t..; a cell past the edge has a row or column >= n.
+        std::string past, tiles;
+        auto tile = [&](const char* key, int r0, int c0) {
+            bool any = false;
+            for (int r = r0; r < r0 + t; ++r)
+                for (int c = c0; c < c0 + t; ++c)
+                    if (r >= n || c >= n) past += std::string(past.empty() ? "" : ";") + key + " " + std::to_string(r) + "," + std::to_string(c), any = true;
+            if (any)
+                tiles += std::string(tiles.empty() ? "" : ";") + key + " " + std::to_string(r0) + " " + std::to_string(c0) + " " +
+                         std::to_string(r0 + t - 1) + " " + std::to_string(c0 + t - 1);
+        };
+        tile("A", b * t, phase * t);
+        tile("B", phase * t, b * t);
+        tiles += ";C " + std::to_string(b * t) + " " + std::to_string(b * t) + " " + std::to_string(b * t + t - 1) + " " +
+                 std::to_string(b * t + t - 1);
+        EXPECT_EQ(out.painted["past-edge"], past) << "phase " << phase;
+        EXPECT_EQ(out.painted["past-tiles"], tiles) << "phase " << phase;
+        EXPECT_EQ(past_key(out.dom).find("hidden"), std::string::npos) << "the legend lacks the past-the-edge key: " << past_key(out.dom);
+    }
+    // Sizes that are whole tiles leave no room and draw nothing past an edge.
+    const Page whole = load(tiled_handout("4", 2), "group=1,1&phase=1&part=load");
+    expect_clean(whole);
+    EXPECT_EQ(whole.painted["past-edge"], "");
+    EXPECT_EQ(whole.painted["past-tiles"], "");
+    EXPECT_NE(past_key(whole.dom).find("hidden"), std::string::npos) << "a key for nothing drawn: " << past_key(whole.dom);
+}
+
 #ifdef TILESCOPE_HAVE_STB
 namespace {
 // How many pixels of a PNG have exactly this colour.

@@ -97,22 +97,40 @@ function contentRight() {
   return Math.round(right);
 }
 
+// Room for tiles hanging past the edges (the slides' 3x3 example, as the GUI lays it out): a
+// square work-group's tiles may reach up to a tile less one past each edge, when some frame's
+// local arrays hold tiles of A or B. Taken from the launch, so the layout stays put as the
+// frames go by. [past K, past M, past N] in cells.
+function pastEdgeRoom() {
+  const t = DATA.local ? DATA.local[0] : 0;
+  if (!(t > 1 && t <= 64 && DATA.local[1] === t)) return [0, 0, 0];
+  const tiles = DATA.groups.some(function (g) {
+    return (g.frames || []).some(function (f) { return f.tiles && f.tiles.length > 0; });
+  });
+  if (!tiles) return [0, 0, 0];
+  const past = function (n) { return (t - n % t) % t; };
+  return [past(DATA.size[2]), past(DATA.size[0]), past(DATA.size[1])];
+}
+
 function computeLayout() {
-  const K = DATA.size[2], M = DATA.size[0], N = DATA.size[1];
+  const room = pastEdgeRoom();
+  const K = DATA.size[2] + room[0], M = DATA.size[0] + room[1], N = DATA.size[1] + room[2];
   // As wide as the window allows (a phone: the whole width), at most 760 px.
   const avail = Math.max(240, Math.min(760, viewportWidth() - 26));
   const margin = 22, gap = 14;
   const cell = Math.max(1, Math.floor(Math.min((avail - margin - gap) / (K + N), (avail - margin - gap) / (K + M))));
   const w = margin + gap + (K + N) * cell + 2, h = margin + gap + (K + M) * cell + 2;
+  layout.room = room;
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
   canvas.style.width = w + 'px'; canvas.style.height = h + 'px';
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   layout.w = w; layout.h = h; layout.avail = avail;
   layout.cell = cell;
-  layout.A = { key: 'A', x: margin, y: margin + K * cell + gap, rows: M, cols: K, m: DATA.A };
-  layout.B = { key: 'B', x: margin + K * cell + gap, y: margin, rows: K, cols: N, m: DATA.B };
-  layout.C = { key: 'C', x: margin + K * cell + gap, y: margin + K * cell + gap, rows: M, cols: N, m: DATA.C };
+  const m = DATA.size[0], n = DATA.size[1], k = DATA.size[2];
+  layout.A = { key: 'A', x: margin, y: margin + K * cell + gap, rows: m, cols: k, m: DATA.A };
+  layout.B = { key: 'B', x: margin + K * cell + gap, y: margin, rows: k, cols: n, m: DATA.B };
+  layout.C = { key: 'C', x: margin + K * cell + gap, y: margin + K * cell + gap, rows: m, cols: n, m: DATA.C };
 }
 
 function fillCells(box, rects, colour, record) {
@@ -157,11 +175,56 @@ function gridLines(c, x0, y0, rows, cols, s) {
   c.strokeRect(x0 + 0.5, y0 + 0.5, cols * s, rows * s);
 }
 
-function outline(box, r, colour) {
+function outline(box, r, colour, dashed) {
   const s = layout.cell;
   ctx.strokeStyle = colour;
   ctx.lineWidth = 2;
+  if (dashed) ctx.setLineDash([Math.max(3, s / 4), Math.max(2, s / 6)]);
   ctx.strokeRect(box.x + r[1] * s + 1, box.y + r[0] * s + 1, (r[3] - r[1] + 1) * s - 2, (r[2] - r[0] + 1) * s - 2);
+  if (dashed) ctx.setLineDash([]);
+}
+
+// The whole tile a clipped rectangle [r0, c0, r1, c1] belongs to when the tile hangs past the
+// matrix's right or bottom edge (it starts on a tile boundary, ends at the edge and is
+// narrower than a tile); null when nothing hangs past (as the GUI's tile_past_edge).
+function tilePastEdge(r, box, t) {
+  const full = r.slice();
+  if (r[3] === box.cols - 1 && r[1] % t === 0 && r[3] - r[1] + 1 < t) full[3] = r[1] + t - 1;
+  if (r[2] === box.rows - 1 && r[0] % t === 0 && r[2] - r[0] + 1 < t) full[2] = r[0] + t - 1;
+  return full[2] === r[2] && full[3] === r[3] ? null : full;
+}
+
+// Tiles hanging past the edges, as the slides draw the 3x3 example and the GUI does: the
+// frame's tiles of A and B with their cells past the edge grey and "0" (the zero their
+// work-item writes in place of loading), the whole tile dashed; the group's block of C
+// dashed to the whole tile. Recorded as data-past-edge ("A 3,0;...") and data-past-tiles.
+function paintPastEdge(g, frame) {
+  const cells = [], tiles = [];
+  const t = DATA.local[0];
+  if (g && !state.heat && (layout.room[0] || layout.room[1] || layout.room[2])) {
+    const s = layout.cell;
+    for (const tm of (frame && frame.tiles) || []) {
+      if (!tm[5].length) continue;
+      const box = tm[0] === 'A' ? layout.A : layout.B;
+      for (const rc of tm[5]) {
+        ctx.fillStyle = 'rgba(0,0,0,0.12)';  // past the edge: the GUI's light grey
+        ctx.fillRect(box.x + rc[1] * s + 1, box.y + rc[0] * s + 1, s - 2, s - 2);
+        cellText(ctx, '0', box.x + rc[1] * s, box.y + rc[0] * s, s, '#444');
+        cells.push(tm[0] + ' ' + rc[0] + ',' + rc[1]);
+      }
+      outline(box, tm.slice(1, 5), tm[0] === 'A' ? COLOURS.A.loaded : COLOURS.B.loaded, true);
+      tiles.push(tm.slice(0, 5).join(' '));
+    }
+    for (const r of g.c_block) {
+      const full = tilePastEdge(r, layout.C, t);
+      if (!full) continue;
+      outline(layout.C, full, COLOURS.outline, true);
+      tiles.push(['C'].concat(full).join(' '));
+    }
+  }
+  document.getElementById('pastkey').hidden = !(layout.room[0] || layout.room[1] || layout.room[2]);
+  rec.dataset.pastEdge = cells.join(';');
+  rec.dataset.pastTiles = tiles.join(';');
 }
 
 // A label centred in a cell of size s, its font as large as fits (none below 8 px).
@@ -248,6 +311,7 @@ function paint() {
     names[box.key] = namesShown ? rows.join('/') : '';
   }
   if (g) for (const r of g.c_block) outline(layout.C, r, COLOURS.outline);
+  paintPastEdge(g, frame);
   // C's cells whose sum grows at this iteration (the frame's "accumulates"): outlined in the
   // colour of the local cells they read, as in the GUI.
   if (frame) {

@@ -98,9 +98,10 @@ int role_index(CellRole r) {
 }
 
 // One frame as the page paints it: its place (interval, phase, part, iteration), title,
-// cells per array as [row, col, role, label], and for each of the group's sums (in the
-// order of the group's "sums") how many of its terms it has so far. `cells` counts the
-// cells embedded.
+// cells per array as [row, col, role, label], the tiles of A and B its local arrays hold as
+// [matrix, r0, c0, r1, c1, [[row, col] past the edge...]] (a tile may hang past the matrix,
+// as the slides draw the 3x3 example), and for each of the group's sums (in the order of
+// the group's "sums") how many of its terms it has so far. `cells` counts the cells embedded.
 json page_frame(const Frame& f, const std::vector<size_t>& counts, int64_t& cells) {
     json arrays = json::object();
     for (const FrameArray& a : f.arrays) {
@@ -111,9 +112,17 @@ json page_frame(const Frame& f, const std::vector<size_t>& counts, int64_t& cell
         cells += int64_t(a.cells.size());
         arrays[a.key] = std::move(list);
     }
+    json tiles = json::array();
+    for (const TileInMatrix& t : f.tiles) {
+        if (t.matrix != "A" && t.matrix != "B") continue;
+        json outside = json::array();
+        for (const auto& [r, c] : t.outside) outside.push_back({r, c});
+        cells += int64_t(t.outside.size());
+        tiles.push_back({t.matrix, t.rect.r0, t.rect.c0, t.rect.r1, t.rect.c1, std::move(outside)});
+    }
     return {{"interval", f.interval}, {"phase", f.phase}, {"part", f.part},
             {"iteration", f.iteration ? json(*f.iteration) : json(nullptr)}, {"iterations", f.iterations},
-            {"title", f.title}, {"cells", arrays}, {"sum_terms", json(counts)}};
+            {"title", f.title}, {"cells", arrays}, {"tiles", std::move(tiles)}, {"sum_terms", json(counts)}};
 }
 
 // A work-item's story, compact (the page holds up to max_story_items of them): elements
