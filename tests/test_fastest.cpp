@@ -162,7 +162,7 @@ TEST(FastestPick, UnreadableEntriesAreLeftOut) {
     EXPECT_TRUE(fastest_entries_in("not json").empty());
 }
 
-// No table for the device: a similar device's (the embedded H200 file for an H100), else its
+// No table for the device: a similar device's (the embedded H200 file for an H100 PCIe), else its
 // type's (the embedded defaults), as the tuning lookup falls back; nothing for a device of
 // neither type.
 TEST(FastestPick, WithNoDataForTheDeviceItFallsBackAsTheTuningLookupDoes) {
