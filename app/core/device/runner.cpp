@@ -349,19 +349,20 @@ struct Runner::Impl {
         // back) wait behind one user event until all are enqueued, so the GPU runs them back to
         // back instead of waiting for the host to enqueue the next one (H200, 1009^3 to 1399^3:
         // 1-3 % on top of the single copy-in launch, docs/benchmarks.md).
+        // Only a padded launch makes the event: unpadded ones enqueue exactly as before.
         struct Gate {  // opened on every way out, so that nothing stays queued behind it
-            cl::UserEvent event;
+            std::vector<cl::Event> events;  // the user event, when there is one
             bool open = false;
             void release() {
-                if (!open) event.setStatus(CL_COMPLETE);
+                if (!open && !events.empty()) clSetUserEventStatus(events.front()(), CL_COMPLETE);
                 open = true;
             }
             ~Gate() {
                 try { release(); } catch (...) {}
             }
-        } gate{cl::UserEvent(context)};
-        const std::vector<cl::Event> gated{gate.event};
-        const std::vector<cl::Event>* wait = pad ? &gated : nullptr;
+        } gate;
+        if (pad) gate.events.push_back(cl::UserEvent(context));
+        const std::vector<cl::Event>* wait = pad ? &gate.events : nullptr;
         cl::Event first;
         bool copied_in = false;
         if (pad) {
