@@ -35,11 +35,11 @@ SQD=$(python3 $D/draw-sizes --squares 12 --shapes 0 --min 1000 --max 10000 2>$J/
 SHD=$(python3 $D/draw-sizes --squares 0 --shapes 12 --min 512 2>$J/seed_shapes); echo "shapes $(cat $J/seed_shapes): $SHD"
 TYD=$(python3 -c "
 import random, secrets; s = secrets.randbelow(2**31); r = random.Random(s)
-print(','.join('%dx%dx%d' % (r.randint(48, 300), r.randint(48, 300), r.randint(20000, 131072)) for _ in range(4)))
+print(','.join('%dx%dx%d' % (r.randint(48, 300), r.randint(48, 300), r.randint(20000, 131072)) for _ in range(int(__import__('os').environ.get('NTINY', '4')))))
 import sys; print('tiny seed', s, file=sys.stderr)" 2>$J/seed_tiny); echo "tiny $(cat $J/seed_tiny): $TYD"
-HELD=1234,2500,3333,4097,5555,7777,9000,10000,1234x5678x910
-TINY=96x6000x9000,128x128x65536,256x512x32768,64x64x65536,64x64x131072
-ALL=$SQD,$SHD,$HELD,$TINY,$TYD
+HELD=${HELD:-1234,2500,3333,4097,5555,7777,9000,10000,1234x5678x910}
+TINY=${TINY-96x6000x9000,128x128x65536,256x512x32768,64x64x65536,64x64x131072}
+ALL=$SQD,$SHD,$HELD${TINY:+,$TINY},$TYD
 echo "$ALL" > $J/sizes.txt
 timeout 100 python3 $D/cublas.py $ALL $OUT/cublas_before.json 2>&1 | grep -v Warn
 timeout 240 $B bench --kernel fastest --size $ALL --reps 10 --warmup 2 --json $OUT/bench.json 2>&1 | grep -v "^\[" | tee $J/bench.log
