@@ -116,6 +116,37 @@ TEST(FastestPick, TheNearestMeasuredShapeNamesTheRungAndItsPoint) {
     fs::remove_all(dir);
 }
 
+// A device's own table may be thinner than a similar device's: its own entry is taken where it is
+// at least as near the shape asked for, the similar device's (here the embedded H200 file) where
+// that one is strictly nearer; the note says which.
+TEST(FastestPick, ASimilarDevicesNearerEntryBeatsAThinOwnTable) {
+    const TuningSandbox sandbox("thin", false);
+    const DeviceInfo gpu = fake_gpu("NVIDIA CUDA", "NVIDIA H100 test GPU");
+    ASSERT_EQ(device_family(gpu.label()), device_family("NVIDIA CUDA / NVIDIA H200"));
+    write(sandbox.dir / (device_slug(gpu) + ".json"),
+          nlohmann::json{{"device", gpu.label()},
+                         {"fastest", {entry("128x128x65536", "warp_tile", 64, nlohmann::json::object(), 5)}}}.dump());
+    // Measured here at this very shape: its own entry.
+    auto p = pick_fastest(gpu, parse_size("128x128x65536"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->match, TuningMatch::exact);
+    EXPECT_EQ(p->note.rfind("tuned here", 0), 0u) << p->note;
+    EXPECT_EQ(p->choice.kernel, "warp_tile");
+    // As near as the H200's own 128x128x65536 row (the same shape in both): its own still.
+    p = pick_fastest(gpu, parse_size("130x128x65536"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->match, TuningMatch::exact);
+    EXPECT_EQ(p->choice.kernel, "warp_tile");
+    // The H200 measured 64x64x131072 itself; the own table's only row is far from it.
+    p = pick_fastest(gpu, parse_size("64x64x131072"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->match, TuningMatch::similar);
+    EXPECT_EQ(p->note.rfind("tuned for a similar device: NVIDIA CUDA / NVIDIA H200", 0), 0u) << p->note;
+    EXPECT_EQ(p->choice.size, "64x64x131072");
+    EXPECT_EQ(p->choice.kernel, "splitk");
+    fs::remove_all(sandbox.dir);
+}
+
 // Entries come from anywhere: the unreadable ones are left out, the rest kept in order.
 TEST(FastestPick, UnreadableEntriesAreLeftOut) {
     nlohmann::json doc = {{"fastest", {entry("64", "tiled", 16, nlohmann::json::object(), 1),
@@ -131,13 +162,13 @@ TEST(FastestPick, UnreadableEntriesAreLeftOut) {
     EXPECT_TRUE(fastest_entries_in("not json").empty());
 }
 
-// No table for the device: a similar device's (the embedded H200 file for an H100), else its
+// No table for the device: a similar device's (the embedded H200 file for an H100 PCIe), else its
 // type's (the embedded defaults), as the tuning lookup falls back; nothing for a device of
 // neither type.
 TEST(FastestPick, WithNoDataForTheDeviceItFallsBackAsTheTuningLookupDoes) {
     const TuningSandbox sandbox("fallback", false);
     const fs::path& dir = sandbox.dir;
-    auto p = pick_fastest(fake_gpu("NVIDIA CUDA", "NVIDIA H100 80GB HBM3"), parse_size("128x128x65536"));
+    auto p = pick_fastest(fake_gpu("NVIDIA CUDA", "NVIDIA H100 PCIe"), parse_size("128x128x65536"));
     ASSERT_TRUE(p);
     EXPECT_EQ(p->match, TuningMatch::similar);
     EXPECT_EQ(p->note, "tuned for a similar device: NVIDIA CUDA / NVIDIA H200");

@@ -285,7 +285,8 @@ TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
 }
 
 // Issue 30: warp_tile and splitk run on zero-padded copies (ladder.json "pad") when N or K is
-// not a multiple of 4: the copies in, the kernel at the padded size, C copied back, verified
+// not a multiple of 4: the copies in (A's and B's in one launch when both change), the kernel
+// at the padded size, C copied back, all queued behind one user event, verified
 // against the CPU reference at sizes drawn at random on every run (the seed is printed; set
 // TILESCOPE_TEST_SEED to repeat one), small enough to take seconds on PoCL.
 TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
@@ -301,8 +302,11 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
     o.warmup = 0;
     for (const char* name : {"warp_tile", "splitk"})
         for (int i = 0; i < 2; ++i) {
-            // N and K never multiples of 4 here, so the copies always run; M anything.
-            const ProblemSize size{draw(1, 90), draw(1, 22) * 4 + draw(1, 3), draw(1, 22) * 4 + draw(1, 3)};
+            // N never a multiple of 4 here, so the copies always run; M anything; K not a multiple
+            // of 4 either in the first (A and B copied in one launch, pad_copy2), a multiple in the
+            // second (B alone copied; A bound as it is).
+            const int64_t k4 = draw(1, 22) * 4;
+            const ProblemSize size{draw(1, 90), draw(1, 22) * 4 + draw(1, 3), i == 0 ? k4 + draw(1, 3) : k4};
             const KernelSpec& k = *find_rung(name);
             const Measurement m = r.measure(LaunchConfig{k, size, 64}, o);
             EXPECT_TRUE(m.verification.verified) << name << " " << size.label() << " seed " << seed << ": " << m.verification.summary();

@@ -5,10 +5,29 @@
 // the next multiple of 4 pads each row with zeros; copying the padded C back into the user's
 // M x N drops the extra columns. Each copy moves its matrix once: O(n^2) against the
 // product's O(n^3).
+inline void copy_element(const int r, const int c, const int rows, const int cols, const __global float* src,
+                         const int src_rows, const int src_cols, __global float* dst)
+{
+    if (r >= rows || c >= cols) return;
+    dst[(size_t)r * cols + c] = (r < src_rows && c < src_cols) ? src[(size_t)r * src_cols + c] : 0.0f;
+}
+
 __kernel void pad_copy(const int rows, const int cols, const __global float* src, const int src_rows,
                        const int src_cols, __global float* dst)
 {
-    const int c = get_global_id(0), r = get_global_id(1);
-    if (r >= rows || c >= cols) return;
-    dst[(size_t)r * cols + c] = (r < src_rows && c < src_cols) ? src[(size_t)r * src_cols + c] : 0.0f;
+    copy_element(get_global_id(1), get_global_id(0), rows, cols, src, src_rows, src_cols, dst);
+}
+
+// Two copies in one launch (A's and B's, before the product): one work-item per element of
+// either destination, the first rows0 x cols0 of them for the first copy, the rest for the
+// second. A launch costs the GPU a gap of several microseconds, about as long as a copy itself
+// at 1234 x 1234, so one launch instead of two.
+__kernel void pad_copy2(const int rows0, const int cols0, const __global float* src0, const int src_rows0,
+                        const int src_cols0, __global float* dst0,
+                        const int rows1, const int cols1, const __global float* src1, const int src_rows1,
+                        const int src_cols1, __global float* dst1)
+{
+    const size_t i = get_global_id(0), n0 = (size_t)rows0 * cols0;
+    if (i < n0) copy_element(i / cols0, i % cols0, rows0, cols0, src0, src_rows0, src_cols0, dst0);
+    else copy_element((i - n0) / cols1, (i - n0) % cols1, rows1, cols1, src1, src_rows1, src_cols1, dst1);
 }

@@ -451,7 +451,8 @@ double shape_distance(const ProblemSize& a, const ProblemSize& b) {
 
 // The nearest entry of one file's table that still resolves at `size` (a rung of the catalog,
 // its parameters, the size's limits), or nullopt.
-std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size) {
+std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size,
+                                           double* distance = nullptr) {
     std::optional<TunedChoice> best;
     double best_distance = 0;
     for (TunedChoice& c : fastest_entries_in(text)) {
@@ -468,6 +469,7 @@ std::optional<TunedChoice> nearest_fastest(const std::string& text, const Proble
             best = std::move(c);
         }
     }
+    if (distance) *distance = best_distance;
     return best;
 }
 
@@ -478,20 +480,31 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
     const std::string family = device_family(label);
     std::optional<FastestPick> found;
     // This device's file, then a similar device's, then the type defaults (lookup_tuning's order).
-    for (const bool similar : {false, true}) {
-        if (similar && family.empty()) break;
-        for_each_tuning_file(similar ? std::string() : device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
+    // A device's own table may be thinner than a similar device's: the nearest entry of every
+    // similar device's table is taken over this device's own when its shape is strictly nearer
+    // the one asked for (on equal distance the earlier file, in lookup order, is kept).
+    double best_distance = 0;
+    for_each_tuning_file(device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
+        if (is_type_defaults(origin)) return false;
+        auto c = nearest_fastest(text, size, &best_distance);
+        if (!c) return false;
+        c->origin = origin;
+        found = FastestPick{std::move(*c), TuningMatch::exact, "tuned here", ""};
+        return true;
+    });
+    if (!family.empty() && !(found && best_distance == 0))
+        for_each_tuning_file(std::string(), [&](const std::string& origin, const std::string& text) {
             if (is_type_defaults(origin)) return false;
-            auto c = nearest_fastest(text, size);
-            if (!c) return false;
-            if (similar && (c->device == label || device_family(c->device) != family)) return false;
+            double d = 0;
+            auto c = nearest_fastest(text, size, &d);
+            if (!c || c->device == label || device_family(c->device) != family) return false;
+            if (found && d >= best_distance) return false;
             c->origin = origin;
-            found = FastestPick{std::move(*c), similar ? TuningMatch::similar : TuningMatch::exact, "", ""};
-            found->note = similar ? "tuned for a similar device: " + found->choice.device : std::string("tuned here");
-            return true;
+            found = FastestPick{std::move(*c), TuningMatch::similar, "", ""};
+            found->note = "tuned for a similar device: " + found->choice.device;
+            best_distance = d;
+            return false;  // every similar device's file is looked at
         });
-        if (found) break;
-    }
     if (!found && (device.is_cpu || device.is_gpu)) {
         const std::string type = device.is_gpu ? "gpu" : "cpu";
         for_each_tuning_file("defaults-" + type + ".json", [&](const std::string& origin, const std::string& text) {
