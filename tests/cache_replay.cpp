@@ -111,6 +111,8 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.cluster_of.push_back(c);
         } else if (k == "deal") {
+            p.deal_order.clear();  // deal=none: round-robin (the profile's recorded order dropped)
+            if (a.substr(eq + 1) == "none") continue;
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.deal_order.push_back(c);
         } else if (k == "placement") {

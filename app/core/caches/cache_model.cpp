@@ -199,6 +199,21 @@ public:
             for (uint64_t g = 0; g < group_end_; ++g)
                 placed[g < p_.unit_of_group.size() ? p_.unit_of_group[g] % p_.cus : g % p_.cus].push_back(g);
         }
+        // A unit's merge cluster: a run of units in the order groups are dealt to them (a
+        // unit's first place in deal_order when one is given, else its number), unless
+        // cluster_of names it.
+        cluster_of_unit_.assign(p_.cus, 0);
+        {
+            std::vector<uint32_t> dealt;  // units by their first place in the deal
+            std::vector<bool> seen(p_.cus, false);
+            for (uint32_t cu : p_.deal_order)
+                if (cu < p_.cus && !seen[cu]) seen[cu] = true, dealt.push_back(cu);
+            for (uint32_t cu = 0; cu < p_.cus; ++cu)
+                if (!seen[cu]) dealt.push_back(cu);
+            for (size_t i = 0; i < dealt.size(); ++i)
+                cluster_of_unit_[dealt[i]] = p_.cluster_of.empty() ? uint32_t(uint64_t(i) * p_.merge_clusters / p_.cus)
+                                                                   : p_.cluster_of[dealt[i] % p_.cluster_of.size()];
+        }
         uint64_t taken = 0;
         auto take_next = [&](Slot& slot, double at, size_t cu) {
             slot.busy = false;
@@ -261,8 +276,7 @@ public:
                 const auto [at, cu, s] = queue.top();
                 queue.pop();
                 Slot& slot = slots[size_t(cu) * slots_per_cu + s];
-                cluster_ = p_.cluster_of.empty() ? uint32_t(uint64_t(cu) * p_.merge_clusters / p_.cus)
-                                                 : p_.cluster_of[cu % p_.cluster_of.size()];
+                cluster_ = cluster_of_unit_[cu];
                 issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
                 if (slot.next == slot.end) {
                     freed.emplace_back(s, cu);
@@ -415,6 +429,7 @@ private:
     std::unordered_map<uint64_t, uint32_t> dram_reads_;
     double now_ = 0;        // the time (in rounds) of the requests being issued
     uint64_t cluster_ = 0;  // of the unit issuing
+    std::vector<uint32_t> cluster_of_unit_;
     std::unordered_map<uint64_t, double> fetched_;  // sector and cluster -> when its L2 request was issued
     double last_sweep_ = 0;
 };
