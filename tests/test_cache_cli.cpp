@@ -182,6 +182,8 @@ TEST(CacheCli, ASavedTraceCarriesTheReportToTheHandout) {
         },
         [](nlohmann::json& j) { j["trace"]["caches"]["profile"] = 42; },
         [](nlohmann::json& j) { j["trace"]["caches"]["buffers"][0][0] = "Q"; },
+        // The h200 profile's recorded deal order travels in the file; a unit past the GPU's is refused.
+        [](nlohmann::json& j) { j["trace"]["caches"]["deal_order"][0] = 999; },
     };
     for (size_t i = 0; i < edits.size(); ++i) {
         const fs::path bad = dir / ("bad" + std::to_string(i) + ".tstrace");

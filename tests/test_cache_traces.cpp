@@ -9,6 +9,7 @@
 // Then the order-independent bounds of the issue, and the 128^3 H200-like claim.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <list>
 #include <map>
 #include <set>
@@ -628,4 +629,24 @@ TEST(CacheResidency, ATracedLaunchIsModelledWithItsOwnResidency) {
     EXPECT_EQ(r.params.resident, 4u);
     EXPECT_EQ(r.params.l1_bytes, 240u * 1024);
     EXPECT_EQ(r.profile, "h200");  // registers are the launch's, not an override of the profile
+}
+
+// Line sampling (issue 31, item 2): a sample of the lines in caches of 1/k the sets stands in
+// for the whole replay, counts scaled by k. Checked here at 128^3 with an L2 smaller than A and
+// B (so DRAM reads exceed the compulsory ones) and at 1,024^3 in docs/caches.md.
+TEST(CacheLineSample, OneLineInEightStandsInForTheWholeReplay) {
+    const Trace t = traced("tiled", "128", 16);
+    ASSERT_TRUE(t.cache_requests);
+    CacheParams p = load_cache_profile("h200").params;
+    p.l1_bytes = 16 * 1024;
+    p.l2_bytes = 32 * 1024;
+    const CacheCounts whole = run_cache_model(*t.cache_requests, p, "whole").totals;
+    ASSERT_GT(whole.dram_read_bytes, uint64_t(4096) * 32);  // past the compulsory 4,096 sectors
+    p.line_sample = 8;
+    const CacheCounts sampled = run_cache_model(*t.cache_requests, p, "sampled").totals;
+    const auto near = [](uint64_t part, uint64_t all) { return std::abs(8.0 * double(part) / double(all) - 1.0); };
+    EXPECT_LT(near(sampled.l1_sectors, whole.l1_sectors), 0.03);
+    EXPECT_LT(near(sampled.l2_sectors, whole.l2_sectors), 0.03);
+    EXPECT_LT(near(sampled.dram_read_bytes, whole.dram_read_bytes), 0.05);
+    EXPECT_LT(sampled.l2_sectors, whole.l2_sectors / 4);  // it did look up fewer
 }

@@ -160,10 +160,11 @@ class Replay {
 public:
     Replay(const Groups& groups, const CacheParams& p, uint64_t first_groups)
         : groups_(groups), p_(p), shift_(coarsening_shift(groups.base().sector_bytes, p.sector_bytes)),
-          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways, p.hashed_sets),
+          sectors_per_line_(p.line_bytes / p.sector_bytes),
+          l2_(p.l2_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets),
           group_end_(std::min(first_groups, groups.group_count())) {
         const CacheRequestStream& base = groups.base();
-        l1_.assign(p.cus, SectorCache(p.l1_bytes, p.line_bytes, p.ways, p.hashed_sets));
+        l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets));
         by_buffer_.resize(base.buffers.size());
         for (const auto& r : base.requests) line_index_.emplace(r.line, 0);
         std::vector<int32_t> lines;
@@ -319,6 +320,12 @@ private:
         return 1.0 + p_.age_pace * rank;
     }
 
+    // Whether a line is in the sample (line_sample): a multiplicative hash's top bits, independent
+    // of the set index (its low bits, XOR-folded).
+    bool sampled(uint64_t line) const {
+        return p_.line_sample <= 1 || ((line * 0x9E3779B97F4A7C15ull) >> 40) % p_.line_sample == 0;
+    }
+
     // A group keeps its pace, so two groups drift apart in proportion to the requests they
     // have made.
     double pace(uint64_t g) const { return group_pace(p_, g); }
@@ -335,6 +342,7 @@ private:
         ++c.l1_requests;
         for (uint64_t sector : scratch_) {
             const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
+            if (!sampled(line)) continue;
             ++c.l1_sectors;
             SectorCache::Way* w1 = l1.enabled() ? l1.find(line) : nullptr;
             if (w1 && (w1->valid & bit)) {
@@ -400,6 +408,7 @@ private:
     void store(CacheCounts& c) {
         for (uint64_t sector : scratch_) {
             const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
+            if (!sampled(line)) continue;
             ++c.l2_sectors;
             SectorCache::Way* w2 = l2_.find(line);
             if (w2 && (w2->valid & bit)) ++c.l2_hit_sectors;
