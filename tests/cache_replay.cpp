@@ -105,12 +105,15 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         else if (k == "inflight") p.inflight_rounds = uint32_t(v);
         else if (k == "clusters") p.merge_clusters = uint32_t(v);
         else if (k == "hashed") p.hashed_sets = v != 0;
+        else if (k == "lsample") p.line_sample = uint32_t(v);
         else if (k == "age") p.age_pace = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "drift") p.drift = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "clustermap") {
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.cluster_of.push_back(c);
         } else if (k == "deal") {
+            p.deal_order.clear();  // deal=none: round-robin (the profile's recorded order dropped)
+            if (a.substr(eq + 1) == "none") continue;
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.deal_order.push_back(c);
         } else if (k == "placement") {
@@ -120,14 +123,14 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
     }
 }
 
-void print_counts(const CacheCounts& c, double scale) {
+void print_counts(const CacheCounts& c, double scale, double dram_scale = 1.0) {
     std::printf("l1_sectors=%llu l1_hit_rate=%.4f l2_load_sectors=%llu l2_sectors=%llu l2_merged_sectors=%llu "
                 "l2_hit_sectors=%llu dram_read_sectors=%llu dram_write_sectors=%llu\n",
                 (unsigned long long)(double(c.l1_sectors) * scale), 100 * c.l1_hit_rate(),
                 (unsigned long long)(double(c.l2_load_sectors) * scale), (unsigned long long)(double(c.l2_sectors) * scale),
                 (unsigned long long)(double(c.l2_merged_sectors) * scale),
-                (unsigned long long)(double(c.l2_hit_sectors) * scale), (unsigned long long)(c.dram_read_bytes / 32),
-                (unsigned long long)(c.dram_write_bytes / 32));
+                (unsigned long long)(double(c.l2_hit_sectors) * scale), (unsigned long long)(double(c.dram_read_bytes / 32) * dram_scale),
+                (unsigned long long)(double(c.dram_write_bytes / 32) * dram_scale));
 }
 
 }  // namespace
@@ -154,7 +157,7 @@ int main(int argc, char** argv) {
             CacheParams p = load_cache_profile(argv[3]).params;
             apply(p, argc, argv, 4);
             const CacheReport r = run_cache_model(s, p, argv[3]);
-            print_counts(r.totals, 1.0);
+            print_counts(r.totals, p.line_sample, p.line_sample);
         } else if (mode == "sdump" && argc == 5) {
             const KernelSpec* rung = find_rung(argv[2]);
             if (!rung) throw std::runtime_error(std::string("no rung ") + argv[2]);
@@ -187,7 +190,7 @@ int main(int argc, char** argv) {
             const CacheReport r = run_cache_model(moved, p, argv[4], groups);
             std::printf("groups_modelled=%llu groups_total=%llu ", (unsigned long long)groups,
                         (unsigned long long)moved.total_groups());
-            print_counts(r.totals, double(moved.total_groups()) / double(groups));
+            print_counts(r.totals, double(moved.total_groups()) / double(groups) * p.line_sample, p.line_sample);
         } else {
             std::fprintf(stderr, "usage: cache_replay dump KERNEL SIZE OUT.stream | model IN.stream PROFILE [NAME=V]... | sdump KERNEL SIZE OUT | smodel IN GROUPS PROFILE [NAME=V]...\n");
             status = 2;

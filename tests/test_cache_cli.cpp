@@ -53,7 +53,7 @@ TEST(CacheCli, JsonCarriesTheContractsNamesAndConsistentSums) {
     EXPECT_EQ(keys(c), (std::set<std::string>{"profile", "params", "totals", "bounds", "buffers", "lines"}));
     EXPECT_EQ(keys(c["params"]), (std::set<std::string>{"l1_kb", "l2_kb", "line", "sector", "ways", "cus", "resident",
                                                           "inflight_rounds", "merge_clusters", "hashed_sets", "drift",
-                                                          "age_pace"}));
+                                                          "age_pace", "deal"}));
     const std::set<std::string> counts = {"l1_sectors",      "l1_hit_sectors",  "l2_sectors",
                                           "l2_hit_sectors", "l2_merged_sectors", "dram_read_bytes", "dram_write_bytes"};
     EXPECT_EQ(keys(c["totals"]), counts);
@@ -182,6 +182,8 @@ TEST(CacheCli, ASavedTraceCarriesTheReportToTheHandout) {
         },
         [](nlohmann::json& j) { j["trace"]["caches"]["profile"] = 42; },
         [](nlohmann::json& j) { j["trace"]["caches"]["buffers"][0][0] = "Q"; },
+        // The h200 profile's recorded deal order travels in the file; a unit past the GPU's is refused.
+        [](nlohmann::json& j) { j["trace"]["caches"]["deal_order"][0] = 999; },
     };
     for (size_t i = 0; i < edits.size(); ++i) {
         const fs::path bad = dir / ("bad" + std::to_string(i) + ".tstrace");

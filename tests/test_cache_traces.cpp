@@ -9,6 +9,7 @@
 // Then the order-independent bounds of the issue, and the 128^3 H200-like claim.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <list>
 #include <map>
 #include <set>
@@ -566,4 +567,86 @@ TEST(CacheLimits, NaiveAt64WithNoL1SendsEveryRequestedSectorToL2) {
     no_l1.l2_kb = 1 << 20;
     const CacheReport r = model_trace_caches(t, load_cache_profile("h200"), no_l1);
     EXPECT_EQ(r.totals.l2_sectors, 33'280u);  // 2 * 64^3 / 16 load sectors + 64^2 / 8 stores
+}
+
+// Per-launch residency (issue 31, fourth round). The blocks per SM CUDA itself reported for
+// the seven twins on the lent H200 and H100 (docs/results/caches31/*/h*/run.txt: block size,
+// static shared memory, registers per thread as nvcc gave them -> cudaOccupancyMaxActiveBlocks-
+// PerMultiprocessor) against the profile's occupancy and register file.
+TEST(CacheResidency, FollowsEachLaunchAsCudaRanTheTwins) {
+    struct Twin {
+        const char* kernel;
+        uint32_t threads;
+        uint64_t smem;
+        uint32_t regs, cuda_blocks_per_sm;
+    };
+    const Twin twins[] = {{"naive", 256, 0, 32, 8},        {"tiled", 256, 2048, 32, 8},
+                          {"row", 16, 0, 32, 32},          {"reg2d", 256, 8192, 55, 4},
+                          {"tiled_wpt", 256, 8192, 37, 6}, {"reg2d_tpad", 64, 8448, 129, 6},
+                          {"naive_bt", 256, 0, 30, 8}};
+    for (const std::string gpu : {"h200", "h100"}) {
+        const CacheProfile p = load_cache_profile(gpu);
+        for (const Twin& t : twins)
+            EXPECT_EQ(launch_resident(p, t.threads, t.smem, t.regs), t.cuda_blocks_per_sm) << gpu << " " << t.kernel;
+        // Registers unknown: threads and local memory alone (reg2d: 2,048 / 256 threads).
+        EXPECT_EQ(launch_resident(p, 256, 8192, 0), 8u) << gpu;
+        // A profile with no occupancy keeps its own figure.
+        EXPECT_EQ(launch_resident(load_cache_profile("teaching"), 256, 8192, 55), 2u);
+    }
+}
+
+TEST(CacheResidency, TheL1IsWhatTheSharedMemoryCarveOutLeaves) {
+    const CacheProfile h200 = load_cache_profile("h200");
+    CacheOverrides regs;
+    regs.regs = 55;  // reg2d: 4 groups x (8 KB + 1 KB) = 36 KB -> the 64 KB step -> 192 KB of L1
+    CacheParams p = launch_params(h200, regs, 256, 8192);
+    EXPECT_EQ(p.resident, 4u);
+    EXPECT_EQ(p.l1_bytes, 192u * 1024);
+    p = launch_params(h200, {}, 256, 2048);  // tiled: 8 x 3 KB = 24 KB -> 32 KB step -> 224 KB
+    EXPECT_EQ(p.resident, 8u);
+    EXPECT_EQ(p.l1_bytes, 224u * 1024);
+    p = launch_params(h200, {}, 256, 0);  // no local memory: the whole 256 KB
+    EXPECT_EQ(p.l1_bytes, 256u * 1024);
+    CacheOverrides mine;  // what the user sets wins
+    mine.resident = 3;
+    mine.l1_kb = 100;
+    p = launch_params(h200, mine, 256, 2048);
+    EXPECT_EQ(p.resident, 3u);
+    EXPECT_EQ(p.l1_bytes, 100u * 1024);
+}
+
+TEST(CacheResidency, ATracedLaunchIsModelledWithItsOwnResidency) {
+    const Trace t = traced("tiled", "64", 16);  // 16x16 work-groups, two 16x16 float tiles: 2 KB
+    const CacheProfile h200 = load_cache_profile("h200");
+    CacheReport r = model_trace_caches(t, h200);
+    EXPECT_EQ(r.params.resident, 8u);
+    EXPECT_EQ(r.params.l1_bytes, 224u * 1024);
+    EXPECT_EQ(r.params.deal_order, h200.params.deal_order);
+    EXPECT_FALSE(r.params.deal_order.empty());
+    CacheOverrides regs;
+    regs.regs = 55;  // 4 groups x 3 KB = 12 KB -> the 16 KB step
+    r = model_trace_caches(t, h200, regs);
+    EXPECT_EQ(r.params.resident, 4u);
+    EXPECT_EQ(r.params.l1_bytes, 240u * 1024);
+    EXPECT_EQ(r.profile, "h200");  // registers are the launch's, not an override of the profile
+}
+
+// Line sampling (issue 31, item 2): a sample of the lines in caches of 1/k the sets stands in
+// for the whole replay, counts scaled by k. Checked here at 128^3 with an L2 smaller than A and
+// B (so DRAM reads exceed the compulsory ones) and at 1,024^3 in docs/caches.md.
+TEST(CacheLineSample, OneLineInEightStandsInForTheWholeReplay) {
+    const Trace t = traced("tiled", "128", 16);
+    ASSERT_TRUE(t.cache_requests);
+    CacheParams p = load_cache_profile("h200").params;
+    p.l1_bytes = 16 * 1024;
+    p.l2_bytes = 32 * 1024;
+    const CacheCounts whole = run_cache_model(*t.cache_requests, p, "whole").totals;
+    ASSERT_GT(whole.dram_read_bytes, uint64_t(4096) * 32);  // past the compulsory 4,096 sectors
+    p.line_sample = 8;
+    const CacheCounts sampled = run_cache_model(*t.cache_requests, p, "sampled").totals;
+    const auto near = [](uint64_t part, uint64_t all) { return std::abs(8.0 * double(part) / double(all) - 1.0); };
+    EXPECT_LT(near(sampled.l1_sectors, whole.l1_sectors), 0.03);
+    EXPECT_LT(near(sampled.l2_sectors, whole.l2_sectors), 0.03);
+    EXPECT_LT(near(sampled.dram_read_bytes, whole.dram_read_bytes), 0.05);
+    EXPECT_LT(sampled.l2_sectors, whole.l2_sectors / 4);  // it did look up fewer
 }

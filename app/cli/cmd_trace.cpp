@@ -56,7 +56,9 @@ const char* kHelp =
     "            (default: all when cheap, else whole waves). Modelled from a traced sample.\n"
     "  --caches [PROFILE]  model L1/L2/DRAM traffic of the traced requests (default profile h200;\n"
     "            also --cache-profile NAME); --l1 KB (0: no L1) --l2 KB --line B --ways N --cus N\n"
-    "            --resident N override the profile's values. Modelled figures, not measured.\n"
+    "            --resident N override the profile's values (h200, h100: resident groups and L1 follow\n"
+    "            the launch's work-items and local memory; --regs N adds its registers per work-item,\n"
+    "            which a trace cannot see). Modelled figures, not measured.\n"
     "A rung that names the rung it changes (ladder.json \"compares_with\": those after 'tiled')\n"
     "is also traced beside that rung (--no-compare skips it).\n"
     "Ctrl-C cancels; nothing is written then.\n";
@@ -124,7 +126,7 @@ struct CacheChoice {
 };
 
 std::optional<CacheChoice> cache_choice(const Options& o, uint32_t sector_bytes) {
-    const char* overrides[] = {"l1", "l2", "line", "ways", "cus", "resident"};
+    const char* overrides[] = {"l1", "l2", "line", "ways", "cus", "resident", "regs"};
     bool wanted = o.has("caches") || o.has("cache-profile");
     for (const char* name : overrides) wanted = wanted || o.has(name);
     if (!wanted) return std::nullopt;
@@ -139,6 +141,11 @@ std::optional<CacheChoice> cache_choice(const Options& o, uint32_t sector_bytes)
     if (o.has("ways")) c.overrides.ways = o.get_int("ways", 0, 1, "a positive integer");
     if (o.has("cus")) c.overrides.cus = o.get_int("cus", 0, 1, "a positive integer");
     if (o.has("resident")) c.overrides.resident = o.get_int("resident", 0, 1, "a positive integer");
+    if (o.has("regs")) {
+        c.overrides.regs = o.get_int("regs", 0, 1, "registers per work-item, 1 to 255");
+        if (*c.overrides.regs > 255)
+            throw InputError("--regs " + std::to_string(*c.overrides.regs) + ": accepted: registers per work-item, 1 to 255");
+    }
     // A line that is not a power of two (a --line typo) is the --line's fault, not --sector's.
     if (c.overrides.line && (!std::has_single_bit(uint64_t(*c.overrides.line)) || *c.overrides.line < sector_bytes))
         throw InputError("--line " + std::to_string(*c.overrides.line) + ": accepted: a power of two of at least the " +
@@ -249,7 +256,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     auto valued = custom_kernel_options();
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json", "save", "drop-barrier"});
     valued.insert({"kernel", "size", "tile", "param", "groups", "group", "warp", "sector", "banks", "json"});
-    valued.insert({"caches", "cache-profile", "l1", "l2", "line", "ways", "cus", "resident", "sample", "model-groups"});
+    valued.insert({"caches", "cache-profile", "l1", "l2", "line", "ways", "cus", "resident", "regs", "sample", "model-groups"});
     Options o("trace", valued, {"no-checks", "uninitialized", "no-compare", "help"});
     o.parse(with_caches_value(args));
     if (o.has("help")) {

@@ -30,7 +30,30 @@ for d in ('caches24', 'caches31'):
             hit = v['l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct']
             targets.setdefault((gpu, k, size), []).append((l2, hit))
 
+# Blocks per SM that CUDA ran each twin with (run.txt: its registers, shared memory and threads),
+# for a parameter set that says resident=cuda: each launch replayed with its own residency.
+blocks_per_sm, smem = {}, {}
+for f in glob.glob(f'{root}/caches*/h*/run.txt') + glob.glob(f'{root}/caches*/*/h*/run.txt'):
+    for line in open(f):
+        kv = dict(x.split('=', 1) for x in line.split() if '=' in x)
+        if 'kernel' in kv and 'blocks_per_sm' in kv:
+            blocks_per_sm[kv['kernel']] = kv['blocks_per_sm']
+            smem[kv['kernel']] = int(kv.get('smem_static', '0'))
+
+# And for l1_kb=cuda: the 256 KB an SM holds less the smallest shared-memory carve-out
+# (Hopper's steps, KB) that holds those blocks' shared memory plus 1 KB each that CUDA keeps.
+CARVEOUTS = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
+def l1_kb(kernel):
+    need = int(blocks_per_sm[kernel]) * (smem[kernel] + 1024) if smem[kernel] else 0
+    return 256 - next(c for c in CARVEOUTS if c * 1024 >= need)
+
+def per_launch(params, kernel):
+    sub = {'resident=cuda': lambda: f'resident={blocks_per_sm[kernel]}', 'l1_kb=cuda': lambda: f'l1_kb={l1_kb(kernel)}'}
+    return ' '.join(sub[p]() if p in sub else p for p in params.split())
+
 def run(stream, params):
+    kernel = os.path.basename(stream).rsplit('_', 1)[0]
+    params = per_launch(params, kernel)
     mode = ['smodel', stream, str(GROUPS_CAP)] if stream.endswith('.sstream') else ['model', stream]
     out = subprocess.run([replay] + mode + ['h200'] + params.split(),
                          capture_output=True, text=True, check=True).stdout

@@ -160,10 +160,11 @@ class Replay {
 public:
     Replay(const Groups& groups, const CacheParams& p, uint64_t first_groups)
         : groups_(groups), p_(p), shift_(coarsening_shift(groups.base().sector_bytes, p.sector_bytes)),
-          sectors_per_line_(p.line_bytes / p.sector_bytes), l2_(p.l2_bytes, p.line_bytes, p.ways, p.hashed_sets),
+          sectors_per_line_(p.line_bytes / p.sector_bytes),
+          l2_(p.l2_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets),
           group_end_(std::min(first_groups, groups.group_count())) {
         const CacheRequestStream& base = groups.base();
-        l1_.assign(p.cus, SectorCache(p.l1_bytes, p.line_bytes, p.ways, p.hashed_sets));
+        l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets));
         by_buffer_.resize(base.buffers.size());
         for (const auto& r : base.requests) line_index_.emplace(r.line, 0);
         std::vector<int32_t> lines;
@@ -198,6 +199,21 @@ public:
             placed_next.assign(p_.cus, 0);
             for (uint64_t g = 0; g < group_end_; ++g)
                 placed[g < p_.unit_of_group.size() ? p_.unit_of_group[g] % p_.cus : g % p_.cus].push_back(g);
+        }
+        // A unit's merge cluster: a run of units in the order groups are dealt to them (a
+        // unit's first place in deal_order when one is given, else its number), unless
+        // cluster_of names it.
+        cluster_of_unit_.assign(p_.cus, 0);
+        {
+            std::vector<uint32_t> dealt;  // units by their first place in the deal
+            std::vector<bool> seen(p_.cus, false);
+            for (uint32_t cu : p_.deal_order)
+                if (cu < p_.cus && !seen[cu]) seen[cu] = true, dealt.push_back(cu);
+            for (uint32_t cu = 0; cu < p_.cus; ++cu)
+                if (!seen[cu]) dealt.push_back(cu);
+            for (size_t i = 0; i < dealt.size(); ++i)
+                cluster_of_unit_[dealt[i]] = p_.cluster_of.empty() ? uint32_t(uint64_t(i) * p_.merge_clusters / p_.cus)
+                                                                   : p_.cluster_of[dealt[i] % p_.cluster_of.size()];
         }
         uint64_t taken = 0;
         auto take_next = [&](Slot& slot, double at, size_t cu) {
@@ -261,8 +277,7 @@ public:
                 const auto [at, cu, s] = queue.top();
                 queue.pop();
                 Slot& slot = slots[size_t(cu) * slots_per_cu + s];
-                cluster_ = p_.cluster_of.empty() ? uint32_t(uint64_t(cu) * p_.merge_clusters / p_.cus)
-                                                 : p_.cluster_of[cu % p_.cluster_of.size()];
+                cluster_ = cluster_of_unit_[cu];
                 issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
                 if (slot.next == slot.end) {
                     freed.emplace_back(s, cu);
@@ -305,6 +320,12 @@ private:
         return 1.0 + p_.age_pace * rank;
     }
 
+    // Whether a line is in the sample (line_sample): a multiplicative hash's top bits, independent
+    // of the set index (its low bits, XOR-folded).
+    bool sampled(uint64_t line) const {
+        return p_.line_sample <= 1 || ((line * 0x9E3779B97F4A7C15ull) >> 40) % p_.line_sample == 0;
+    }
+
     // A group keeps its pace, so two groups drift apart in proportion to the requests they
     // have made.
     double pace(uint64_t g) const { return group_pace(p_, g); }
@@ -321,6 +342,7 @@ private:
         ++c.l1_requests;
         for (uint64_t sector : scratch_) {
             const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
+            if (!sampled(line)) continue;
             ++c.l1_sectors;
             SectorCache::Way* w1 = l1.enabled() ? l1.find(line) : nullptr;
             if (w1 && (w1->valid & bit)) {
@@ -386,6 +408,7 @@ private:
     void store(CacheCounts& c) {
         for (uint64_t sector : scratch_) {
             const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
+            if (!sampled(line)) continue;
             ++c.l2_sectors;
             SectorCache::Way* w2 = l2_.find(line);
             if (w2 && (w2->valid & bit)) ++c.l2_hit_sectors;
@@ -415,6 +438,7 @@ private:
     std::unordered_map<uint64_t, uint32_t> dram_reads_;
     double now_ = 0;        // the time (in rounds) of the requests being issued
     uint64_t cluster_ = 0;  // of the unit issuing
+    std::vector<uint32_t> cluster_of_unit_;
     std::unordered_map<uint64_t, double> fetched_;  // sector and cluster -> when its L2 request was issued
     double last_sweep_ = 0;
 };

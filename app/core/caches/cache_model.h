@@ -46,6 +46,11 @@ struct CacheParams {
     // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
     // into a few L1 sets and evicts itself).
     bool hashed_sets = false;
+    // Line sampling (issue 31, item 2: DRAM past the L2 at sizes too large to replay whole):
+    // above 1, only lines whose hash falls in one of `line_sample` classes are looked up, in
+    // caches of 1/line_sample the sets (each sampled set sees the traffic a whole cache's set
+    // would); the caller scales the sector counts by line_sample. 1: every line (exact).
+    uint32_t line_sample = 1;
     // When not empty: the cluster of each unit, in the order the scheduler deals to them
     // (overrides merge_clusters' runs).
     std::vector<uint32_t> cluster_of;

@@ -15,6 +15,7 @@
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
 #include "core/caches/held_out.h"
+#include "core/caches/occupancy.h"
 #include "core/trace/trace.h"
 
 namespace tilescope {
@@ -127,6 +128,16 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.hashed_sets = j.value("hashed_sets", false);
     c.drift = j.value("drift", 0.0);
     c.age_pace = j.value("age_pace", 0.0);
+    if (j.contains("deal_order")) c.deal_order = j.at("deal_order").get<std::vector<uint32_t>>();
+    p.occupancy = j.value("occupancy", "");
+    if (j.contains("registers")) {
+        const json& r = j.at("registers");
+        p.registers_per_cu = r.at("per_cu").get<uint32_t>();
+        p.register_partitions = std::max(1u, r.at("partitions").get<uint32_t>());
+        p.register_granule = std::max(1u, r.at("granule").get<uint32_t>());
+        p.warp_size = std::max(1u, r.at("warp").get<uint32_t>());
+    }
+    if (j.contains("carveouts_kb")) p.carveouts_kb = j.at("carveouts_kb").get<std::vector<uint32_t>>();
     if (j.value("sysfs", false)) {
         p.from_sysfs = true;
         p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
@@ -182,11 +193,63 @@ CacheParams apply_overrides(CacheParams p, const CacheOverrides& o) {
     return p;
 }
 
+uint32_t launch_resident(const CacheProfile& profile, uint32_t group_threads, uint64_t group_local_bytes, uint32_t regs) {
+    if (profile.occupancy.empty() || group_threads == 0) return profile.params.resident;
+    const Occupancy o = occupancy(load_occupancy_profile(profile.occupancy), group_threads, group_local_bytes);
+    if (!o.launches || o.groups == 0) return profile.params.resident;
+    uint32_t groups = o.groups;
+    if (regs > 0 && profile.registers_per_cu > 0) {
+        // Registers are allocated per warp, a work-item's rounded up to the granule, within
+        // one partition of the register file (a warp scheduler's); a group's warps may spread
+        // over the partitions.
+        const uint64_t per_warp = uint64_t((regs + profile.register_granule - 1) / profile.register_granule) *
+                                  profile.register_granule * profile.warp_size;
+        const uint64_t warps = uint64_t(profile.registers_per_cu / profile.register_partitions) / per_warp *
+                               profile.register_partitions;
+        const uint64_t group_warps = (uint64_t(group_threads) + profile.warp_size - 1) / profile.warp_size;
+        groups = static_cast<uint32_t>(std::min<uint64_t>(groups, warps / group_warps));
+    }
+    return std::max(1u, groups);
+}
+
+CacheParams launch_params(const CacheProfile& profile, const CacheOverrides& overrides, uint32_t group_threads,
+                          uint64_t group_local_bytes) {
+    CacheParams p = profile.params;
+    if (group_threads > 0 && !profile.occupancy.empty()) {
+        p.resident = launch_resident(profile, group_threads, group_local_bytes, overrides.regs.value_or(0));
+        if (!profile.carveouts_kb.empty() && group_local_bytes > 0) {
+            const uint64_t reserved = load_occupancy_profile(profile.occupancy).reserved_bytes_per_group;
+            const uint64_t need = uint64_t(p.resident) * (group_local_bytes + reserved);
+            for (uint32_t kb : profile.carveouts_kb)
+                if (uint64_t(kb) * 1024 >= need) {
+                    p.l1_bytes = p.l1_bytes > uint64_t(kb) * 1024 ? p.l1_bytes - uint64_t(kb) * 1024 : 0;
+                    break;
+                }
+        }
+    }
+    return apply_overrides(p, overrides);
+}
+
+namespace {
+// The launch's work-items per group and local bytes per group, as traced.
+std::pair<uint32_t, uint64_t> traced_group_shape(const Trace& trace) {
+    uint64_t bytes = 0;
+    for (const LocalBuffer& l : trace.local_buffers) bytes += l.bytes;
+    const uint64_t items = trace.local[0] * trace.local[1] * trace.local[2];
+    return {items > 0 && items < (1u << 20) ? static_cast<uint32_t>(items) : 0u, bytes};
+}
+}  // namespace
+
+CacheParams trace_launch_params(const Trace& trace, const CacheProfile& profile, const CacheOverrides& overrides) {
+    const auto [items, bytes] = traced_group_shape(trace);
+    return launch_params(profile, overrides, items, bytes);
+}
+
 CacheReport model_trace_caches(const Trace& trace, const CacheProfile& profile, const CacheOverrides& overrides) {
     if (!trace.cache_requests)
         throw InputError("--caches: this trace holds no cache requests" +
                          std::string(trace.cache_requests_truncated ? " (too many to keep: use a smaller --size)" : ""));
-    CacheParams params = apply_overrides(profile.params, overrides);
+    CacheParams params = trace_launch_params(trace, profile, overrides);
     // The profile's sector may be larger than the trace's (a CPU fills whole lines); the
     // model then coarsens. A smaller one would need a finer trace.
     if (params.sector_bytes < trace.cache_requests->sector_bytes)
@@ -232,7 +295,9 @@ json cache_report_to_json(const CacheReport& r) {
                    {"merge_clusters", r.params.merge_clusters},
                    {"hashed_sets", r.params.hashed_sets},
                    {"drift", r.params.drift},
-                   {"age_pace", r.params.age_pace}};
+                   {"age_pace", r.params.age_pace},
+                   {"deal", r.params.deal_order.empty() ? std::string("round-robin")
+                                                        : "recorded order, " + std::to_string(r.params.deal_order.size()) + " groups"}};
     j["totals"] = counts_json(r.totals);
     j["bounds"] = {{"distinct_sectors", r.bounds.distinct_sectors},
                    {"group_distinct_sectors", r.bounds.group_distinct_sectors}};

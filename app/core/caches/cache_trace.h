@@ -24,6 +24,19 @@ struct CacheProfile {
     std::string notes;   // what the model leaves out for this device
     CacheParams params;
     bool from_sysfs = false;  // the figures were read from this machine's sysfs at run time
+    // Per-launch residency (issue 31, fourth round): when set, the occupancy profile
+    // (assets/occupancy/) whose limits (threads, local memory, the unit's cap) and the
+    // register file below give the work-groups a unit runs at once for each launch, as the
+    // GPU would; params.resident is then only the fallback when a launch's shape is unknown.
+    std::string occupancy;
+    // The unit's register file: registers_per_cu split into register_partitions (one per warp
+    // scheduler), a work-item's registers rounded up to register_granule, warps of warp_size.
+    // 0: registers are not counted.
+    uint32_t registers_per_cu = 0, register_partitions = 1, register_granule = 1, warp_size = 32;
+    // The L1/shared-memory split's steps (KB): the L1 keeps l1_kb less the smallest step that
+    // holds the resident groups' local memory (plus what the system reserves per group).
+    // Empty: the L1 keeps l1_kb whatever local memory a launch takes.
+    std::vector<uint32_t> carveouts_kb;
 };
 
 // Profiles compiled into the binary (assets/caches/), by name.
@@ -50,9 +63,26 @@ std::string cache_profile_base(const std::string& report_profile);
 struct CacheOverrides {
     std::optional<uint64_t> l1_kb, l2_kb;
     std::optional<uint32_t> line, ways, cus, resident;
+    // Registers per work-item (--regs), what the device's compiler gave the kernel: a fact of
+    // the launch, not a change to the profile (so not counted in any()). Unset: registers do
+    // not limit the residency.
+    std::optional<uint32_t> regs;
     bool any() const { return l1_kb || l2_kb || line || ways || cus || resident; }
 };
 CacheParams apply_overrides(CacheParams params, const CacheOverrides& overrides);
+
+// The work-groups one unit runs at once for a launch of `group_threads`-item groups taking
+// `group_local_bytes` of local memory and `regs` registers a work-item (0: not counted), by the
+// profile's occupancy and register file; the profile's `resident` when it names no occupancy.
+uint32_t launch_resident(const CacheProfile& profile, uint32_t group_threads, uint64_t group_local_bytes, uint32_t regs);
+// The profile's parameters for one launch: its residency (launch_resident) and the L1 that
+// the local memory of those groups leaves (carveouts_kb), then the overrides (an explicit
+// --resident or --l1 wins). group_threads 0: the launch's shape is unknown, the profile's own.
+CacheParams launch_params(const CacheProfile& profile, const CacheOverrides& overrides, uint32_t group_threads,
+                          uint64_t group_local_bytes);
+
+// launch_params for a traced launch (its local size and local arrays).
+CacheParams trace_launch_params(const Trace& trace, const CacheProfile& profile, const CacheOverrides& overrides);
 
 // Runs the model over a trace recorded with its cache requests; throws InputError when
 // the trace has none (or they were truncated).

@@ -529,6 +529,7 @@ json caches_json(const CacheReport& r) {
             {"cluster_of", p.cluster_of},
             {"drift", p.drift},
             {"age_pace", p.age_pace},
+            {"deal_order", p.deal_order},
             {"totals", cache_counts_json(r.totals)},
             {"bounds", {r.bounds.distinct_sectors, r.bounds.group_distinct_sectors}},
             {"buffers", buffers},
@@ -570,6 +571,8 @@ CacheReport caches_from(const json& j) {
             throw json::other_error::create(501, "caches age_pace: not a number from 0 to 10", &a);
         r.params.age_pace = a.get<double>();
     }
+    // Absent in files saved before the recorded deal order (issue 31, fourth round): round-robin.
+    if (j.contains("deal_order")) r.params.deal_order = j.at("deal_order").get<std::vector<uint32_t>>();
     r.totals = cache_counts_from(j.at("totals"));
     const json& b = j.at("bounds");
     r.bounds = {b.at(0).get<uint64_t>(), b.at(1).get<uint64_t>()};

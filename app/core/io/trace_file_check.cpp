@@ -238,6 +238,11 @@ void check_caches(const Trace& t) {
         bad("trace.caches cluster_of", num(r.params.cluster_of.size()) + " entries; accepted: at most one per unit (" + num(r.params.cus) + ")");
     for (uint32_t c : r.params.cluster_of)
         if (c >= r.params.cus) bad("trace.caches cluster_of", "cluster " + num(c) + "; accepted: 0 to " + num(r.params.cus - 1));
+    if (r.params.deal_order.size() > uint64_t(r.params.cus) * r.params.resident * 64)
+        bad("trace.caches deal_order", num(r.params.deal_order.size()) + " entries; accepted: at most 64 waves of units x resident (" +
+                                           num(uint64_t(r.params.cus) * r.params.resident * 64) + ")");
+    for (uint32_t u : r.params.deal_order)
+        if (u >= r.params.cus) bad("trace.caches deal_order", "unit " + num(u) + "; accepted: 0 to " + num(r.params.cus - 1));
     const uint32_t sector = r.params.sector_bytes;
     check_cache_counts("trace.caches totals", r.totals, sector);
     if (r.bounds.distinct_sectors > r.bounds.group_distinct_sectors)

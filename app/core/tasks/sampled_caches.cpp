@@ -79,7 +79,7 @@ SampledCachesResult model_caches_sampled(const SampledCachesRequest& req, const 
     out.groups_checked = groups.groups_checked;
     out.sectors_per_group = groups.base.sectors.size();
 
-    const CacheParams params = apply_overrides(req.profile.params, req.overrides);
+    const CacheParams params = trace_launch_params(trace, req.profile, req.overrides);
     out.wave = uint64_t(params.cus) * params.resident;
     out.groups_modelled = req.model_groups ? std::min(req.model_groups, out.groups_total)
                                            : default_model_groups(out.groups_total, out.wave, out.sectors_per_group,
