@@ -43,6 +43,21 @@ TuneResult ok(int tile, std::map<std::string, int64_t> params, double gflops) {
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
+// Sizes drawn at random on every run from a seed that is printed (TILESCOPE_TEST_SEED=N
+// repeats it): draw(lo, hi) is a uniform integer in [lo, hi].
+struct RandomDraws {
+    uint64_t seed;
+    std::mt19937_64 rng;
+    explicit RandomDraws(const char* test) : seed(pick()), rng(seed) {
+        std::printf("%s seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", test, static_cast<unsigned long long>(seed),
+                    static_cast<unsigned long long>(seed));
+    }
+    int64_t operator()(int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); }
+    static uint64_t pick() {
+        if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) return std::strtoull(s, nullptr, 10);
+        return static_cast<uint64_t>(std::random_device{}());
+    }
+};
 }  // namespace
 
 TEST(TuningLookup, SizeBuckets) {
@@ -190,12 +205,8 @@ TEST(CpuPanel, VerifiesOnPocl) {
             EXPECT_TRUE(m.verification.verified) << size << ": " << m.verification.summary();
             EXPECT_EQ(m.ran_at, m.size) << size;
         }
-    uint64_t seed = static_cast<uint64_t>(std::random_device{}());
-    if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
-    std::printf("CpuPanel seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
-                static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    const auto draw = [&](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+    RandomDraws draw("CpuPanel");
+    const uint64_t seed = draw.seed;
     for (const auto& p : points) {
         const ProblemSize size{draw(1, 90), draw(0, 6) * 16 + draw(1, 15), draw(1, 70)};  // N never a multiple of 16
         const Measurement m = r.measure(LaunchConfig{*k, size, k->default_tile, p, "given"}, o);
@@ -290,12 +301,8 @@ TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
 // against the CPU reference at sizes drawn at random on every run (the seed is printed; set
 // TILESCOPE_TEST_SEED to repeat one), small enough to take seconds on PoCL.
 TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
-    uint64_t seed = static_cast<uint64_t>(std::random_device{}());
-    if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
-    std::printf("PaddedRungs seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
-                static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    const auto draw = [&](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+    RandomDraws draw("PaddedRungs");
+    const uint64_t seed = draw.seed;
     Runner r(select_device("pocl"));
     RunOptions o;
     o.reps = 1;
@@ -330,12 +337,8 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
 // when rows are not float4-aligned) and on padded copies, at the H200's two measured points
 // (TS 128: 128 x 64; TS 64: 64 x 32), and splitk with them.
 TEST(WarpTileHalfWide, VerifiesOnPoclAtRandomSizes) {
-    uint64_t seed = static_cast<uint64_t>(std::random_device{}());
-    if (const char* s = std::getenv("TILESCOPE_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
-    std::printf("WarpTileHalfWide seed %llu (TILESCOPE_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
-                static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    const auto draw = [&](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+    RandomDraws draw("WarpTileHalfWide");
+    const uint64_t seed = draw.seed;
     Runner r(select_device("pocl"));
     RunOptions o;
     o.reps = 1;
