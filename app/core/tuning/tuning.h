@@ -151,6 +151,26 @@ namespace tilescope {
 // away once more; then, with time left, move two axes at once by one step each (parameters
 // interact), restarting from any pair that wins; stop early at `max_points` or `budget_s`.
 // A handful of points per axis and pair instead of the product of all of them.
+// One size of quick_tune_to_file's paired second look: the candidate's speed over the start's
+// there, the median of the pairs' ratios (both timed in turn); 0 when either failed or did not
+// verify.
+struct PairedLook {
+    std::string size;  // its label, "1000" or "96x6000x9000"
+    double ratio = 0;
+};
+
+// Whether a paired second look stores the candidate: it looked at one size at least, and the
+// candidate was faster than the start at every one (a median ratio above 1 at each). A point
+// tuned at 1024 serves 1000 and 1234 too (one tuning file entry per size bucket), so a point
+// that wins at one size and loses at a neighbour is not stored.
+bool paired_looks_win(const std::vector<PairedLook>& looks);
+
+// The sizes tune --quick on a CPU judges a candidate at, unless told: the size it searches at
+// and two neighbours that are no multiple of what that size is a multiple of, each dimension
+// scaled by 1000/1024 and 1234/1024 (at 1024: 1024, 1000, 1234, the sizes issue 30 measures
+// the CPU at), rounded, at least 1, each size once.
+std::vector<ProblemSize> quick_tune_judge_sizes(const ProblemSize& size);
+
 struct QuickTuneOptions {
     int max_points = 100;                      // points measured at most
     double budget_s = kQuickTuneBudgetS;       // wall time at most (core/tuning/tune_types.h)
@@ -158,10 +178,11 @@ struct QuickTuneOptions {
     std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
     // quick_tune_to_file's second look at a candidate that measured faster than the start, when
     // set: both timed in turn (Runner::measure_interleaved, so both meet the same moments of a
-    // loaded machine), returning the median of the pairs' ratios, the candidate's speed over the
-    // start's, or nullopt when either failed or did not verify. Unset: each is measured once
-    // more, one after the other, with the MeasurePoint.
-    std::function<std::optional<double>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
+    // loaded machine) at one or more sizes, returning per size the median of the pairs' ratios,
+    // the candidate's speed over the start's (0 when either failed or did not verify);
+    // paired_looks_win decides. Unset: each is measured once more, one after the other, with the
+    // MeasurePoint.
+    std::function<std::vector<PairedLook>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
     int confirm_pairs = 0;  // how many pairs confirm_paired times (for the verdict's words)
 };
 
