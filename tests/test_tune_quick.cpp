@@ -355,6 +355,8 @@ TEST(QuickTuneKeepsTheStart, APairedLookAtSeveralSizesMustWinAtEach) {
     EXPECT_FALSE(paired_looks_win({{"1024", 1.05}, {"1000", 0.80}, {"1234", 1.10}}));
     EXPECT_FALSE(paired_looks_win({{"1024", 1.05}, {"1000", 0}}));  // the pairs failed at 1000
     EXPECT_FALSE(paired_looks_win({{"1024", 1.0}}));                // a tie keeps the start
+    EXPECT_FALSE(paired_looks_win({{"1024", 1.004}, {"1000", 1.2}})); // so does a gain below 1 % ("1.00x")
+    EXPECT_TRUE(paired_looks_win({{"1024", 1.01}}));
     EXPECT_TRUE(paired_looks_win({{"1024", 1.05}, {"1000", 1.01}, {"1234", 1.10}}));
 
     const KernelSpec& k = rung();

@@ -79,7 +79,7 @@ QuickTuneOutcome run_quick_tune(const QuickTuneJob& job, const TaskProgress& pro
                 } catch (const InputError&) {  // refused at this size: the look fails (ratio 0)
                 }
                 looks.push_back(look);
-                if (look.ratio <= 1) break;  // lost here: the other sizes cannot change the verdict
+                if (look.ratio < kPairedLookGain) break;  // lost here: the other sizes cannot change the verdict
             }
             return looks;
         };

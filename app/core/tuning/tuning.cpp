@@ -822,7 +822,8 @@ std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, con
 namespace tilescope {
 
 bool paired_looks_win(const std::vector<PairedLook>& looks) {
-    return !looks.empty() && std::all_of(looks.begin(), looks.end(), [](const PairedLook& l) { return l.ratio > 1; });
+    return !looks.empty() &&
+           std::all_of(looks.begin(), looks.end(), [](const PairedLook& l) { return l.ratio >= kPairedLookGain; });
 }
 
 std::vector<ProblemSize> quick_tune_judge_sizes(const ProblemSize& size) {

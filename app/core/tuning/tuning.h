@@ -160,9 +160,11 @@ struct PairedLook {
 };
 
 // Whether a paired second look stores the candidate: it looked at one size at least, and the
-// candidate was faster than the start at every one (a median ratio above 1 at each). A point
-// tuned at 1024 serves 1000 and 1234 too (one tuning file entry per size bucket), so a point
-// that wins at one size and loses at a neighbour is not stored.
+// candidate was faster than the start at every one, by kPairedLookGain at least (a median ratio
+// of 1.003 printed as "1.00x" is a tie, and a tie keeps the start). A point tuned at 1024 serves
+// 1000 and 1234 too (one tuning file entry per size bucket), so a point that wins at one size and
+// loses at a neighbour is not stored.
+inline constexpr double kPairedLookGain = 1.01;
 bool paired_looks_win(const std::vector<PairedLook>& looks);
 
 // The sizes tune --quick on a CPU judges a candidate at, unless told: the size it searches at
