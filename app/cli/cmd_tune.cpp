@@ -135,10 +135,17 @@ int cmd_tune(const std::vector<std::string>& args) {
     const std::string slug = device_slug(device);
     const std::string out_path = (std::filesystem::path(out_dir) / (slug + ".json")).string();
 
-    if (quick)
+    if (quick) {
         std::fprintf(stderr, "tune --quick: %s on %s at %s: a guided search of about %d points (at most %.0f s) -> %s\n",
                      kernel.name.c_str(), device.label().c_str(), size.label().c_str(), quick_tune_expected_points(kernel),
                      budget, out_path.c_str());
+        if (device.is_cpu) {  // where a candidate that beats the start is judged (tasks::run_quick_tune)
+            std::string at;
+            for (const ProblemSize& s : sizes.size() > 1 ? sizes : quick_tune_judge_sizes(size)) at += (at.empty() ? "" : ", ") + s.label();
+            std::fprintf(stderr, "tune --quick: a candidate faster than the start is timed against it in pairs at %s, "
+                                 "and stored only if 1 %% faster at each\n", at.c_str());
+        }
+    }
     else
         std::fprintf(stderr, "tune: %s on %s at %s: %zu points -> %s\n", kernel.name.c_str(), device.label().c_str(),
                      size.label().c_str(), points.size(), out_path.c_str());

@@ -145,12 +145,6 @@ std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
 namespace tilescope {
 
 // ---- tilescope tune --quick: a guided search instead of the full grid ----
-// Coordinate descent from a start point (the device's best known choice): along each axis
-// (TS, then each parameter, values in the kernel's order), try the neighbours of the best so
-// far and move when one is faster; repeat until a round finds nothing, then look two steps
-// away once more; then, with time left, move two axes at once by one step each (parameters
-// interact), restarting from any pair that wins; stop early at `max_points` or `budget_s`.
-// A handful of points per axis and pair instead of the product of all of them.
 // One size of quick_tune_to_file's paired second look: the candidate's speed over the start's
 // there, the median of the pairs' ratios (both timed in turn); 0 when either failed or did not
 // verify.
@@ -168,11 +162,16 @@ inline constexpr double kPairedLookGain = 1.01;
 bool paired_looks_win(const std::vector<PairedLook>& looks);
 
 // The sizes tune --quick on a CPU judges a candidate at, unless told: the size it searches at
-// and two neighbours that are no multiple of what that size is a multiple of, each dimension
-// scaled by 1000/1024 and 1234/1024 (at 1024: 1024, 1000, 1234, the sizes issue 30 measures
-// the CPU at), rounded, at least 1, each size once.
+// and two neighbours, each dimension scaled by 1000/1024 and by 1234/1024, rounded, at least 1,
+// each size once (at 1024: 1024, 1000 and 1234, the sizes issue 30 measures the CPU at).
 std::vector<ProblemSize> quick_tune_judge_sizes(const ProblemSize& size);
 
+// Coordinate descent from a start point (the device's best known choice): along each axis
+// (TS, then each parameter, values in the kernel's order), try the neighbours of the best so
+// far and move when one is faster; repeat until a round finds nothing, then look two steps
+// away once more; then, with time left, move two axes at once by one step each (parameters
+// interact), restarting from any pair that wins; stop early at `max_points` or `budget_s`.
+// A handful of points per axis and pair instead of the product of all of them.
 struct QuickTuneOptions {
     int max_points = 100;                      // points measured at most
     double budget_s = kQuickTuneBudgetS;       // wall time at most (core/tuning/tune_types.h)
