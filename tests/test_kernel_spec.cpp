@@ -3,6 +3,7 @@
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "core/kernel/launch_config.h"
+#include "core/device/runner.h"
 
 using namespace tilescope;
 
@@ -93,6 +94,64 @@ TEST(Catalog, OrderRulesAreStatedByTheData) {
             EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
         }
     }
+}
+
+// ladder.json "pad" may name, under "avoid", multiples a padded extent must not be (cpu_panel:
+// N never a multiple of 128 floats, so a column of B spreads over the cache's sets). Read when
+// the catalog is; a value that is no multiple of the dimension's pad, not above it, or of no
+// dimension is refused in one line naming "avoid".
+TEST(Catalog, PadAvoidIsReadAndCheckedWhenTheCatalogIs) {
+    auto catalog = [](const std::string& pad) {
+        return R"({"rungs": [{"name": "a", "file": "naive.cl", "entry": "mm_naive", "global": ["N", "M"],
+                  "local": ["TS", "TS"], "args": ["M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK:in",
+                  "B=matrix:KxN:in", "C=matrix:MxN:out"], "check": "C=A*B", "pad": )" + pad + "}]}";
+    };
+    const std::vector<KernelSpec> ok = parse_catalog(catalog(R"({"N": 16, "avoid": {"N": 128}})"), "kernels");
+    ASSERT_TRUE(ok.at(0).pad.has_value());
+    EXPECT_EQ(ok[0].pad->N, 16);
+    EXPECT_EQ(ok[0].pad->avoid_N, 128);
+    EXPECT_EQ(ok[0].pad->avoid_M, 0);
+    EXPECT_EQ(ok[0].pad->avoid_K, 0);
+    for (const char* bad : {R"({"N": 16, "avoid": {"N": 100}})", R"({"N": 16, "avoid": {"N": 16}})",
+                            R"({"N": 16, "avoid": {"X": 128}})", R"({"N": 16, "avoid": {"N": 131072}})"}) {
+        try {
+            parse_catalog(catalog(bad), "kernels");
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("avoid"), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        }
+    }
+}
+
+// Issue 30 item 4: cpu_panel runs on copies whose rows are a multiple of 16 floats (64-byte
+// lines) and never of 128 (512 bytes): at N = 1024 a column of B read every k fell on 32 of
+// the 2,048 sets of a 1 MiB 8-way L2, so its panel left the cache however small it was. The
+// launch the runner makes instead (padded_config), on a real CPU device; warp_tile as before.
+TEST(LaunchConfig, CpuPanelPadsRowsOfBAwayFromMultiplesOf128) {
+    DeviceInfo cpu;
+    cpu.is_cpu = true;
+    const KernelSpec& k = *find_rung("cpu_panel");
+    const auto ran_at = [&](const std::string& size) -> std::string {
+        const auto p = padded_config(LaunchConfig{k, parse_size(size), k.default_tile}, cpu);
+        return p ? p->size.label() : "as asked";
+    };
+    EXPECT_EQ(ran_at("1024"), "1024x1040x1024");
+    EXPECT_EQ(ran_at("1000"), "1000x1008x1000");
+    EXPECT_EQ(ran_at("1234"), "1234x1248x1234");
+    EXPECT_EQ(ran_at("1152"), "1152x1168x1152");
+    EXPECT_EQ(ran_at("2048"), "2048x2064x2048");
+    EXPECT_EQ(ran_at("128x120x64"), "128x144x64");  // 120 up to 128, a multiple of 128: 16 more
+    EXPECT_EQ(ran_at("64x200x64"), "64x208x64");
+    EXPECT_EQ(ran_at("1040"), "as asked");
+    EXPECT_EQ(ran_at("1008"), "as asked");
+    EXPECT_EQ(ran_at("64"), "as asked");  // 64 floats: a multiple of 16, not of 128
+    // warp_tile pads N and K to 4 and avoids nothing.
+    const KernelSpec& w = *find_rung("warp_tile");
+    EXPECT_FALSE(padded_config(LaunchConfig{w, parse_size("1024"), w.default_tile}, cpu).has_value());
+    const auto pw = padded_config(LaunchConfig{w, parse_size("1023"), w.default_tile}, cpu);
+    ASSERT_TRUE(pw.has_value());
+    EXPECT_EQ(pw->size.label(), "1023x1024x1024");
 }
 
 TEST(LaunchConfig, TiledNDRangeRoundsUpToWholeGroups) {

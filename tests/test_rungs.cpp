@@ -323,5 +323,10 @@ TEST(TuneCommand, BadInput) {
     EXPECT_EQ(run("tune --device emulator --kernel reg2d", &out), 2) << out;
     EXPECT_EQ(run("bench --device pocl --kernel tiled --param WPT=2", &out), 2) << out;
     EXPECT_EQ(run("tune --device pocl --kernel reg2d --tile 64 --param WPTM=2,4 --dry-run", &out), 0) << out;
+    // Several sizes are for --quick (searched at the first, judged at each on a CPU), not a sweep.
+    EXPECT_EQ(run("tune --device pocl --kernel reg2d --size 64,65 --dry-run", &out), 2) << out;
+    EXPECT_NE(out.find("--size: a full sweep takes one size; accepted: one size, or --quick with several"), std::string::npos) << out;
+    EXPECT_EQ(run("tune --device pocl --kernel reg2d --size 64,0 --quick --dry-run", &out), 2) << out;
+    EXPECT_NE(out.find("--size"), std::string::npos) << out;
 }
 #endif

@@ -315,11 +315,11 @@ TEST(QuickTuneKeepsTheStart, APairedSecondLookDecides) {
         QuickTuneOptions qo;
         int confirmed = 0;
         qo.confirm_pairs = 10;
-        qo.confirm_paired = [&](const TuneResult& s, const TuneResult& b) -> std::optional<double> {
+        qo.confirm_paired = [&](const TuneResult& s, const TuneResult& b) {
             ++confirmed;
             EXPECT_EQ(s.tile, k.default_tile);
             EXPECT_EQ(b.tile, largest);
-            return ratio;
+            return std::vector<PairedLook>{{"64", ratio}};
         };
         const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
                                                     measure, qo, out.string(), "test");
@@ -342,4 +342,62 @@ TEST(QuickTuneKeepsTheStart, APairedSecondLookDecides) {
             EXPECT_EQ(stored->tile, largest);
         }
     }
+}
+
+// Issue 30 item 4: the point tune --quick stores serves the sizes around the one it searched at
+// (one entry per size bucket), so on a CPU the paired second look judges the candidate at
+// several sizes and it is stored only if it beats the start at every one. Fake looks: faster at
+// the searched size but slower at a neighbour keeps the start, and the verdict names the size
+// that lost; faster everywhere stores it; no look at all (or one that failed) keeps the start.
+TEST(QuickTuneKeepsTheStart, APairedLookAtSeveralSizesMustWinAtEach) {
+    EXPECT_FALSE(paired_looks_win({}));
+    EXPECT_TRUE(paired_looks_win({{"1024", 1.05}}));
+    EXPECT_FALSE(paired_looks_win({{"1024", 1.05}, {"1000", 0.80}, {"1234", 1.10}}));
+    EXPECT_FALSE(paired_looks_win({{"1024", 1.05}, {"1000", 0}}));  // the pairs failed at 1000
+    EXPECT_FALSE(paired_looks_win({{"1024", 1.0}}));                // a tie keeps the start
+    EXPECT_FALSE(paired_looks_win({{"1024", 1.004}, {"1000", 1.2}})); // so does a gain below 1 % ("1.00x")
+    EXPECT_TRUE(paired_looks_win({{"1024", 1.01}}));
+    EXPECT_TRUE(paired_looks_win({{"1024", 1.05}, {"1000", 1.01}, {"1234", 1.10}}));
+
+    const KernelSpec& k = rung();
+    int largest = 0;
+    for (int t : k.tiles) largest = std::max(largest, t);
+    ASSERT_NE(largest, k.default_tile);
+    struct Case {
+        std::vector<PairedLook> looks;
+        bool stored;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{{"1024", 1.05}, {"1000", 0.80}}, false, "but not in 10 pairs timed in turn at each size (at 1024 median 1.05x, at 1000 median 0.80x the start's speed)"},
+        {{{"1024", 1.05}, {"1000", 1.02}, {"1234", 1.10}}, true, "then in 10 pairs timed in turn at each size (at 1024 median 1.05x, at 1000 median 1.02x, at 1234 median 1.10x the start's speed)"},
+        {{{"1024", 0}}, false, "but not in 10 pairs timed in turn (failed)"},
+        {{}, false, "(failed)"}};
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const fs::path out = temp_dir("paired-sizes-" + std::to_string(i)) / "device.json";
+        QuickTuneOptions qo;
+        qo.confirm_pairs = 10;
+        qo.confirm_paired = [&](const TuneResult&, const TuneResult&) { return cases[i].looks; };
+        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                    fake_point, qo, out.string(), "test");
+        ASSERT_TRUE(run.saved);
+        EXPECT_NE(run.verdict.find(cases[i].says), std::string::npos) << run.verdict;
+        const auto stored = tuned_choice_in(read(out), k.name, "small");
+        ASSERT_TRUE(stored);
+        EXPECT_EQ(stored->tile, cases[i].stored ? largest : k.default_tile) << run.verdict;
+        EXPECT_EQ(run.verdict.rfind(cases[i].stored ? "stored " : "kept the start ", 0), 0u) << run.verdict;
+    }
+}
+
+// The sizes a CPU's paired look judges at by default: the size searched, then its neighbours
+// scaled by 1000/1024 and 1234/1024 in each dimension (the issue's 1000 and 1234 at 1024),
+// never below 1, each once.
+TEST(QuickTuneJudgeSizes, TheSizeAndTwoNeighbours) {
+    EXPECT_EQ(quick_tune_judge_sizes(ProblemSize{1024, 1024, 1024}),
+              (std::vector<ProblemSize>{{1024, 1024, 1024}, {1000, 1000, 1000}, {1234, 1234, 1234}}));
+    EXPECT_EQ(quick_tune_judge_sizes(ProblemSize{96, 6000, 9000}),
+              (std::vector<ProblemSize>{{96, 6000, 9000}, {94, 5859, 8789}, {116, 7230, 10846}}));
+    EXPECT_EQ(quick_tune_judge_sizes(ProblemSize{1, 1, 1}), (std::vector<ProblemSize>{{1, 1, 1}}));
+    EXPECT_EQ(quick_tune_judge_sizes(ProblemSize{2, 2, 2}), (std::vector<ProblemSize>{{2, 2, 2}}));
+    EXPECT_EQ(quick_tune_judge_sizes(ProblemSize{4, 4, 4}), (std::vector<ProblemSize>{{4, 4, 4}, {5, 5, 5}}));
 }

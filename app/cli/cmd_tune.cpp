@@ -27,7 +27,7 @@ namespace {
 const char* kHelpText =
     "usage: tilescope tune [--device SEL] [--kernel K] [--size S] [--tile T[,T..]] [--param NAME=V[,V..]]...\n"
     "                      [--reps R] [--warmup W] [--out DIR] [--json PATH|-] [--dry-run]\n"
-    "       tilescope tune --quick [--device SEL] [--kernel K] [--size S] [--budget SECONDS] ...\n"
+    "       tilescope tune --quick [--device SEL] [--kernel K] [--size S[,S..]] [--budget SECONDS] ...\n"
     "\n"
     "Sweeps one rung's tile size TS and tunable parameters (ladder.json \"params\") on a real\n"
     "device at one problem size. Every point is built, checked against the device's limits,\n"
@@ -51,8 +51,11 @@ const char* kHelpText =
     "             try the neighbours of the best along TS and each parameter, move while one is\n"
     "             faster; about 2 minutes on a 2-core CPU at 1024 (--budget, default {BUDGET} s).\n"
     "             The start is stored unless a candidate beats it a second time: on a CPU device\n"
-    "             in 10 pairs timed in turn with it (the median pair decides; a loaded machine\n"
-    "             weighs on both alike), on others in one more measurement of each\n"
+    "             in 10 pairs timed in turn with it (the median pair decides and must be 1 %\n"
+    "             faster; a loaded machine weighs on both alike), at every size of --size S,S..\n"
+    "             (searched at the first), or by default at S and two neighbours (S scaled by\n"
+    "             1000/1024 and 1234/1024: at 1024, 1000 and 1234), since the point stored serves\n"
+    "             the sizes around S too; on other devices in one more measurement of each, at S\n"
     "Tuning files are read from $TILESCOPE_TUNING_DIR, the user's folder above, ./assets/tuning,\n"
     "<binary dir>/tuning and the copies built into the binary, in that order; a device with no\n"
     "file of its own uses a similar device's, else the defaults for its type (CPU, GPU).\n"
@@ -86,7 +89,12 @@ int cmd_tune(const std::vector<std::string>& args) {
     const KernelSpec kernel = kernels_from(o, "reg2d_dbuf", false).front();
     if (!kernel.library.empty())
         throw InputError("--kernel " + kernel.name + ": a library picks its own parameters; accepted: a ladder rung");
-    const ProblemSize size = sizes_from(o, "1024", false).front();
+    // tune --quick --size S[,S..]: searched at the first, a candidate judged at all on a CPU.
+    const std::vector<ProblemSize> sizes = sizes_from(o, "1024", true);
+    if (sizes.size() > 1 && !o.has("quick"))
+        throw InputError("--size: a full sweep takes one size; accepted: one size, or --quick with several "
+                         "(searched at the first, judged at every one on a CPU device)");
+    const ProblemSize size = sizes.front();
 
     std::vector<int> tiles;
     if (o.has("tile")) {
@@ -121,13 +129,23 @@ int cmd_tune(const std::vector<std::string>& args) {
     const DeviceInfo& device = select_device(o.get_or("device", ""));
     if (device.is_emulator)
         throw InputError("--device emulator: the emulator's times mean nothing; pick a real device: " + device_list_text());
+    if (sizes.size() > 1 && !device.is_cpu)
+        throw InputError("--size with several sizes: only a CPU device judges tune --quick's candidate at several; "
+                         "accepted here: one size");
     const std::string slug = device_slug(device);
     const std::string out_path = (std::filesystem::path(out_dir) / (slug + ".json")).string();
 
-    if (quick)
+    if (quick) {
         std::fprintf(stderr, "tune --quick: %s on %s at %s: a guided search of about %d points (at most %.0f s) -> %s\n",
                      kernel.name.c_str(), device.label().c_str(), size.label().c_str(), quick_tune_expected_points(kernel),
                      budget, out_path.c_str());
+        if (device.is_cpu) {  // where a candidate that beats the start is judged (tasks::run_quick_tune)
+            std::string at;
+            for (const ProblemSize& s : sizes.size() > 1 ? sizes : quick_tune_judge_sizes(size)) at += (at.empty() ? "" : ", ") + s.label();
+            std::fprintf(stderr, "tune --quick: a candidate faster than the start is timed against it in pairs at %s, "
+                                 "and stored only if 1 %% faster at each\n", at.c_str());
+        }
+    }
     else
         std::fprintf(stderr, "tune: %s on %s at %s: %zu points -> %s\n", kernel.name.c_str(), device.label().c_str(),
                      size.label().c_str(), points.size(), out_path.c_str());
@@ -163,8 +181,8 @@ int cmd_tune(const std::vector<std::string>& args) {
                         r.status.c_str(), r.message.substr(0, 160).c_str());
         std::fflush(stdout);
     };
-    std::string command = "tilescope tune --device '" + o.get_or("device", "") + "' --kernel " + kernel.name +
-                          " --size " + size.label();
+    std::string command = "tilescope tune --device '" + o.get_or("device", "") + "' --kernel " + kernel.name + " --size ";
+    for (size_t i = 0; i < sizes.size(); ++i) command += (i ? "," : "") + sizes[i].label();
     for (const std::string& a : o.all("tile")) command += " --tile " + a;
     for (const std::string& a : o.all("param")) command += " --param " + a;
     if (quick) command += " --quick";
@@ -179,6 +197,7 @@ int cmd_tune(const std::vector<std::string>& args) {
         job.device = o.get_or("device", "");
         job.kernel = kernel.name;
         job.size = size;
+        if (sizes.size() > 1) job.judge_sizes = sizes;
         job.reps = reps;
         job.warmup = warmup;
         job.budget_s = budget;

@@ -90,9 +90,14 @@ std::optional<LaunchConfig> padded_config(const LaunchConfig& config, const Devi
     if (!config.pad || !k.pad || device.is_emulator || !k.library.empty() || !k.check) return std::nullopt;
     for (const ArgSpec& a : k.args)
         if (a.kind == ArgSpec::Kind::Matrix && a.layout != Layout::RowMajor) return std::nullopt;
-    const auto up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
+    // Up to the multiple, then one more where that lands on a multiple to avoid (PadSpec::avoid_*).
+    const auto up = [](int64_t v, int64_t m, int64_t avoid) {
+        const int64_t u = (v + m - 1) / m * m;
+        return avoid > 0 && u % avoid == 0 ? u + m : u;
+    };
     LaunchConfig p = config;
-    p.size = ProblemSize{up(config.size.M, k.pad->M), up(config.size.N, k.pad->N), up(config.size.K, k.pad->K)};
+    p.size = ProblemSize{up(config.size.M, k.pad->M, k.pad->avoid_M), up(config.size.N, k.pad->N, k.pad->avoid_N),
+                         up(config.size.K, k.pad->K, k.pad->avoid_K)};
     if (p.size == config.size) return std::nullopt;
     return p;
 }

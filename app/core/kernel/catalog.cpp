@@ -119,11 +119,23 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
         if (r.contains("pad")) {
             PadSpec pad;
             for (const auto& [dim, v] : r.at("pad").items()) {
+                if (dim == "avoid") continue;  // below, once the multiples are known
                 const int64_t m = v.get<int64_t>();
                 if (m < 1 || m > 1024 || (dim != "M" && dim != "N" && dim != "K"))
                     throw InputError("kernel '" + spec.name + "': pad accepts M, N, K with multiples 1 to 1024, not " + dim);
                 (dim == "M" ? pad.M : dim == "N" ? pad.N : pad.K) = m;
             }
+            // "avoid": {"N": 128}: a padded extent that is a multiple of this grows by one more
+            // pad multiple (PadSpec). Each must be a multiple of that dimension's pad, above it.
+            if (r.at("pad").contains("avoid"))
+                for (const auto& [dim, v] : r.at("pad").at("avoid").items()) {
+                    const int64_t a = v.get<int64_t>();
+                    const int64_t m = dim == "M" ? pad.M : dim == "N" ? pad.N : pad.K;
+                    if ((dim != "M" && dim != "N" && dim != "K") || a <= m || a > 65536 || a % m != 0)
+                        throw InputError("kernel '" + spec.name + "': pad's avoid accepts M, N, K with a multiple of that "
+                                         "dimension's pad above it, at most 65536, not " + dim + "=" + v.dump());
+                    (dim == "M" ? pad.avoid_M : dim == "N" ? pad.avoid_N : pad.avoid_K) = a;
+                }
             spec.pad = pad;
         }
         spec.tiles = r.value("tiles", std::vector<int>{16});

@@ -84,8 +84,14 @@ struct FollowUpKernel {
 // unchecked loop runs). The runner (core/device/runner.h, padded_config) makes the copies with
 // a small kernel (kernels/support/pad_copy.cl) on a real device, times them with the product and
 // verifies the user's C; the emulator traces the rung as written, at the size asked for.
+// "avoid" ({"N": 128}: cpu_panel) names multiples a padded extent must not be: one that is grows
+// by one more pad multiple. A row of B read down its column every k at a stride that is a
+// multiple of 512 bytes falls on a few cache sets, so a panel of B that fits the cache by size
+// does not by sets (rows of 1024 floats: each line of the panel's rows on 32 of the 2,048 sets of
+// a 1 MiB 8-way L2); at 1040 they spread over all of them.
 struct PadSpec {
     int64_t M = 1, N = 1, K = 1;
+    int64_t avoid_M = 0, avoid_N = 0, avoid_K = 0;  // 0: any multiple is fine
 };
 
 struct KernelSpec {

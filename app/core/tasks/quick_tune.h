@@ -18,7 +18,11 @@ namespace tilescope::tasks {
 struct QuickTuneJob {
     std::string device;                  // SEL as --device takes it; "" the default device
     std::string kernel;                  // a tunable rung
-    ProblemSize size;
+    ProblemSize size;                    // where the search measures
+    // On a CPU device, the sizes the paired second look judges a candidate at (it is stored only
+    // if faster than the start at every one); empty: quick_tune_judge_sizes(size), the size and
+    // two neighbours. Ignored on other devices (one more measurement of each at `size`).
+    std::vector<ProblemSize> judge_sizes;
     int reps = 3, warmup = 1;            // of every point (median of reps after warmup)
     double budget_s = kQuickTuneBudgetS; // wall time at most
     std::string out_dir;                 // where the tuning file goes; "" the default (tuning_folder())

@@ -834,6 +834,21 @@ std::vector<TuneResult> quick_tune(const KernelSpec& kernel, int start_tile, con
 
 namespace tilescope {
 
+bool paired_looks_win(const std::vector<PairedLook>& looks) {
+    return !looks.empty() &&
+           std::all_of(looks.begin(), looks.end(), [](const PairedLook& l) { return l.ratio >= kPairedLookGain; });
+}
+
+std::vector<ProblemSize> quick_tune_judge_sizes(const ProblemSize& size) {
+    std::vector<ProblemSize> out{size};
+    for (const double f : {1000.0 / 1024.0, 1234.0 / 1024.0}) {
+        const auto scaled = [&](int64_t v) { return std::max<int64_t>(1, std::llround(double(v) * f)); };
+        const ProblemSize s{scaled(size.M), scaled(size.N), scaled(size.K)};
+        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    }
+    return out;
+}
+
 double quick_tune_estimate_s(const KernelSpec& kernel, double seconds_per_point, double budget_s) {
     const double s = std::max(0.0, seconds_per_point) * quick_tune_expected_points(kernel);
     return std::min(s, std::max(0.0, budget_s));
@@ -922,16 +937,24 @@ QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& siz
             if (options.cancelled && options.cancelled()) throw Cancelled();
             const std::string first = figure(b.gflops) + " against " + figure(s.gflops);
             if (options.confirm_paired) {
-                const std::optional<double> ratio = options.confirm_paired(s, b);
+                const std::vector<PairedLook> looks = options.confirm_paired(s, b);
                 if (options.cancelled && options.cancelled()) throw Cancelled();
                 const std::string pairs = std::to_string(options.confirm_pairs) + " pairs timed in turn";
-                if (ratio && *ratio > 1) {
+                // "median 1.31x the start's speed" at one size; "at 1024 median 1.05x, at 1000 median
+                // 0.80x, ... the start's speed" at several (a 0 says the pairs failed there).
+                std::string medians;
+                for (const PairedLook& l : looks)
+                    medians += (medians.empty() ? "" : ", ") + (looks.size() > 1 ? "at " + l.size + " " : std::string()) +
+                               (l.ratio > 0 ? "median " + figure(l.ratio) + "x" : std::string("failed"));
+                const bool any = std::any_of(looks.begin(), looks.end(), [](const PairedLook& l) { return l.ratio > 0; });
+                medians = looks.empty() ? std::string("failed") : any ? medians + " the start's speed" : medians;
+                const std::string where = looks.size() > 1 ? " at each size" : "";
+                if (paired_looks_win(looks)) {
                     run.verdict = "stored " + text(b) + ": faster than the start " + text(s) + " (" + first +
-                                  " GFLOP/s), then in " + pairs + " (median " + figure(*ratio) + "x the start's speed)";
+                                  " GFLOP/s), then in " + pairs + where + " (" + medians + ")";
                 } else {
                     run.verdict = "kept the start " + text(s) + ": " + text(b) + " measured faster once (" + first +
-                                  " GFLOP/s) but not in " + pairs + " (" +
-                                  (ratio ? "median " + figure(*ratio) + "x the start's speed" : std::string("failed")) + ")";
+                                  " GFLOP/s) but not in " + pairs + where + " (" + medians + ")";
                     run.best = run.start;
                 }
             } else {

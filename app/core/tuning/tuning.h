@@ -145,6 +145,27 @@ std::vector<std::pair<int, std::map<std::string, int64_t>>> sweep_points(
 namespace tilescope {
 
 // ---- tilescope tune --quick: a guided search instead of the full grid ----
+// One size of quick_tune_to_file's paired second look: the candidate's speed over the start's
+// there, the median of the pairs' ratios (both timed in turn); 0 when either failed or did not
+// verify.
+struct PairedLook {
+    std::string size;  // its label, "1000" or "96x6000x9000"
+    double ratio = 0;
+};
+
+// Whether a paired second look stores the candidate: it looked at one size at least, and the
+// candidate was faster than the start at every one, by kPairedLookGain at least (a median ratio
+// of 1.003 printed as "1.00x" is a tie, and a tie keeps the start). A point tuned at 1024 serves
+// 1000 and 1234 too (one tuning file entry per size bucket), so a point that wins at one size and
+// loses at a neighbour is not stored.
+inline constexpr double kPairedLookGain = 1.01;
+bool paired_looks_win(const std::vector<PairedLook>& looks);
+
+// The sizes tune --quick on a CPU judges a candidate at, unless told: the size it searches at
+// and two neighbours, each dimension scaled by 1000/1024 and by 1234/1024, rounded, at least 1,
+// each size once (at 1024: 1024, 1000 and 1234, the sizes issue 30 measures the CPU at).
+std::vector<ProblemSize> quick_tune_judge_sizes(const ProblemSize& size);
+
 // Coordinate descent from a start point (the device's best known choice): along each axis
 // (TS, then each parameter, values in the kernel's order), try the neighbours of the best so
 // far and move when one is faster; repeat until a round finds nothing, then look two steps
@@ -158,10 +179,11 @@ struct QuickTuneOptions {
     std::function<void(int done, int planned, const TuneResult&)> progress;  // after each point
     // quick_tune_to_file's second look at a candidate that measured faster than the start, when
     // set: both timed in turn (Runner::measure_interleaved, so both meet the same moments of a
-    // loaded machine), returning the median of the pairs' ratios, the candidate's speed over the
-    // start's, or nullopt when either failed or did not verify. Unset: each is measured once
-    // more, one after the other, with the MeasurePoint.
-    std::function<std::optional<double>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
+    // loaded machine) at one or more sizes, returning per size the median of the pairs' ratios,
+    // the candidate's speed over the start's (0 when either failed or did not verify);
+    // paired_looks_win decides. Unset: each is measured once more, one after the other, with the
+    // MeasurePoint.
+    std::function<std::vector<PairedLook>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
     int confirm_pairs = 0;  // how many pairs confirm_paired times (for the verdict's words)
 };
 
