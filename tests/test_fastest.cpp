@@ -44,12 +44,7 @@ struct TuningSandbox {
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 DeviceInfo fake_gpu(const std::string& platform, const std::string& name) {
     DeviceInfo d;

@@ -21,6 +21,7 @@
 
 #include "core/teach/lesson.h"
 #include "gui_test_support.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;
@@ -36,12 +37,7 @@ fs::path scratch() {
     return dir;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 struct Question {
     std::string file;

@@ -27,6 +27,7 @@
 #include "core/io/trace_file.h"
 #include "core/trace/frame.h"
 #include "core/trace/view_model.h"
+#include "test_support.h"
 #ifdef TILESCOPE_HAVE_STB
 #include <stb/stb_image.h>
 #endif
@@ -51,12 +52,7 @@ fs::path scratch() {
     return dir;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 Result shell(const std::string& command) {
     const std::string out = (scratch() / "stdout").string(), err = (scratch() / "stderr").string();

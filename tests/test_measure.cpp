@@ -17,6 +17,7 @@
 #include "core/kernel/catalog.h"
 #include "core/tasks/performance.h"
 #include "core/teach/cpu_explained.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;
@@ -198,12 +199,7 @@ TEST(CpuExplained, AResultThatDidNotVerifyIsSaid) {
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 std::string ms_text(double seconds) {  // as the explanation writes a time
     char b[32];

@@ -23,12 +23,7 @@ using namespace tilescope;
 
 namespace {
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 // Runs the binary with its own empty tuning folder and data home; stdout and stderr in `dir`.
 int run(const std::string& args, const fs::path& dir) {

@@ -35,12 +35,7 @@ Measurement measure(const LaunchConfig& c) {
 
 fs::path temp_dir(const std::string& name) { return test_support::fresh_temp_dir("rungs", name); }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 // Sets an environment variable for one scope.
 using test_support::ScopedEnv;

@@ -1,11 +1,13 @@
 #pragma once
-// Small helpers several test files share: a fresh temporary folder, and an environment
-// variable set for one scope.
+// Small helpers several test files share: a fresh temporary folder, a file's whole text, and
+// an environment variable set for one scope.
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 namespace tilescope::test_support {
@@ -16,6 +18,14 @@ inline std::filesystem::path fresh_temp_dir(const std::string& prefix, const std
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
+}
+
+// A file's whole contents, bytes as they are ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 // Sets an environment variable until the end of the scope, then puts back what was there.

@@ -18,6 +18,7 @@
 #include "core/kernel/catalog.h"
 #include "core/tasks/performance.h"
 #include "core/tasks/quick_tune.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace tilescope;
@@ -32,12 +33,7 @@ fs::path temp_dir(const std::string& name) {
     return dir;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_support::slurp;
 
 struct CliRun {
     int status = -1;
