@@ -91,6 +91,31 @@ TEST(Cli, BenchNonMultipleSizesVerifyEveryRung) {
     while (std::getline(in, line)) EXPECT_EQ(line.substr(line.size() - 4), "true") << line;
 }
 
+// The table's tile column shows TS only where the launch names it: a custom kernel whose
+// NDRange, defines and arguments never say TS ran with no tile size, so it shows "-".
+TEST(Cli, ATablesTileColumnShowsTSOnlyWhereTheLaunchNamesIt) {
+    const std::string base = "bench --device pocl --size 33x20x17 --reps 1 --warmup 0 --source " + kData +
+                             "/custom_colmajor.cl --entry matmul_colmajor --global M,N --arg M=int:M --arg N=int:N "
+                             "--arg K=int:K --arg A=matrix:MxK:colmajor --arg B=matrix:KxN:colmajor "
+                             "--arg C=matrix:MxN:colmajor:out --check 'C=A*B'";
+    auto tile_column = [](const std::string& out) {
+        std::istringstream in(out);
+        std::string line, kernel, size, tile;
+        while (std::getline(in, line))
+            if (line.rfind("custom_colmajor", 0) == 0) {
+                std::istringstream(line) >> kernel >> size >> tile;
+                return tile;
+            }
+        return std::string("(no row)");
+    };
+    Result r = run(base + " --local 1,1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(tile_column(r.out), "-") << r.out;
+    r = run(base + " --local TS,1 --tile 1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(tile_column(r.out), "1") << r.out;
+}
+
 TEST(Cli, CustomKernelsVerifyAndAWrongOneDoesNot) {
     Result r = run("bench --device pocl --size 40x24x56 --source " + kData + "/custom_cab.cl --entry matmul_cab "
                    "--global '((N+15)/16)*16,((M+15)/16)*16' --local 16,16 --define BLOCK=16 --arg C=matrix:MxN:out "

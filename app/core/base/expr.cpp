@@ -144,6 +144,18 @@ int64_t eval_expr(std::string_view expr, const SizeVars& vars, std::string_view 
     return Parser(expr, vars, option, false).parse();
 }
 
+bool expr_names(std::string_view expr, std::string_view name) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t i = 0; i < expr.size();) {
+        if (!word(expr[i])) { ++i; continue; }
+        size_t end = i;
+        while (end < expr.size() && word(expr[end])) ++end;
+        if (expr.substr(i, end - i) == name) return true;
+        i = end;
+    }
+    return false;
+}
+
 void check_expr(std::string_view expr, const std::vector<std::string>& params, std::string_view option) {
     SizeVars vars{1, 1, 1, 1};
     for (const std::string& p : params) vars.params[p] = 1;

@@ -30,6 +30,9 @@ int64_t eval_expr(std::string_view expr, const SizeVars& vars, std::string_view 
 // Checks syntax only; throws InputError when malformed (arithmetic errors that depend on
 // the sizes are left to eval_expr). `params`: names of tunable parameters the expression
 // may use besides M, N, K, TS.
+// Whether the expression names `name` (an identifier, e.g. "TS"); syntax is not checked.
+bool expr_names(std::string_view expr, std::string_view name);
+
 void check_expr(std::string_view expr, const std::vector<std::string>& params = {},
                 std::string_view option = "expression");
 

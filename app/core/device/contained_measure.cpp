@@ -318,6 +318,7 @@ Measurement measure_contained(const LaunchConfig& config, const DeviceInfo& devi
     m.device = device.label();
     m.size = config.size;
     m.tile = config.tile;
+    m.tile_used = config.kernel.uses_tile();
     m.launch = launch;
     m.params_source = config.params_source;
     m.tuning_note = config.tuning_note;

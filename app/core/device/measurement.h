@@ -14,6 +14,7 @@ struct Measurement {
     bool library = false;
     ProblemSize size;
     int tile = 0;
+    bool tile_used = true;        // false: a launch that never names TS (a custom kernel, a library call): tables show "-"
     ResolvedLaunch launch;        // launch.params: the tunable parameters in effect
     std::string params_source = "default";  // where tile and parameters came from: default, tuned, similar, type-defaults, given
     std::string tuning_note;      // the same in words ("tuned for a similar device: NAME")

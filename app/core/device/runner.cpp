@@ -552,6 +552,7 @@ std::vector<Measurement> Runner::measure_interleaved(const std::vector<LaunchCon
         m.size = config.size;
         m.ran_at = s->run().size;
         m.tile = config.tile;
+        m.tile_used = config.kernel.uses_tile();
         m.launch = s->run_launch;
         m.launch.flops = s->launch.flops;  // the user's product: the padding's zeros are no work done
         m.params_source = config.params_source;

@@ -92,8 +92,9 @@ std::string measurement_row(const Measurement& m) {
     std::string check = !m.checked ? "not checked (no --check)"
                         : m.verification.verified ? "ok (err " + [&] { char e[32]; std::snprintf(e, sizeof e, "%.1e", m.verification.max_rel_error); return std::string(e); }() + ")"
                                                   : "WRONG: " + m.verification.summary();
-    std::snprintf(buf, sizeof buf, "%-20s %-12s %5d %-11s %-9s %12.3f %12.3f %10s %15s  %s",
-                  (m.kernel + (m.library ? " [lib]" : "")).c_str(), m.size.label().c_str(), m.tile,
+    const std::string tile = m.tile_used ? std::to_string(m.tile) : "-";
+    std::snprintf(buf, sizeof buf, "%-20s %-12s %5s %-11s %-9s %12.3f %12.3f %10s %15s  %s",
+                  (m.kernel + (m.library ? " [lib]" : "")).c_str(), m.size.label().c_str(), tile.c_str(),
                   m.library ? "(library)" : m.launch.global_text().c_str(), m.library ? "" : m.launch.local_text().c_str(), m.median_s * 1e3, m.min_s * 1e3, rate,
                   range, check.c_str());
     std::string row = buf;

@@ -146,6 +146,24 @@ std::vector<std::string> KernelSpec::param_names() const {
     return names;
 }
 
+bool KernelSpec::uses_tile() const {
+    std::vector<std::string> exprs = global;
+    exprs.insert(exprs.end(), local.begin(), local.end());
+    for (const auto& d : defines) exprs.push_back(d.second);
+    auto add_args = [&](const std::vector<ArgSpec>& list) {
+        for (const ArgSpec& a : list) exprs.insert(exprs.end(), {a.value, a.rows, a.cols});
+    };
+    add_args(args);
+    if (then) {
+        exprs.insert(exprs.end(), then->global.begin(), then->global.end());
+        exprs.insert(exprs.end(), then->local.begin(), then->local.end());
+        add_args(then->args);
+    }
+    for (const std::string& e : exprs)
+        if (expr_names(e, "TS")) return true;
+    return false;
+}
+
 const ClosedForm* ClosedForms::find(std::string_view quantity) const {
     for (const ClosedForm& f : forms)
         if (f.quantity == quantity) return &f;

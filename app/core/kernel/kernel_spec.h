@@ -133,6 +133,9 @@ struct KernelSpec {
     const ArgSpec* find_arg(std::string_view arg_name) const;
     const TunableParam* find_param(std::string_view param_name) const;
     std::vector<std::string> param_names() const;
+    // Whether TS reaches the launch: some NDRange, define, argument shape or the second
+    // kernel's NDRange names it. A custom kernel that never does has no tile size to show.
+    bool uses_tile() const;
 };
 
 // The rung's second kernel as a kernel of its own ("splitk.then": its entry, NDRange, arguments
