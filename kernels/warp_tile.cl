@@ -21,7 +21,11 @@
 // zeros phase 0 gave them: a skipped load, not a select, which measured 9-13% faster on an
 // H200), so the loop's only test is on that offset; and the K loop starts K%TSK - TSK before 0,
 // so that the one partial phase is phase 0, loaded before the loop with checks. Otherwise (rows not float4-aligned) every load is
-// checked. Loads past an edge give zeros and stores outside C are skipped, so any M, N, K work.
+// checked, unless the host defines INPLACE 1 (rung parameter INPLACE: it then makes no padded
+// copies): the groups run the unchecked loop as when ODD is 0, reading each float4 with vload4
+// (rows of A start anywhere; a float4 of A inside its row, since the partial phase is phase 0),
+// and the float4s of B that cross its right edge element by element. Loads past an edge give
+// zeros and stores outside C are skipped, so any M, N, K work.
 // Split K (rung splitk, for C too small to give every compute unit work-groups of its own):
 // the host defines PPS, the phases per K-slice; the NDRange's third dimension is the slice, a
 // group of slice z runs phases z*PPS .. z*PPS+PPS-1 of the same loop and stores its partial
@@ -65,7 +69,15 @@
 #ifndef PPS
 #define PPS 0       // phases per K-slice (rung splitk), set by the host; 0: a group walks all of K
 #endif
-#define CHECKED (EDGES != 0 && ODD != 0)                // every load checked, every phase
+#ifndef INPLACE
+#define INPLACE 0   // 1: rows not float4-aligned are read in place with vload4 (the host makes no padded copies)
+#endif
+#define CHECKED (EDGES != 0 && ODD != 0 && !INPLACE)    // every load checked, every phase
+#if ODD != 0 && INPLACE
+#define LD4(p) vload4(0, (p))                          // an unaligned float4 of global memory
+#else
+#define LD4(p) (*(const __global float4*)(p))
+#endif
 #if PPS
 #define OUT W       // the partial products, one M x N slice per K-slice
 #else
@@ -117,8 +129,9 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 #if !CHECKED
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
-        if ((AVECS % NT == 0 || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = *(const __global float4*)(A + aoff[l] + k0); \
-        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS) && (EDGES == 0 || boff[l] >= 0)) bnext[l] = *(const __global float4*)(B + boff[l] + k0 * N); } }
+        if ((AVECS % NT == 0 || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = LD4(A + aoff[l] + k0); \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS) && (EDGES == 0 || boff[l] >= 0)) \
+            bnext[l] = (ODD != 0 && bcut[l]) ? load4(B, K, N, k0 + brow[l], col0 + bcol[l]) : LD4(B + boff[l] + k0 * N); } }
 #if EDGES == 0
 #define FIRST_PHASE LOAD_PHASE(0)
 #else
@@ -209,7 +222,10 @@ void mm_warp_tile(const int M, const int N, const int K,
     // the loads without checks) its offset in A and B at k = 0; -1 when that float4 lies
     // outside A or B (below the last row of A, right of the last column of B), which only
     // happens in the groups on those edges.
+    // bcut (INPLACE, N not a multiple of 4): the float4 of B crosses its right edge, so it is
+    // read element by element (a whole one would read past the end of B's last row).
     int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS], aoff[LOADS], boff[LOADS];
+    bool bcut[LOADS];
     #pragma unroll
     for (int l = 0; l < LOADS; ++l) {
         const int e = tid + l * NT;
@@ -219,6 +235,7 @@ void mm_warp_tile(const int M, const int N, const int K,
         bcol[l] = (e % (TSN / 4)) * 4;
         aoff[l] = (EDGES == 0 || row0 + arow[l] < M) ? (row0 + arow[l]) * K + acol[l] : -1;
         boff[l] = (EDGES == 0 || col0 + bcol[l] < N) ? brow[l] * N + col0 + bcol[l] : -1;
+        bcut[l] = col0 + bcol[l] + 4 > N;
     }
 
     // Phase 0's tiles go into set 0. Then, for each later phase p: issue p's global loads,

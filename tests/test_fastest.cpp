@@ -201,6 +201,30 @@ TEST(FastestPick, WithNoDataForTheDeviceItFallsBackAsTheTuningLookupDoes) {
     fs::remove_all(dir);
 }
 
+// Issue 30 item 2: a tiny C with a long K takes a splitk row whose reason says what the point
+// does: how many K-slices, how deep each, that a second launch adds them in order, and, for an
+// INPLACE row, that no padded copies are made. (The embedded H200 table's row at 245x252x71683,
+// measured: 128 slices of TS 64 in place, 29,156 GFLOP/s.)
+TEST(FastestPick, ASplitkPickSaysHowItSplitsK) {
+    const TuningSandbox sandbox("slices", false);
+    const auto p = pick_fastest(fake_gpu("NVIDIA CUDA", "NVIDIA H200"), parse_size("245x252x71683"));
+    ASSERT_TRUE(p);
+    ASSERT_EQ(p->choice.kernel, "splitk");
+    const int64_t slices = p->choice.params.at("SLICES");
+    EXPECT_GT(slices, 8);
+    EXPECT_NE(p->reason.find("; K split into " + std::to_string(slices) + " slices of about " +
+                             std::to_string((71683 + slices - 1) / slices) + " (a group per tile of C and slice), added in slice order by mm_slice_sum"),
+              std::string::npos) << p->reason;
+    EXPECT_EQ(p->choice.params.at("INPLACE"), 1);
+    EXPECT_NE(p->reason.find("read in place (INPLACE=1: no padded copies)"), std::string::npos) << p->reason;
+    // A point that does not split K says nothing of slices.
+    const auto q = pick_fastest(fake_gpu("NVIDIA CUDA", "NVIDIA H200"), parse_size("10000"));
+    ASSERT_TRUE(q);
+    ASSERT_EQ(q->choice.kernel, "warp_tile");
+    EXPECT_EQ(q->reason.find("slices"), std::string::npos) << q->reason;
+    fs::remove_all(sandbox.dir);
+}
+
 // bench --kernel fastest on PoCL with a table written for this device: the picked rungs run
 // at sizes that are multiples of nothing, verify against the CPU reference, and the records
 // keep the contract's keys and add "picked" and "pick_reason"; the table says why.

@@ -330,6 +330,32 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
         }
 }
 
+// Issue 30: INPLACE=1 runs warp_tile and splitk on the user's matrices as they are (no padded
+// copies; rows that are not float4-aligned read with vload4, B's float4s across its right edge
+// element by element) and verifies against the CPU reference on PoCL at sizes drawn at random on
+// every run (seed printed; TILESCOPE_TEST_SEED repeats one): K and N not multiples of 4, then N
+// alone, splitk with many slices and half-wide tiles too.
+TEST(InPlaceRungs, VerifyOnPoclAtRandomSizes) {
+    RandomDraws draw("InPlaceRungs");
+    const uint64_t seed = draw.seed;
+    Runner r(select_device("pocl"));
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    for (const char* name : {"warp_tile", "splitk"})
+        for (int i = 0; i < 3; ++i) {
+            const int64_t k4 = draw(1, 40) * 4;
+            const ProblemSize size{draw(1, 150), draw(1, 40) * 4 + draw(1, 3), i == 1 ? k4 : k4 + draw(1, 3)};
+            std::map<std::string, int64_t> params = {{"INPLACE", 1}};
+            if (i == 2) params.insert({{"NDIV", 2}, {"WN", 32}, {"WNITER", 1}});
+            if (std::string(name) == "splitk") params["SLICES"] = i == 0 ? 3 : 16;
+            const Measurement m = r.measure(LaunchConfig{*find_rung(name), size, 64, params, "given"}, o);
+            EXPECT_TRUE(m.verification.verified) << name << " " << size.label() << " seed " << seed << ": " << m.verification.summary();
+            EXPECT_EQ(m.verification.checked_elements, size.M * size.N);
+            EXPECT_EQ(m.ran_at, size) << name << " " << size.label() << ": no padded copies";
+        }
+}
+
 // Issue 30: warp_tile's half-wide tiles (NDIV 2: TS x TS/2 of C per group, for shapes whose
 // square tiles leave the last round of groups on the compute units part-empty) verify against
 // the CPU reference on PoCL at sizes drawn at random on every run (the seed is printed; set

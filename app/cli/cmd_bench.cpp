@@ -109,7 +109,9 @@ const char* kHelp =
     "       unchecked float4 loop runs; cpu_panel: N a multiple of 16 but not of 128, so that rows\n"
     "       of B sit on 64-byte lines and a column of B spreads over the cache's sets: 1024 runs\n"
     "       at 1040); the copies are timed with it and the table says [padded to MxNxK, copies\n"
-    "       timed]. off: never.\n"
+    "       timed]. off: never. warp_tile and splitk with --param INPLACE=1 make no copies: they\n"
+    "       read rows that are not float4-aligned where they are (vload4), which the H200's table\n"
+    "       picks for tiny outputs with a long K, where the copies cost more than they save.\n"
     "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
     "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";

@@ -31,3 +31,39 @@ __kernel void pad_copy2(const int rows0, const int cols0, const __global float* 
     if (i < n0) copy_element(i / cols0, i % cols0, rows0, cols0, src0, src_rows0, src_cols0, dst0);
     else copy_element((i - n0) / cols1, (i - n0) % cols1, rows1, cols1, src1, src_rows1, src_cols1, dst1);
 }
+
+// pad_copy2 four elements at a time: the same two copies, for destinations whose rows are a
+// whole number of float4s (cols0 and cols1 multiples of 4, as the padded A and B of warp_tile
+// and splitk always are) and of fewer than 2^31 elements each. A work-item writes one aligned
+// float4 of a destination (its four source elements read one by one: the user's rows need not
+// be aligned) and its index arithmetic is 32-bit, one division per four elements. The
+// element-wise pad_copy2 spends a 64-bit division on every element, and that division, not the
+// memory, was its limit where A and B are large (a long K): the copy moves the same bytes.
+inline void copy_four(const uint r, const uint c, const int cols, const __global float* src, const int src_rows,
+                      const int src_cols, __global float* dst)
+{
+    float4 v = (float4)(0.0f);
+    if ((int)r < src_rows) {
+        const __global float* s = src + (size_t)r * src_cols;
+        if ((int)c < src_cols) v.x = s[c];
+        if ((int)c + 1 < src_cols) v.y = s[c + 1];
+        if ((int)c + 2 < src_cols) v.z = s[c + 2];
+        if ((int)c + 3 < src_cols) v.w = s[c + 3];
+    }
+    vstore4(v, 0, dst + (size_t)r * cols + c);
+}
+
+__kernel void pad_copy2_x4(const int rows0, const int cols0, const __global float* src0, const int src_rows0,
+                           const int src_cols0, __global float* dst0,
+                           const int rows1, const int cols1, const __global float* src1, const int src_rows1,
+                           const int src_cols1, __global float* dst1)
+{
+    const uint i = get_global_id(0), q0 = (uint)cols0 / 4, n0 = (uint)rows0 * q0;
+    if (i < n0) {
+        const uint r = i / q0;
+        copy_four(r, (i - r * q0) * 4, cols0, src0, src_rows0, src_cols0, dst0);
+    } else {
+        const uint j = i - n0, q1 = (uint)cols1 / 4, r = j / q1;
+        if (r < (uint)rows1) copy_four(r, (j - r * q1) * 4, cols1, src1, src_rows1, src_cols1, dst1);
+    }
+}

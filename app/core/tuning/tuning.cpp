@@ -546,6 +546,17 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
                   c.kernel.c_str(), c.size.c_str(), c.gflops, found->note.c_str(), shown(c.origin).c_str(),
                   static_cast<long long>(size.M), static_cast<long long>(size.N), groups, device.compute_units);
     found->reason = line;
+    // What the point does beyond its tile: splitk's K-slices and their sum; INPLACE's reads.
+    const auto param = [&](const char* name) {
+        const auto it = c.params.find(name);
+        return it == c.params.end() ? int64_t{0} : it->second;
+    };
+    if (const int64_t slices = param("SLICES"); slices > 1 && c.kernel == "splitk") {
+        std::snprintf(line, sizeof line, "; K split into %lld slices of about %lld (a group per tile of C and slice), added in slice order by mm_slice_sum",
+                      static_cast<long long>(slices), static_cast<long long>((size.K + slices - 1) / slices));
+        found->reason += line;
+    }
+    if (param("INPLACE") != 0) found->reason += "; rows that are not float4-aligned read in place (INPLACE=1: no padded copies)";
     return found;
 }
 
