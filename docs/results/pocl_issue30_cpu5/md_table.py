@@ -1,8 +1,20 @@
 import json, sys, os, re
 d = sys.argv[1]
+
+
+def looks(log):
+    # The paired look's medians per size; since cpu6 also by CPU time and the pairs taken where
+    # more than 10: "median 1.15x (by CPU time 0.92x, 30 pairs)" -> "1.15× (CPU 0.92×, 30 pairs)".
+    out = []
+    for wall, extra in re.findall(r"median ([0-9.]+)x(?: \(([^)]*)\))?", log):
+        extra = extra.replace("by CPU time ", "CPU ").replace("x", "×")
+        out.append(wall + "×" + (" (%s)" % extra if extra else ""))
+    return ", ".join(out)
+
 print("| run | phase: point | 1024³ | 1000³ | 1234³ | load |")
 print("|---|---|---|---|---|---|")
-for r in (1, 2, 3):
+runs = sorted(int(x[3:]) for x in os.listdir(d) if re.fullmatch(r"run[0-9]+", x))  # every run of the set
+for r in runs:
     for phase in ("fallback", "after_quick"):
         j = json.load(open(os.path.join(d, "run%d" % r, phase + ".json")))
         recs = {x["M"]: x for x in j["results"]}
@@ -13,11 +25,10 @@ for r in (1, 2, 3):
         else:
             log = open(os.path.join(d, "run%d" % r, "tune_quick.log")).read().strip().splitlines()[-1]
             if log.startswith("kept"):
-                m = re.findall(r"median ([0-9.]+)x", log)
-                why = "kept the start" + (" (pairs: %s)" % ", ".join(x + "×" for x in m) if m else " (nothing faster)")
+                m = looks(log)
+                why = "kept the start" + (" (pairs: %s)" % m if m else " (nothing faster)")
             else:
-                m = re.findall(r"median ([0-9.]+)x", log)
-                why = "stored %s (pairs: %s)" % (pt, ", ".join(x + "×" for x in m))
+                why = "stored %s (pairs: %s)" % (pt, looks(log))
             label = "after `tune --quick`: " + why
         cells = " | ".join("%.0f %% \\| %.0f %%" % (100 * recs[s]["share_median"], 100 * recs[s]["cpu_share_median"]) for s in (1024, 1000, 1234))
         print("| %d | %s | %s | %.1f–%.1f |" % (r, label, cells, j["load_before"][0], j["load_after"][0]))
