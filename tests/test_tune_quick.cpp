@@ -318,13 +318,20 @@ TEST(QuickTuneKeepsTheStart, APairedSecondLookDecides) {
         qo.confirm_paired = [&](const TuneResult& s, const TuneResult& b) {
             ++confirmed;
             EXPECT_EQ(s.tile, k.default_tile);
-            EXPECT_EQ(b.tile, largest);
+            if (confirmed == 1) {
+                EXPECT_EQ(b.tile, largest);  // the fastest candidate first
+            }
+            EXPECT_GT(b.gflops, s.gflops);
             return std::vector<PairedLook>{{"64", ratio}};
         };
         const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
                                                     measure, qo, out.string(), "test");
         ASSERT_TRUE(run.saved);
-        EXPECT_EQ(confirmed, 1);
+        int faster = 0;  // the points that measured faster than the start: the candidates
+        for (const TuneResult& r : run.results) faster += r.status == "ok" && r.gflops > run.results[0].gflops ? 1 : 0;
+        ASSERT_GE(faster, 1);
+        // A win stops at the first candidate; a loss looks at the next, up to confirm_candidates.
+        EXPECT_EQ(confirmed, ratio < 1 ? std::min(faster, qo.confirm_candidates) : 1);
         int total = 0;
         for (const auto& [tile, n] : calls) total += n;
         EXPECT_EQ(total, int(run.results.size())) << "no sequential re-measure once the pairs decided";
@@ -557,5 +564,57 @@ TEST(QuickTuneKeepsTheStart, TheVerdictSaysTheCpuTimeAndThePairsTaken) {
         const auto stored = tuned_choice_in(read(out), k.name, "small");
         ASSERT_TRUE(stored);
         EXPECT_EQ(stored->tile, cases[i].stored ? largest : k.default_tile) << run.verdict;
+    }
+}
+
+// Issue 30 item 4: a candidate that loses its paired look (the point a burst of load favoured
+// in the search) does not end the search for a better point: the next fastest candidate gets
+// its own look, up to confirm_candidates; the first that wins is stored and the verdict names
+// the ones before it; when none wins the start is kept and the verdict names each.
+TEST(QuickTuneKeepsTheStart, TheNextCandidateGetsALookWhenTheFirstLoses) {
+    const KernelSpec& k = rung();
+    for (const int winner : {2, 0}) {  // the second candidate wins; none does
+        const fs::path out = temp_dir("next-candidate-" + std::to_string(winner)) / "device.json";
+        // Every point a distinct speed: faster the larger its tile, then its parameters' sum.
+        const MeasurePoint measure = [](int tile, const std::map<std::string, int64_t>& p) {
+            TuneResult r = fake_point(tile, p);
+            for (const auto& [name, v] : p) r.gflops += 0.001 * double(v);
+            return r;
+        };
+        QuickTuneOptions qo;
+        qo.confirm_pairs = 10;
+        std::vector<TuneResult> looked;
+        qo.confirm_paired = [&](const TuneResult&, const TuneResult& b) {
+            looked.push_back(b);
+            const bool wins = int(looked.size()) == winner;
+            return std::vector<PairedLook>{{"64", wins ? 1.10 : 0.95, wins ? 1.08 : 0.97, 10}};
+        };
+        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                    measure, qo, out.string(), "test");
+        ASSERT_TRUE(run.saved);
+        std::vector<double> faster;  // the candidates' speeds, fastest first
+        for (const TuneResult& r : run.results)
+            if (r.status == "ok" && r.gflops > run.results[0].gflops) faster.push_back(r.gflops);
+        std::sort(faster.rbegin(), faster.rend());
+        ASSERT_GE(faster.size(), 3u) << "the made-up landscape has three points faster than the start";
+        ASSERT_EQ(looked.size(), size_t(winner ? winner : qo.confirm_candidates));
+        for (size_t i = 0; i < looked.size(); ++i) EXPECT_EQ(looked[i].gflops, faster[i]) << "fastest first";
+        const auto stored = tuned_choice_in(read(out), k.name, "small");
+        ASSERT_TRUE(stored);
+        if (winner) {
+            EXPECT_EQ(run.results[size_t(run.best)].gflops, faster[1]);
+            EXPECT_EQ(stored->tile, looked[1].tile);
+            EXPECT_EQ(stored->params, looked[1].params);
+            EXPECT_EQ(run.verdict.rfind("stored ", 0), 0u) << run.verdict;
+            EXPECT_NE(run.verdict.find("(median 1.10x (by CPU time 1.08x) the start's speed); before it, TS="), std::string::npos)
+                << run.verdict;
+        } else {
+            EXPECT_EQ(run.best, run.start);
+            EXPECT_EQ(stored->tile, k.default_tile);
+            EXPECT_EQ(run.verdict.rfind("kept the start ", 0), 0u) << run.verdict;
+            size_t named = 0;  // each candidate's look is in the verdict
+            for (size_t at = 0; (at = run.verdict.find("measured faster once", at)) != std::string::npos; ++at) ++named;
+            EXPECT_EQ(named, size_t(qo.confirm_candidates)) << run.verdict;
+        }
     }
 }

@@ -221,6 +221,10 @@ struct QuickTuneOptions {
     // MeasurePoint.
     std::function<std::vector<PairedLook>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
     int confirm_pairs = 0;  // how many pairs confirm_paired times at first (for the verdict's words)
+    // With confirm_paired: the points that measured faster than the start, fastest first, that
+    // are looked at in turn until one wins; at most this many (each look is up to 30 pairs at
+    // each size).
+    int confirm_candidates = 3;
 };
 
 using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
@@ -260,9 +264,10 @@ QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kern
 // nothing verified writes nothing.
 // The start is the first point measured, and the stored point never measured slower than it
 // in this run: when a candidate measured faster, the start and that candidate are measured
-// once more, back to back (or timed in pairs by options.confirm_paired), and the candidate is
-// stored only if it wins again (single medians on a busy CPU vary by a third); otherwise the
-// start is stored. `QuickTuneRun::verdict`
+// once more, back to back (or timed in pairs by options.confirm_paired: then each point that
+// measured faster than the start, fastest first, up to options.confirm_candidates, until one
+// wins), and the candidate is stored only if it wins again (single medians on a busy CPU vary
+// by a third); otherwise the start is stored. `QuickTuneRun::verdict`
 // says which, with the figures.
 QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
                                 const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
