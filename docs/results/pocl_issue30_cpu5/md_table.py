@@ -3,13 +3,19 @@ d = sys.argv[1]
 
 
 def looks(log):
-    # The paired look's medians per size; since cpu6 also by CPU time and the pairs taken where
-    # more than 10: "median 1.15x (by CPU time 0.92x, 30 pairs)" -> "1.15× (CPU 0.92×, 30 pairs)".
+    # The paired look's medians per size; since cpu6 also by CPU time (the pairs taken are in the
+    # log), and one look per candidate, "/" between candidates:
+    # "median 1.15x (by CPU time 0.92x, 30 pairs)" -> "1.15× (CPU 0.92×)".
     out = []
-    for wall, extra in re.findall(r"median ([0-9.]+)x(?: \(([^)]*)\))?", log):
-        extra = extra.replace("by CPU time ", "CPU ").replace("x", "×")
-        out.append(wall + "×" + (" (%s)" % extra if extra else ""))
-    return ", ".join(out)
+    for part in re.split(r"; (?=TS=)|; before it, ", log):
+        one = []
+        for wall, extra in re.findall(r"median ([0-9.]+)x(?: \(([^)]*)\))?", part):
+            cpu = re.search(r"by CPU time ([0-9.]+)x", extra)
+            one.append(wall + "×" + (" (CPU %s×)" % cpu.group(1) if cpu else ""))
+        if one:
+            out.append(", ".join(one))
+    return " / ".join(out)
+
 
 print("| run | phase: point | 1024³ | 1000³ | 1234³ | load |")
 print("|---|---|---|---|---|---|")
@@ -28,7 +34,8 @@ for r in runs:
                 m = looks(log)
                 why = "kept the start" + (" (pairs: %s)" % m if m else " (nothing faster)")
             else:
-                why = "stored %s (pairs: %s)" % (pt, looks(log))
+                won, _, before = log.partition("; before it, ")  # cpu6: the candidates that lost first
+                why = "stored %s (pairs: %s%s)" % (pt, looks(won), "; before it, lost: " + looks(before) if before else "")
             label = "after `tune --quick`: " + why
         cells = " | ".join("%.0f %% \\| %.0f %%" % (100 * recs[s]["share_median"], 100 * recs[s]["cpu_share_median"]) for s in (1024, 1000, 1234))
         print("| %d | %s | %s | %.1f–%.1f |" % (r, label, cells, j["load_before"][0], j["load_after"][0]))
