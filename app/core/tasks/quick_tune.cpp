@@ -4,7 +4,6 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
-#include "core/device/ceilings.h"
 #include "core/device/runner.h"
 #include "core/kernel/catalog.h"
 #include "core/tuning/tuning.h"
@@ -50,36 +49,40 @@ QuickTuneOutcome run_quick_tune(const QuickTuneJob& job, const TaskProgress& pro
     };
     // On a CPU (a machine others may be loading), a candidate that measured faster than the
     // start once is looked at again in pairs, both timed in turn: the median of the pairs'
-    // ratios decides, not two medians taken in different moments. And at several sizes: the
-    // point stored serves every size of its bucket, and one that wins at 1024 can lose a
-    // quarter at 1000 (issue 30 item 4), so it must beat the start at each size judged.
-    constexpr int kConfirmPairs = 10;
+    // ratios decides, not two medians taken in different moments; by the wall clock, and by
+    // CPU time as well (a wall-clock win that took more CPU time per FLOP was others' load
+    // leaving the CPU free). Pairs come in batches of 10, more (up to 30) only while the verdict
+    // is close (paired_look). And at several sizes: the point stored serves every size of its
+    // bucket, and one that wins at 1024 can lose a quarter at 1000 (issue 30 item 4), so it
+    // must beat the start at each size judged.
     if (dev.is_cpu) {
         const std::vector<ProblemSize> judge = job.judge_sizes.empty() ? quick_tune_judge_sizes(job.size) : job.judge_sizes;
-        qo.confirm_pairs = kConfirmPairs;
+        qo.confirm_pairs = kPairedLookBatch;
         qo.confirm_paired = [&, judge](const TuneResult& a, const TuneResult& b) {
             std::vector<PairedLook> looks;
-            RunOptions pro = ro;
-            pro.reps = kConfirmPairs;
-            pro.warmup = 1;
-            pro.progress = nullptr;
             for (const ProblemSize& at : judge) {
-                PairedLook look;
-                look.size = at.label();
-                progress.say("timing the start and " + point_text(b.tile, b.params) + " in turn at " + look.size + ", " +
-                             std::to_string(kConfirmPairs) + " pairs");
-                try {
-                    const std::vector<Measurement> m = runner.measure_interleaved(
-                        {LaunchConfig{*k, at, a.tile, a.params, "given"}, LaunchConfig{*k, at, b.tile, b.params, "given"}}, pro);
-                    std::vector<double> ratios;  // the same product: the start's time over the candidate's
-                    if (m[0].verification.verified && m[1].verification.verified)
-                        for (size_t i = 0; i < m[0].times_s.size() && i < m[1].times_s.size(); ++i)
-                            if (m[1].times_s[i] > 0) ratios.push_back(m[0].times_s[i] / m[1].times_s[i]);
-                    if (!ratios.empty()) look.ratio = spread_of(ratios).median;
-                } catch (const InputError&) {  // refused at this size: the look fails (ratio 0)
-                }
+                const PairedLook look = paired_look(at.label(), [&](int pairs, PairedTimes& into) {
+                    progress.say("timing the start and " + point_text(b.tile, b.params) + " in turn at " + at.label() + ", " +
+                                 std::to_string(pairs) + " pairs");
+                    RunOptions pro = ro;
+                    pro.reps = pairs;
+                    pro.warmup = 1;
+                    pro.progress = nullptr;
+                    try {
+                        const std::vector<Measurement> m = runner.measure_interleaved(
+                            {LaunchConfig{*k, at, a.tile, a.params, "given"}, LaunchConfig{*k, at, b.tile, b.params, "given"}}, pro);
+                        if (!m[0].verification.verified || !m[1].verification.verified) return false;
+                        into.start_s = m[0].times_s;
+                        into.candidate_s = m[1].times_s;
+                        into.start_cpu_s = m[0].cpu_times_s;
+                        into.candidate_cpu_s = m[1].cpu_times_s;
+                        return true;
+                    } catch (const InputError&) {  // refused at this size: the look fails (ratio 0)
+                        return false;
+                    }
+                });
                 looks.push_back(look);
-                if (look.ratio < kPairedLookGain) break;  // lost here: the other sizes cannot change the verdict
+                if (!paired_looks_win({look})) break;  // lost here: the other sizes cannot change the verdict
             }
             return looks;
         };

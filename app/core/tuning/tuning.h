@@ -147,19 +147,55 @@ namespace tilescope {
 // ---- tilescope tune --quick: a guided search instead of the full grid ----
 // One size of quick_tune_to_file's paired second look: the candidate's speed over the start's
 // there, the median of the pairs' ratios (both timed in turn); 0 when either failed or did not
-// verify.
+// verify. On a CPU device the same pairs by CPU time too (GFLOP per CPU-second of the process:
+// what each point did with the CPU it got, whoever else ran), 0 where not measured.
 struct PairedLook {
     std::string size;  // its label, "1000" or "96x6000x9000"
     double ratio = 0;
+    double cpu_ratio = 0;
+    int pairs = 0;     // how many pairs the look took (0: not said)
 };
 
 // Whether a paired second look stores the candidate: it looked at one size at least, and the
 // candidate was faster than the start at every one, by kPairedLookGain at least (a median ratio
-// of 1.003 printed as "1.00x" is a tie, and a tie keeps the start). A point tuned at 1024 serves
-// 1000 and 1234 too (one tuning file entry per size bucket), so a point that wins at one size and
-// loses at a neighbour is not stored.
+// of 1.003 printed as "1.00x" is a tie, and a tie keeps the start), and where CPU time was
+// measured, no slower by it than kPairedLookCpuFloor: a candidate whose wall-clock win came
+// with more CPU time per FLOP won by the moments others left the CPU free, not by itself (issue
+// 30 item 4: a point stored at 1.15x the start by the wall clock on a machine at load 5 then
+// measured 80 % of the peak by CPU time, against the start's 87 % in the same run). A point tuned at 1024 serves 1000 and
+// 1234 too (one tuning file entry per size bucket), so a point that wins at one size and loses
+// at a neighbour is not stored.
 inline constexpr double kPairedLookGain = 1.01;
+inline constexpr double kPairedLookCpuFloor = 1.0 / kPairedLookGain;
 bool paired_looks_win(const std::vector<PairedLook>& looks);
+
+// The times of one size's paired look so far, pair by pair: the start's and the candidate's
+// wall-clock seconds, and (on a CPU device) the CPU seconds of the process during each launch.
+struct PairedTimes {
+    std::vector<double> start_s, candidate_s;
+    std::vector<double> start_cpu_s, candidate_cpu_s;  // empty, or one per pair
+    void append(const PairedTimes& more);
+};
+
+// The look those times make: median ratios by wall and by CPU time (the start's time over the
+// candidate's; a pair with a zero time is left out). Pure.
+PairedLook judge_paired(const std::string& size, const PairedTimes& times);
+
+// Whether more pairs could turn a look's verdict: its medians' 95 % intervals (by order
+// statistics: the ratios ranked n/2 -/+ 0.98 sqrt(n)) reach across the threshold that decides
+// it (kPairedLookGain by wall, kPairedLookCpuFloor by CPU time). A look that wins is close when
+// either interval reaches across; one that loses, when every test it fails does. Pure.
+enum class PairedVerdict { win, lose, close };
+PairedVerdict paired_verdict(const PairedTimes& times);
+
+// One size's paired look, taking pairs in batches: `time_more(n, into)` times n more pairs and
+// appends them (false: the pairs failed, or did not verify: the look fails, ratio 0). After
+// each batch paired_verdict decides; a close verdict takes another batch, up to `max_pairs`,
+// and the medians of every pair taken decide then. So a look at a quiet machine stops at one
+// batch, and a noisy one is not decided by its first few pairs. Pure apart from time_more.
+inline constexpr int kPairedLookBatch = 10, kPairedLookMaxPairs = 30;
+PairedLook paired_look(const std::string& size, const std::function<bool(int pairs, PairedTimes& into)>& time_more,
+                       int batch = kPairedLookBatch, int max_pairs = kPairedLookMaxPairs);
 
 // The sizes tune --quick on a CPU judges a candidate at, unless told: the size it searches at
 // and two neighbours, each dimension scaled by 1000/1024 and by 1234/1024, rounded, at least 1,
@@ -184,7 +220,11 @@ struct QuickTuneOptions {
     // paired_looks_win decides. Unset: each is measured once more, one after the other, with the
     // MeasurePoint.
     std::function<std::vector<PairedLook>(const TuneResult& start, const TuneResult& candidate)> confirm_paired;
-    int confirm_pairs = 0;  // how many pairs confirm_paired times (for the verdict's words)
+    int confirm_pairs = 0;  // how many pairs confirm_paired times at first (for the verdict's words)
+    // With confirm_paired: the points that measured faster than the start, fastest first, that
+    // are looked at in turn until one wins; at most this many (each look is up to 30 pairs at
+    // each size).
+    int confirm_candidates = 3;
 };
 
 using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
@@ -224,9 +264,10 @@ QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kern
 // nothing verified writes nothing.
 // The start is the first point measured, and the stored point never measured slower than it
 // in this run: when a candidate measured faster, the start and that candidate are measured
-// once more, back to back (or timed in pairs by options.confirm_paired), and the candidate is
-// stored only if it wins again (single medians on a busy CPU vary by a third); otherwise the
-// start is stored. `QuickTuneRun::verdict`
+// once more, back to back (or timed in pairs by options.confirm_paired: then each point that
+// measured faster than the start, fastest first, up to options.confirm_candidates, until one
+// wins), and the candidate is stored only if it wins again (single medians on a busy CPU vary
+// by a third); otherwise the start is stored. `QuickTuneRun::verdict`
 // says which, with the figures.
 QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
                                 const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
