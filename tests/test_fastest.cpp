@@ -223,6 +223,7 @@ TEST(FastestPick, ASplitkPickSaysHowItSplitsK) {
     ASSERT_EQ(q->choice.kernel, "warp_tile");
     EXPECT_EQ(q->reason.find("slices"), std::string::npos) << q->reason;
     fs::remove_all(sandbox.dir);
+}
 
 // Issue 30 item 4: on a CPU nobody tuned, --kernel fastest runs the point the tuning lookup
 // gives cpu_panel (the CPU fallback), not an older one. The embedded CPU table's rows had named
