@@ -281,6 +281,38 @@ TEST(CacheModel, AgePriorityLetsTheYoungerGroupFallBehindItsElder) {
     EXPECT_EQ(run_cache_model(s, p, "hand").totals, alone.totals);
 }
 
+// A hit that does not wait (cache6's experiment, l1_hit_rounds): two groups on two units both
+// miss on sector 40 after eight requests. Group 0's seven before it hit L1 (sector 0 again),
+// group 1's all miss. With every request a round they ask for sector 40 in the same round and
+// the second merges with the first; with a hit taking 0.1 of a round, group 0 gets there six
+// rounds early, outside the 4-round window: nothing merges. Every L1 miss still reaches L2 or
+// merges, and no sector is lost.
+TEST(CacheModel, HitsThatDoNotWaitMoveAGroupsMissesEarlier) {
+    CacheRequestStream s;
+    s.begin_group();
+    for (int j = 0; j < 8; ++j) s.add({0}, false);
+    s.add({40}, false);
+    s.begin_group();
+    for (uint64_t j = 0; j < 8; ++j) s.add({2 * (j + 4)}, false);
+    s.add({40}, false);
+    CacheParams p = tiny(1 << 12, 1 << 16, 4, 2, 1);
+    p.inflight_rounds = 4;
+    const CacheReport even = run_cache_model(s, p, "hand");
+    EXPECT_EQ(even.totals.l2_merged_sectors, 1u);
+    p.l1_hit_rounds = 0.1;
+    const CacheReport quick = run_cache_model(s, p, "hand");
+    EXPECT_EQ(quick.totals.l2_merged_sectors, 0u);
+    for (const CacheReport* r : {&even, &quick}) {
+        EXPECT_EQ(r->totals.l1_sectors, 18u);
+        EXPECT_EQ(r->totals.l1_hit_sectors, 7u);
+        EXPECT_EQ(r->totals.l2_load_sectors + r->totals.l2_merged_sectors, 11u);
+    }
+    p.l1_hit_rounds = 0;  // a hit in no time: refused, as above 10
+    EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
+    p.l1_hit_rounds = 11;
+    EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
+}
+
 // Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
 // round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
 // (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second

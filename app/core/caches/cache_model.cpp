@@ -97,6 +97,52 @@ private:
     std::vector<Way> pool_;
 };
 
+// The misses in flight (issue 31, item 3: this table was most of a sampled replay's cost as an
+// unordered_map): keys (sector and cluster) with the time of their L2 request, open addressing
+// with linear probing, never erased one by one but cleared whole.
+class InFlightTable {
+public:
+    // The time recorded for `key`, or nullptr.
+    const double* find(uint64_t key) const {
+        if (used_ == 0) return nullptr;
+        for (size_t i = slot(key);; i = (i + 1) & mask_) {
+            if (keys_[i] == key) return &times_[i];
+            if (keys_[i] == kFree) return nullptr;
+        }
+    }
+    void put(uint64_t key, double at) {
+        if (2 * (used_ + 1) > keys_.size()) grow();
+        size_t i = slot(key);
+        while (keys_[i] != kFree && keys_[i] != key) i = (i + 1) & mask_;
+        used_ += keys_[i] == kFree;
+        keys_[i] = key;
+        times_[i] = at;
+    }
+    void clear() {
+        if (used_ == 0) return;
+        std::fill(keys_.begin(), keys_.end(), kFree);
+        used_ = 0;
+    }
+
+private:
+    static constexpr uint64_t kFree = std::numeric_limits<uint64_t>::max();
+    size_t slot(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+    void grow() {
+        std::vector<uint64_t> keys = std::move(keys_);
+        std::vector<double> times = std::move(times_);
+        const size_t size = std::max<size_t>(1024, 2 * keys.size());
+        keys_.assign(size, kFree);
+        times_.assign(size, 0.0);
+        mask_ = size - 1;
+        used_ = 0;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (keys[i] != kFree) put(keys[i], times[i]);
+    }
+    std::vector<uint64_t> keys_;
+    std::vector<double> times_;
+    size_t mask_ = 0, used_ = 0;
+};
+
 // The model's sectors of one request: the stream's, coarsened to the model's sector size.
 void model_sectors(const CacheRequestStream& stream, const CacheRequestStream::Request& r, unsigned shift,
                    std::vector<uint64_t>& out) {
@@ -278,11 +324,12 @@ public:
                 queue.pop();
                 Slot& slot = slots[size_t(cu) * slots_per_cu + s];
                 cluster_ = cluster_of_unit_[cu];
-                issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
+                const bool all_hit = issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
                 if (slot.next == slot.end) {
                     freed.emplace_back(s, cu);
                 } else {
-                    slot.at += slot.pace * age_factor(slots, size_t(cu) * slots_per_cu, slots_per_cu, slot.age);
+                    slot.at += slot.pace * age_factor(slots, size_t(cu) * slots_per_cu, slots_per_cu, slot.age) *
+                               (all_hit ? p_.l1_hit_rounds : 1.0);
                     queue.emplace(slot.at, cu, s);
                 }
             }
@@ -330,13 +377,15 @@ private:
     // have made.
     double pace(uint64_t g) const { return group_pace(p_, g); }
 
-    void issue(const CacheRequestStream::Request& r, SectorCache& l1) {
+    // Returns whether the request was a load whose (sampled) sectors all hit L1.
+    bool issue(const CacheRequestStream::Request& r, SectorCache& l1) {
         CacheCounts c;
         if (r.store) store(c);
         else load(c, l1);
         totals_ += c;
         if (r.buffer < by_buffer_.size()) by_buffer_[r.buffer] += c;
         by_line_[line_index_.at(r.line)].second += c;
+        return !r.store && c.l1_sectors > 0 && c.l1_hit_sectors == c.l1_sectors;
     }
     void load(CacheCounts& c, SectorCache& l1) {
         ++c.l1_requests;
@@ -356,7 +405,7 @@ private:
             const bool merging = p_.inflight_rounds && l1.enabled();
             const uint64_t key = sector << 17 | cluster_;  // clusters <= cus <= 100000 < 2^17
             const bool merged = merging && in_flight(key);
-            if (!merged && merging) fetched_[key] = now_;
+            if (!merged && merging) fetched_.put(key, now_);
             if (merged) {
                 ++c.l2_merged_sectors;
             } else {
@@ -383,22 +432,23 @@ private:
     // Drops the fetches that have landed (issued inflight_rounds or more rounds ago), every
     // inflight_rounds rounds: the table then holds what is in flight, not every sector ever
     // fetched (4.5 GB at 4096^3 otherwise). in_flight() answers the same either way.
+    // Two tables: `fetched_` since the last sweep, `fetched_before_` the sweep before. Every
+    // fetch still in flight was issued after the sweep before the last (the sweeps are at least
+    // inflight_rounds apart), so dropping the older table loses none.
     void forget_landed() {
         if (!p_.inflight_rounds || now_ - last_sweep_ < p_.inflight_rounds) return;
         last_sweep_ = now_;
-        for (auto it = fetched_.begin(); it != fetched_.end();)
-            it = now_ - it->second >= p_.inflight_rounds ? fetched_.erase(it) : std::next(it);
+        std::swap(fetched_, fetched_before_);
+        fetched_.clear();
     }
 
     // Whether this cluster's L2 request for the sector (key: sector and cluster) is still
-    // under way (issued within inflight_rounds).
-    bool in_flight(uint64_t key) {
+    // under way (issued within inflight_rounds). The newer table holds a key's latest request.
+    bool in_flight(uint64_t key) const {
         if (!p_.inflight_rounds) return false;
-        const auto it = fetched_.find(key);
-        if (it == fetched_.end()) return false;
-        if (now_ - it->second < p_.inflight_rounds) return true;
-        fetched_.erase(it);
-        return false;
+        const double* at = fetched_.find(key);
+        if (!at) at = fetched_before_.find(key);
+        return at && now_ - *at < p_.inflight_rounds;
     }
 
     // Write-through L1 without allocation (a copy L1 holds is left as it is), write-back
@@ -439,7 +489,7 @@ private:
     double now_ = 0;        // the time (in rounds) of the requests being issued
     uint64_t cluster_ = 0;  // of the unit issuing
     std::vector<uint32_t> cluster_of_unit_;
-    std::unordered_map<uint64_t, double> fetched_;  // sector and cluster -> when its L2 request was issued
+    InFlightTable fetched_, fetched_before_;  // sector and cluster -> when its L2 request was issued
     double last_sweep_ = 0;
 };
 
@@ -507,6 +557,8 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("drift " + std::to_string(p.drift) + ": accepted: 0 (lockstep) to 0.9");
     if (!(p.age_pace >= 0 && p.age_pace <= 10))
         throw InputError("age_pace " + std::to_string(p.age_pace) + ": accepted: 0 (no age priority) to 10");
+    if (!(p.l1_hit_rounds > 0 && p.l1_hit_rounds <= 10))
+        throw InputError("l1_hit_rounds " + std::to_string(p.l1_hit_rounds) + ": accepted: above 0 to 10 (1: a hit takes a round)");
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;

@@ -41,6 +41,12 @@ struct CacheParams {
     // Age priority (issue 31): a group with r older groups resident on its unit issues
     // 1 + age_pace * r times slower (on top of drift). 0: every resident group at its own pace.
     double age_pace = 0;
+    // A load request whose sectors all hit L1 keeps its group this many rounds (times its pace)
+    // before the next request, where any other request keeps it one (issue 31, cache6: a miss waits
+    // for its data, a hit does not). 1: every request one round. An experiment of cache_replay
+    // (`l1hit=`), in no profile: with line sampling, a request none of whose lines is sampled
+    // counts as a miss.
+    double l1_hit_rounds = 1;
     // Set index of both levels: false, line number mod sets; true, the line number's higher
     // bits XOR-folded onto its low ones first (an assumption: GPUs hash their set index,
     // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
