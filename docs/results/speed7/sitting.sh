@@ -12,11 +12,11 @@ SQD=$(python3 $D/draw-sizes --squares 12 --shapes 0 --min 1000 --max 10000 2>$J/
 SHD=$(python3 $D/draw-sizes --squares 0 --shapes 12 --min 512 2>$J/seed_shapes); echo "shapes $(cat $J/seed_shapes): $SHD"
 ALL=$SQD,$SHD
 echo "$ALL" > $J/sizes.txt
-timeout 60 python3 $D/cublas.py $ALL $OUT/cublas_before.json 2>&1 | grep -v Warn
+timeout 50 python3 $D/cublas.py $ALL $OUT/cublas_before.json 2>&1 | grep -v Warn
 T0=$(date +%s.%N)
-timeout 150 $B bench --kernel fastest --size $ALL --reps 10 --warmup 2 --json $OUT/bench.json 2>&1 | grep -v "^\[" | tee $J/bench.log
+timeout 140 $B bench --kernel fastest --size $ALL --reps 10 --warmup 2 --json $OUT/bench.json 2>&1 | grep -v "^\[" | tee $J/bench.log
 echo "bench wall $(python3 -c "print(round($(date +%s.%N)-$T0,1))") s"
-timeout 60 python3 $D/cublas.py $ALL $OUT/cublas_after.json 2>&1 | grep -v Warn
+timeout 50 python3 $D/cublas.py $ALL $OUT/cublas_after.json 2>&1 | grep -v Warn
 date -u
 cp $XDG_DATA_HOME/tilescope/tuning/*.timed.json $J/timed.json 2>/dev/null; rm -rf $XDG_DATA_HOME
 cp $J/* $OUT/ && rm -rf $J
