@@ -337,7 +337,8 @@ TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
     doc["fastest"] = {entry("40", "tiled", 8, nlohmann::json::object(), 5), entry("2000", "naive", 16, nlohmann::json::object(), 2)};
     write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
 
-    tasks::PerformancePlan plan = tasks::performance_plan("pocl", 45);
+    // 40 is a row: its point runs as the table names it, nothing timed first.
+    tasks::PerformancePlan plan = tasks::performance_plan("pocl", 40);
     EXPECT_TRUE(plan.fastest) << "the GUI's Measure asks for the pick unless told not to";
     std::vector<tasks::PlanPoint> kept;  // one bar only, no ceilings, no traces: quick
     for (const tasks::PlanPoint& p : plan.points)
@@ -346,22 +347,37 @@ TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
     plan.ceilings = false;
     plan.intensity.clear();
     plan.reps = 1;
-    const tasks::PerformanceResult r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
-    const std::optional<FastestPick> want = pick_fastest(pocl, parse_size("45"));
+    tasks::PerformanceResult r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
+    const std::optional<FastestPick> want = pick_fastest(pocl, parse_size("40"));
     ASSERT_TRUE(want);
     ASSERT_TRUE(r.fastest);
-    EXPECT_EQ(r.fastest->pick.choice.kernel, "tiled");  // 45 is nearer 40 than 2000
+    EXPECT_EQ(r.fastest->pick.choice.kernel, "tiled");
     EXPECT_EQ(r.fastest->pick.reason, want->reason);
     ASSERT_TRUE(r.fastest->measured) << r.fastest->refused;
     EXPECT_EQ(r.fastest->measured->kernel, "tiled");
     EXPECT_EQ(r.fastest->measured->tile, 8);
-    EXPECT_EQ(r.fastest->measured->size.M, 45);
+    EXPECT_EQ(r.fastest->measured->size.M, 40);
     EXPECT_TRUE(r.fastest->measured->verification.verified);
     EXPECT_GT(r.fastest->measured->gflops, 0);
     const std::string line = tasks::fastest_line(*r.fastest);
     EXPECT_EQ(line.rfind("tiled TS=8 [tuned here]: ", 0), 0u) << line;
     EXPECT_NE(line.find(" GFLOP/s (measured). Why: " + want->reason), std::string::npos) << line;
     EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 0) << line;
+
+    // 45 is no row: both rows' points are timed there first (as bench does), the faster one is
+    // measured and remembered, so the next pick at 45 is a row.
+    plan.size = 45;
+    for (tasks::PlanPoint& p : plan.points) p.config.size = parse_size("45");
+    r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
+    ASSERT_TRUE(r.fastest);
+    EXPECT_EQ(r.fastest->pick.reason.rfind("fastest of 2 points timed here (", 0), 0u) << r.fastest->pick.reason;
+    ASSERT_TRUE(r.fastest->measured) << r.fastest->refused;
+    EXPECT_EQ(r.fastest->measured->kernel, r.fastest->pick.choice.kernel);
+    EXPECT_EQ(r.fastest->measured->size.M, 45);
+    const std::optional<FastestPick> again = pick_fastest(pocl, parse_size("45"));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->note, "timed here at this shape");
+    EXPECT_EQ(again->choice.kernel, r.fastest->pick.choice.kernel);
 
     plan.fastest = false;
     EXPECT_FALSE(tasks::run_performance_plan(plan, tasks::TaskProgress{}).fastest);

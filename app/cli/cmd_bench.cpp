@@ -297,91 +297,21 @@ int cmd_bench(const std::vector<std::string>& args) {
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
                          "or pick a real device: " + device_list_text());
     std::vector<std::string> pick_reasons;  // --kernel fastest: one line per config, why that rung
-    std::vector<nlohmann::json> pick_trials;  // --kernel fastest: the points timed at that shape (empty: none)
-    std::vector<double> pick_trial_s;
+    std::vector<TimedPick> picks;            // --kernel fastest: each size's pick and what was timed for it
     Runner runner(device);
     if (fastest) {
         install_interrupt_handler();
+        RunOptions ro;
+        ro.cancelled = interrupted;
+        ro.progress = [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); };
         for (const ProblemSize& s : sizes_from(o, "256", true)) {
-            std::vector<FastestPick> cands = fastest_candidates(device, s, 3);
-            if (cands.empty())
+            std::optional<TimedPick> pick = timed_fastest_pick(runner, device, s, pad == "auto", ro);
+            if (!pick)
                 throw InputError("--kernel fastest: no tuning file has a \"fastest\" table for " + device.label() +
                                  ", a similar device or its type; name the rung instead (--kernel warp_tile, ...; tilescope tour lists them)");
-            const auto config_of = [&](const FastestPick& pick) {
-                LaunchConfig c{*find_rung(pick.choice.kernel), s, pick.choice.tile, pick.choice.params};
-                c.pad = pad == "auto";
-                c.params_source = pick.match == TuningMatch::exact ? "tuned" : pick.match == TuningMatch::similar ? "similar" : "type-defaults";
-                c.tuning_note = "fastest, " + pick.note;
-                c.tuning_origin = pick.choice.origin;
-                return c;
-            };
-            FastestPick chosen = cands.front();
-            nlohmann::json trials = nlohmann::json::array();
-            double trial_s = 0;
-            // Not a row of the table: the distinct points of the nearest rows are timed here (one
-            // warm-up, two launches each, in turn, verified) and the fastest is kept and remembered.
-            if (cands.size() > 1) {
-                std::vector<FastestPick> ok;
-                std::vector<LaunchConfig> tried;
-                for (const FastestPick& p : cands) {
-                    LaunchConfig c = config_of(p);
-                    try {
-                        runner.validate(c);
-                    } catch (const InputError&) {
-                        continue;
-                    }
-                    ok.push_back(p);
-                    tried.push_back(std::move(c));
-                }
-                if (tried.size() > 1) {
-                    std::fprintf(stderr, "bench: %s is not a row of the table; timing the %zu points of its nearest rows here\n",
-                                 s.label().c_str(), tried.size());
-                    const auto t0 = std::chrono::steady_clock::now();
-                    RunOptions ro;
-                    ro.reps = 2;
-                    ro.warmup = 1;
-                    ro.cancelled = interrupted;
-                    const std::vector<Measurement> ms = runner.measure_interleaved(tried, ro);
-                    trial_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                    int best = -1;
-                    std::string figures, rows;
-                    for (size_t i = 0; i < ms.size(); ++i) {
-                        const bool good = ms[i].gflops > 0 && (!ms[i].checked || ms[i].verification.verified);
-                        trials.push_back({{"kernel", tried[i].kernel.name}, {"tile", tried[i].tile}, {"params", tried[i].params},
-                                          {"row", ok[i].choice.size}, {"gflops", ms[i].gflops}, {"verified", good}});
-                        char f[160];
-                        std::snprintf(f, sizeof f, "%s%s TS=%d %.0f%s", i ? ", " : "", tried[i].kernel.name.c_str(), tried[i].tile,
-                                      ms[i].gflops, good ? "" : " (did not verify)");
-                        figures += f;
-                        rows += (i ? ", " : "") + ok[i].choice.size;
-                        if (good && (best < 0 || ms[i].gflops > ms[best].gflops)) best = static_cast<int>(i);
-                    }
-                    if (best >= 0) {
-                        chosen = ok[best];
-                        char head[160];
-                        std::snprintf(head, sizeof head, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ",
-                                      ms.size(), trial_s);
-                        std::string remembered;
-                        const std::string path = user_tuning_dir() + "/" + timed_picks_file(device);
-                        try {
-                            std::error_code ec;
-                            std::filesystem::create_directories(user_tuning_dir(), ec);
-                            update_file_locked(path, [&](const std::string& current) {
-                                return merge_fastest_row(current, device.label(), tried[best].kernel.name, s, tried[best].tile,
-                                                         tried[best].params, ms[best].gflops, "tilescope bench --kernel fastest (timed here)");
-                            });
-                            remembered = "; remembered as the row for " + s.label() + " in '" + shown(path, 400) + "' (no trial next time)";
-                        } catch (const InputError& e) {
-                            remembered = "; not remembered: '" + shown(path, 400) + "': " + shown(e.what(), 240);
-                        }
-                        chosen.reason = std::string(head) + figures + " GFLOP/s; nearest rows " + rows + remembered + ". " + chosen.reason;
-                    }
-                }
-            }
-            configs.push_back(config_of(chosen));
-            pick_reasons.push_back(chosen.reason);
-            pick_trials.push_back(std::move(trials));
-            pick_trial_s.push_back(trial_s);
+            configs.push_back(pick_config(pick->pick, s, pad == "auto"));
+            pick_reasons.push_back(pick->pick.reason);
+            picks.push_back(std::move(*pick));
         }
     }
     // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
@@ -468,9 +398,13 @@ int cmd_bench(const std::vector<std::string>& args) {
             for (size_t i = 0; i < list.size() && i < pick_reasons.size(); ++i) {
                 list[i]["picked"] = "fastest";
                 list[i]["pick_reason"] = pick_reasons[i];
-                if (i < pick_trials.size() && !pick_trials[i].empty()) {
-                    list[i]["pick_trials"] = pick_trials[i];
-                    list[i]["pick_trial_s"] = pick_trial_s[i];
+                if (i < picks.size() && !picks[i].trials.empty()) {  // the points timed at this shape first
+                    nlohmann::json trials = nlohmann::json::array();
+                    for (const PickTrial& t : picks[i].trials)
+                        trials.push_back({{"kernel", t.kernel}, {"tile", t.tile}, {"params", t.params}, {"row", t.row},
+                                          {"gflops", t.gflops}, {"verified", t.verified}});
+                    list[i]["pick_trials"] = trials;
+                    list[i]["pick_trial_s"] = picks[i].trial_s;
                 }
             }
             text = list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -655,6 +655,78 @@ void finish_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick&
 
 }  // namespace
 
+LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad) {
+    LaunchConfig c{*find_rung(pick.choice.kernel), size, pick.choice.tile, pick.choice.params};
+    c.pad = pad;
+    c.params_source = pick.match == TuningMatch::exact ? "tuned" : pick.match == TuningMatch::similar ? "similar" : "type-defaults";
+    c.tuning_note = "fastest, " + pick.note;
+    c.tuning_origin = pick.choice.origin;
+    return c;
+}
+
+std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
+                                            const RunOptions& options) {
+    const std::vector<FastestPick> cands = fastest_candidates(device, size, kPickTrialRows);
+    if (cands.empty()) return std::nullopt;
+    TimedPick out{cands.front(), {}, 0};
+    if (cands.size() < 2) return out;
+    std::vector<const FastestPick*> ok;
+    std::vector<LaunchConfig> tried;
+    for (const FastestPick& p : cands) {
+        LaunchConfig c = pick_config(p, size, pad);
+        try {
+            runner.validate(c);
+        } catch (const InputError&) {
+            continue;
+        }
+        ok.push_back(&p);
+        tried.push_back(std::move(c));
+    }
+    if (tried.size() < 2) return out;
+    if (options.progress)
+        options.progress(size.label() + " is not a row of the table; timing the " + std::to_string(tried.size()) +
+                         " points of its nearest rows here");
+    const auto t0 = std::chrono::steady_clock::now();
+    RunOptions ro = options;
+    ro.progress = nullptr;  // the line above says what runs; not a line per launch
+    ro.reps = 2;
+    ro.warmup = 1;
+    const std::vector<Measurement> ms = runner.measure_interleaved(tried, ro);
+    out.trial_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    int best = -1;
+    std::string figures, rows;
+    for (size_t i = 0; i < ms.size() && i < tried.size(); ++i) {
+        const bool good = ms[i].gflops > 0 && (!ms[i].checked || ms[i].verification.verified);
+        out.trials.push_back(PickTrial{tried[i].kernel.name, tried[i].tile, tried[i].params, ok[i]->choice.size, good ? ms[i].gflops : 0, good});
+        char f[160];
+        std::snprintf(f, sizeof f, "%s%s TS=%d %.0f%s", i ? ", " : "", tried[i].kernel.name.c_str(), tried[i].tile, ms[i].gflops,
+                      good ? "" : " (did not verify)");
+        figures += f;
+        rows += (i ? ", " : "") + ok[i]->choice.size;
+        if (good && (best < 0 || ms[i].gflops > ms[best].gflops)) best = static_cast<int>(i);
+    }
+    if (best < 0) return out;  // none verified: the nearest row's point, as without a trial
+    out.pick = *ok[best];
+    char head[160];
+    std::snprintf(head, sizeof head, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ", ms.size(),
+                  out.trial_s);
+    std::string remembered;
+    const std::string path = user_tuning_dir() + "/" + timed_picks_file(device);
+    try {
+        std::error_code ec;
+        std::filesystem::create_directories(user_tuning_dir(), ec);
+        update_file_locked(path, [&](const std::string& current) {
+            return merge_fastest_row(current, device.label(), tried[best].kernel.name, size, tried[best].tile, tried[best].params,
+                                     ms[best].gflops, "tilescope bench --kernel fastest (timed here)");
+        });
+        remembered = "; remembered as the row for " + size.label() + " in '" + shown(path, 400) + "' (no trial next time)";
+    } catch (const InputError& e) {
+        remembered = "; not remembered: '" + shown(path, 400) + "': " + shown(e.what(), 240);
+    }
+    out.pick.reason = std::string(head) + figures + " GFLOP/s; nearest rows " + rows + remembered + ". " + out.pick.reason;
+    return out;
+}
+
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
     if (config.kernel.custom || !config.kernel.library.empty()) return false;
     const auto found = lookup_tuning(device, config.kernel.name, config.size);

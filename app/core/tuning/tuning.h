@@ -216,6 +216,36 @@ using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::stri
 struct RunOptions;
 struct Measurement;
 class Runner;
+
+// The pick at a shape that is no row, measured there (issue 30 items 1 and 3): one point timed.
+struct PickTrial {
+    std::string kernel;
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    std::string row;       // the table row it came from ("3001x555x2555")
+    double gflops = 0;     // of the trial's launches (0 when it did not verify)
+    bool verified = false;
+};
+struct TimedPick {
+    FastestPick pick;               // the point to run; its reason says how it was chosen
+    std::vector<PickTrial> trials;  // empty: nothing timed (a row of this shape, or one point only)
+    double trial_s = 0;             // wall time of the trial
+};
+inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are timed
+
+// pick_fastest, and at a shape that is no row of the tables, the distinct points of the
+// kPickTrialRows nearest rows (fastest_candidates) that `runner` accepts timed here in turn
+// (Runner::measure_interleaved: 1 warm-up, 2 launches each, verified); the fastest verified one
+// is kept, said in its reason ("fastest of 3 points timed here (...)"), and remembered as a row
+// of this shape in user_tuning_dir()/timed_picks_file (a damaged file there is left as it is;
+// the reason says it was not remembered). `options` gives the cancel flag and progress lines
+// (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
+std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
+                                            const RunOptions& options);
+
+// The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
+LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
+class Runner;
 TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const ProblemSize& size, int tile,
                               const std::map<std::string, int64_t>& params, const RunOptions& options,
                               Measurement* measured = nullptr);
