@@ -567,3 +567,24 @@ TEST(FastestTrial, ARowRunsAsIsAShapeBetweenRowsIsTimedAndRemembered) {
     EXPECT_EQ(slurp(timed), hostile);
     fs::remove_all(dir);
 }
+
+// The remembered picks stay readable: a slower point never replaces a faster row of its shape,
+// a damaged file is refused, and past kMaxFastestEntries rows the oldest go (the newest is read).
+TEST(FastestTrial, RememberedRowsAreMergedAndBounded) {
+    const std::string label = "Some GPU platform / Test GPU with 132 units";
+    std::string text = merge_fastest_row("", label, "tiled", parse_size("45"), 8, {}, 5.0, "test");
+    text = merge_fastest_row(text, label, "naive", parse_size("45"), 16, {}, 4.0, "test");
+    std::vector<TunedChoice> rows = fastest_entries_in(text);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].kernel, "tiled");
+    EXPECT_EQ(rows[0].device, label);
+    EXPECT_THROW(merge_fastest_row(std::string(100, '[') + std::string(100, ']'), label, "tiled", parse_size("45"), 8, {}, 5, "t"),
+                 InputError);
+    EXPECT_THROW(merge_fastest_row("{not json", label, "tiled", parse_size("45"), 8, {}, 5, "t"), InputError);
+    for (int m = 1; m <= kMaxFastestEntries + 1; ++m)
+        text = merge_fastest_row(text, label, "naive", parse_size(std::to_string(m) + "x7x9"), 16, {}, 1.0, "test");
+    rows = fastest_entries_in(text);
+    ASSERT_EQ(rows.size(), size_t(kMaxFastestEntries));
+    EXPECT_EQ(parse_size(rows.back().size), parse_size(std::to_string(kMaxFastestEntries + 1) + "x7x9"));
+    EXPECT_TRUE(std::none_of(rows.begin(), rows.end(), [](const TunedChoice& c) { return parse_size(c.size) == parse_size("45"); }));
+}

@@ -809,6 +809,10 @@ std::string merge_fastest_row(std::string_view existing, const std::string& devi
     r.status = "ok";
     r.gflops = gflops;
     record_fastest(doc, kernel, size, r, "", who);
+    // Bounded like every table read: past kMaxFastestEntries rows the oldest go, so a new row
+    // is always among those read back.
+    ordered_json& table = doc["fastest"];
+    if (table.size() > size_t(kMaxFastestEntries)) table.erase(table.begin(), table.begin() + std::ptrdiff_t(table.size() - kMaxFastestEntries));
     return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -106,8 +106,8 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
 std::vector<FastestPick> fastest_candidates(const DeviceInfo& device, const ProblemSize& size, int rows = 3);
 
 // The tuning file's text with a "fastest" row for `size` naming this point (measured here by
-// `who`), unless the row there already names a faster run; everything else is kept. A damaged
-// `existing` is refused (InputError), never replaced.
+// `who`), unless the row there already names a faster run; everything else is kept, but for the
+// oldest rows past kMaxFastestEntries. A damaged `existing` is refused (InputError), never replaced.
 std::string merge_fastest_row(std::string_view existing, const std::string& device_label, const std::string& kernel,
                               const ProblemSize& size, int tile, const std::map<std::string, int64_t>& params, double gflops,
                               const std::string& who);
