@@ -253,7 +253,8 @@ TEST(FastestPick, AnUntunedCpuGetsTheFallbackPointItsTuningLookupGives) {
 
 // bench --kernel fastest on PoCL with a table written for this device: the picked rungs run
 // at sizes that are multiples of nothing, verify against the CPU reference, and the records
-// keep the contract's keys and add "picked" and "pick_reason"; the table says why.
+// keep the contract's keys and add "picked", "pick_reason" and (neither size being a row)
+// "pick_trials"; the table says why.
 TEST(BenchFastest, PicksFromThisDevicesTableAndVerifiesAtOddSizes) {
     const DeviceInfo& pocl = select_device("pocl");
     const TuningSandbox sandbox("bench", true);
@@ -280,13 +281,20 @@ TEST(BenchFastest, PicksFromThisDevicesTableAndVerifiesAtOddSizes) {
         for (const char* key : {"kernel", "device", "M", "N", "K", "tile", "global", "local", "reps", "median_s", "min_s", "gflops",
                                 "max_rel_error", "verified"})
             EXPECT_TRUE(r.contains(key)) << key;
-        EXPECT_EQ(r["kernel"], want[i][0]);
-        EXPECT_EQ(r["tile"], i == 0 ? 8 : 16);
+        // Neither size is a row: both rows' points are timed there and the faster one runs.
+        ASSERT_TRUE(r.contains("pick_trials")) << r.dump();
+        const nlohmann::json& trials = r["pick_trials"];
+        ASSERT_EQ(trials.size(), 2u) << trials.dump();
+        const size_t w = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? 0 : 1;
+        const size_t row = trials[w]["kernel"] == want[0][0] ? 0 : 1;
+        EXPECT_EQ(r["kernel"], want[row][0]);
+        EXPECT_EQ(r["tile"], row == 0 ? 8 : 16);
         EXPECT_EQ(r["verified"], true);
         EXPECT_EQ(r["params_source"], "tuned");
         EXPECT_EQ(r["picked"], "fastest");
         const std::string reason = r["pick_reason"];
-        EXPECT_EQ(reason.rfind(std::string(want[i][0]) + ": fastest measured at " + want[i][1] + ",", 0), 0u) << reason;
+        EXPECT_EQ(reason.rfind("fastest of 2 points timed here (", 0), 0u) << reason;
+        EXPECT_NE(reason.find(". " + std::string(want[row][0]) + ": fastest measured at " + want[row][1] + ","), std::string::npos) << reason;
         EXPECT_NE(out.find("picked " + reason + "\n"), std::string::npos) << out;
     }
     fs::remove_all(dir);
@@ -355,7 +363,8 @@ TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
     doc["fastest"] = {entry("40", "tiled", 8, nlohmann::json::object(), 5), entry("2000", "naive", 16, nlohmann::json::object(), 2)};
     write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
 
-    tasks::PerformancePlan plan = tasks::performance_plan("pocl", 45);
+    // 40 is a row: its point runs as the table names it, nothing timed first.
+    tasks::PerformancePlan plan = tasks::performance_plan("pocl", 40);
     EXPECT_TRUE(plan.fastest) << "the GUI's Measure asks for the pick unless told not to";
     std::vector<tasks::PlanPoint> kept;  // one bar only, no ceilings, no traces: quick
     for (const tasks::PlanPoint& p : plan.points)
@@ -364,22 +373,37 @@ TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
     plan.ceilings = false;
     plan.intensity.clear();
     plan.reps = 1;
-    const tasks::PerformanceResult r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
-    const std::optional<FastestPick> want = pick_fastest(pocl, parse_size("45"));
+    tasks::PerformanceResult r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
+    const std::optional<FastestPick> want = pick_fastest(pocl, parse_size("40"));
     ASSERT_TRUE(want);
     ASSERT_TRUE(r.fastest);
-    EXPECT_EQ(r.fastest->pick.choice.kernel, "tiled");  // 45 is nearer 40 than 2000
+    EXPECT_EQ(r.fastest->pick.choice.kernel, "tiled");
     EXPECT_EQ(r.fastest->pick.reason, want->reason);
     ASSERT_TRUE(r.fastest->measured) << r.fastest->refused;
     EXPECT_EQ(r.fastest->measured->kernel, "tiled");
     EXPECT_EQ(r.fastest->measured->tile, 8);
-    EXPECT_EQ(r.fastest->measured->size.M, 45);
+    EXPECT_EQ(r.fastest->measured->size.M, 40);
     EXPECT_TRUE(r.fastest->measured->verification.verified);
     EXPECT_GT(r.fastest->measured->gflops, 0);
     const std::string line = tasks::fastest_line(*r.fastest);
     EXPECT_EQ(line.rfind("tiled TS=8 [tuned here]: ", 0), 0u) << line;
     EXPECT_NE(line.find(" GFLOP/s (measured). Why: " + want->reason), std::string::npos) << line;
     EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 0) << line;
+
+    // 45 is no row: both rows' points are timed there first (as bench does), the faster one is
+    // measured and remembered, so the next pick at 45 is a row.
+    plan.size = 45;
+    for (tasks::PlanPoint& p : plan.points) p.config.size = parse_size("45");
+    r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
+    ASSERT_TRUE(r.fastest);
+    EXPECT_EQ(r.fastest->pick.reason.rfind("fastest of 2 points timed here (", 0), 0u) << r.fastest->pick.reason;
+    ASSERT_TRUE(r.fastest->measured) << r.fastest->refused;
+    EXPECT_EQ(r.fastest->measured->kernel, r.fastest->pick.choice.kernel);
+    EXPECT_EQ(r.fastest->measured->size.M, 45);
+    const std::optional<FastestPick> again = pick_fastest(pocl, parse_size("45"));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->note, "timed here at this shape");
+    EXPECT_EQ(again->choice.kernel, r.fastest->pick.choice.kernel);
 
     plan.fastest = false;
     EXPECT_FALSE(tasks::run_performance_plan(plan, tasks::TaskProgress{}).fastest);
@@ -496,4 +520,97 @@ TEST(LongK, SplitkAndWarpTileVerifyBeyond65536OnPocl) {
         EXPECT_EQ(r["K"].get<int64_t>(), parse_size(size).K);
     }
     fs::remove_all(dir);
+}
+
+// Issue 30 items 1 and 3: a shape that is no row of the table has the points of its nearest rows
+// timed there; the faster verified one runs and is remembered in the user's folder
+// (<slug>.timed.json), so the next run at that shape finds a row and times nothing. A shape
+// that is a row is never tried. A hostile remembered file is refused with a line, not fatal.
+TEST(FastestTrial, ARowRunsAsIsAShapeBetweenRowsIsTimedAndRemembered) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const TuningSandbox sandbox("trial", true);
+    const fs::path& dir = sandbox.dir;
+    nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("32", "tiled", 8, nlohmann::json::object(), 5), entry("64", "naive", 16, nlohmann::json::object(), 2)};
+    write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
+    const fs::path timed = dir / "xdg" / "tilescope" / "tuning" / timed_picks_file(pocl);
+
+    // A row: no trial, nothing remembered.
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size 64 --reps 1 --warmup 0 --json " + (dir / "a.json").string(), dir), 0)
+        << slurp(dir / "err");
+    nlohmann::json a = nlohmann::json::parse(slurp(dir / "a.json"));
+    EXPECT_EQ(a[0]["kernel"], "naive");
+    EXPECT_FALSE(a[0].contains("pick_trials")) << a.dump();
+    EXPECT_EQ(slurp(dir / "err").find("timing the"), std::string::npos) << slurp(dir / "err");
+    EXPECT_FALSE(fs::exists(timed));
+
+    // 45 lies between the rows 32 and 64: both points are timed, the faster verified one runs.
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size 45 --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json b = nlohmann::json::parse(slurp(dir / "b.json"))[0];
+    ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
+    const nlohmann::json& trials = b["pick_trials"];
+    ASSERT_EQ(trials.size(), 2u) << trials.dump();
+    EXPECT_NE(trials[0]["kernel"], trials[1]["kernel"]);
+    for (const auto& t : trials) EXPECT_EQ(t["verified"], true) << t.dump();
+    EXPECT_GT(b["pick_trial_s"].get<double>(), 0);
+    const nlohmann::json& won = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? trials[0] : trials[1];
+    EXPECT_EQ(b["kernel"], won["kernel"]);
+    EXPECT_EQ(b["tile"], won["tile"]);
+    EXPECT_EQ(b["verified"], true);
+    const std::string reason = b["pick_reason"];
+    EXPECT_EQ(reason.rfind("fastest of 2 points timed here (", 0), 0u) << reason;
+    EXPECT_NE(reason.find("nearest rows 32, 64"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("remembered as the row for 45 in '" + timed.string() + "'"), std::string::npos) << reason;
+    ASSERT_TRUE(fs::exists(timed));
+    const nlohmann::json kept = nlohmann::json::parse(slurp(timed));
+    ASSERT_EQ(kept["fastest"].size(), 1u) << kept.dump();
+    EXPECT_EQ(parse_size(kept["fastest"][0]["size"].get<std::string>()), parse_size("45"));
+    EXPECT_EQ(kept["fastest"][0]["kernel"], won["kernel"]);
+    EXPECT_EQ(kept["device"], pocl.label());
+
+    // The second run at 45 finds the remembered row: no trial, the same point.
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size 45 --reps 1 --warmup 0 --json " + (dir / "c.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json c = nlohmann::json::parse(slurp(dir / "c.json"))[0];
+    EXPECT_FALSE(c.contains("pick_trials")) << c.dump();
+    EXPECT_EQ(c["kernel"], won["kernel"]);
+    EXPECT_EQ(c["tile"], won["tile"]);
+    EXPECT_NE(c["pick_reason"].get<std::string>().find("timed here at this shape"), std::string::npos) << c["pick_reason"];
+    // A remembered row of another shape is no row here.
+    EXPECT_NE(pick_fastest(pocl, parse_size("47"))->note, "timed here at this shape");
+
+    // A hostile remembered file: skipped with a line, the trial runs again, the file is left as it was.
+    const std::string hostile = std::string(200, '[') + "1" + std::string(200, ']');
+    write(timed, hostile);
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size 45 --reps 1 --warmup 0 --json " + (dir / "d.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json d = nlohmann::json::parse(slurp(dir / "d.json"))[0];
+    EXPECT_TRUE(d.contains("pick_trials")) << d.dump();
+    EXPECT_EQ(d["verified"], true);
+    EXPECT_NE(d["pick_reason"].get<std::string>().find("not remembered: '" + timed.string() + "'"), std::string::npos) << d["pick_reason"];
+    EXPECT_NE(slurp(dir / "err").find("skipped: nested deeper than"), std::string::npos) << slurp(dir / "err");
+    EXPECT_EQ(slurp(timed), hostile);
+    fs::remove_all(dir);
+}
+
+// The remembered picks stay readable: a slower point never replaces a faster row of its shape,
+// a damaged file is refused, and past kMaxFastestEntries rows the oldest go (the newest is read).
+TEST(FastestTrial, RememberedRowsAreMergedAndBounded) {
+    const std::string label = "Some GPU platform / Test GPU with 132 units";
+    std::string text = merge_fastest_row("", label, "tiled", parse_size("45"), 8, {}, 5.0, "test");
+    text = merge_fastest_row(text, label, "naive", parse_size("45"), 16, {}, 4.0, "test");
+    std::vector<TunedChoice> rows = fastest_entries_in(text);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].kernel, "tiled");
+    EXPECT_EQ(rows[0].device, label);
+    EXPECT_THROW(merge_fastest_row(std::string(100, '[') + std::string(100, ']'), label, "tiled", parse_size("45"), 8, {}, 5, "t"),
+                 InputError);
+    EXPECT_THROW(merge_fastest_row("{not json", label, "tiled", parse_size("45"), 8, {}, 5, "t"), InputError);
+    for (int m = 1; m <= kMaxFastestEntries + 1; ++m)
+        text = merge_fastest_row(text, label, "naive", parse_size(std::to_string(m) + "x7x9"), 16, {}, 1.0, "test");
+    rows = fastest_entries_in(text);
+    ASSERT_EQ(rows.size(), size_t(kMaxFastestEntries));
+    EXPECT_EQ(parse_size(rows.back().size), parse_size(std::to_string(kMaxFastestEntries + 1) + "x7x9"));
+    EXPECT_TRUE(std::none_of(rows.begin(), rows.end(), [](const TunedChoice& c) { return parse_size(c.size) == parse_size("45"); }));
 }

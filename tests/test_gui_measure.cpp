@@ -129,7 +129,11 @@ TEST(GuiMeasure, BarAndSizeLineAtOneSizeShowOneValueWithItsWhisker) {
     // bench --kernel fastest does: measured, with its one line of why (issue 30 item 3).
     ASSERT_TRUE(s.contains("fastest")) << s.dump(2);
     const std::string kernel = s["fastest"]["kernel"], reason = s["fastest"]["reason"], line = s["fastest"]["line"];
-    EXPECT_EQ(reason.rfind(kernel + ": fastest measured at ", 0), 0u) << reason;
+    // 128 is no row of that table: the points of its nearest rows are timed first, and the
+    // reason says so before the winner's own line.
+    EXPECT_TRUE(reason.rfind(kernel + ": fastest measured at ", 0) == 0 ||
+                (reason.rfind("fastest of ", 0) == 0 && reason.find(". " + kernel + ": fastest measured at ") != std::string::npos))
+        << reason;
     EXPECT_GT(s["fastest"]["gflops"].get<double>(), 0.0) << line;
     EXPECT_NE(line.find("Why: " + reason), std::string::npos) << line;
     // A peak below a rung is flagged with that rung's figure, never left as a roof.

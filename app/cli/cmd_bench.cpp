@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -77,7 +78,11 @@ const char* kHelp =
     "       or fastest: per size, the rung, tile and parameters the device's tuning files say ran\n"
     "       fastest at the nearest measured shape (their \"fastest\" table; this device's file, a\n"
     "       similar device's, then the type defaults); one line \"picked ...\" says why, and --json's\n"
-    "       records add \"picked\": \"fastest\" and \"pick_reason\".\n"
+    "       records add \"picked\": \"fastest\" and \"pick_reason\". A size that is no row of the\n"
+    "       table has the distinct points of its 3 nearest rows timed there first (1 warm-up, 2\n"
+    "       launches each, verified; records add \"pick_trials\" and \"pick_trial_s\"); the fastest\n"
+    "       runs and is remembered in the user's tuning folder (<device>.timed.json), so the next\n"
+    "       run at that size times nothing.\n"
     "  T    the tile size TS (default: the device's tuned value, else each kernel's own)\n"
     "  --param NAME=V  a tunable parameter of the kernel (repeatable; tilescope tune finds good\n"
     "       ones). Without --tile or --param, tuned values for the device (assets/tuning/) are\n"
@@ -292,20 +297,23 @@ int cmd_bench(const std::vector<std::string>& args) {
         throw InputError("--device emulator: the emulator is for traces, its times mean nothing; use tilescope trace, "
                          "or pick a real device: " + device_list_text());
     std::vector<std::string> pick_reasons;  // --kernel fastest: one line per config, why that rung
-    if (fastest)
+    std::vector<TimedPick> picks;            // --kernel fastest: each size's pick and what was timed for it
+    Runner runner(device);
+    if (fastest) {
+        install_interrupt_handler();
+        RunOptions ro;
+        ro.cancelled = interrupted;
+        ro.progress = [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); };
         for (const ProblemSize& s : sizes_from(o, "256", true)) {
-            const std::optional<FastestPick> pick = pick_fastest(device, s);
+            std::optional<TimedPick> pick = timed_fastest_pick(runner, device, s, pad == "auto", ro);
             if (!pick)
                 throw InputError("--kernel fastest: no tuning file has a \"fastest\" table for " + device.label() +
                                  ", a similar device or its type; name the rung instead (--kernel warp_tile, ...; tilescope tour lists them)");
-            LaunchConfig c{*find_rung(pick->choice.kernel), s, pick->choice.tile, pick->choice.params};
-            c.pad = pad == "auto";
-            c.params_source = pick->match == TuningMatch::exact ? "tuned" : pick->match == TuningMatch::similar ? "similar" : "type-defaults";
-            c.tuning_note = "fastest, " + pick->note;
-            c.tuning_origin = pick->choice.origin;
-            configs.push_back(std::move(c));
-            pick_reasons.push_back(pick->reason);
+            configs.push_back(pick_config(pick->pick, s, pad == "auto"));
+            pick_reasons.push_back(pick->pick.reason);
+            picks.push_back(std::move(*pick));
         }
+    }
     // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
     // data, else the defaults.
     std::vector<LaunchConfig> defaults = configs;
@@ -331,7 +339,6 @@ int cmd_bench(const std::vector<std::string>& args) {
         if (!device.is_cpu)
             throw InputError("--explain: explains a CPU device (" + device.label() + " is not one); accepted: --device pocl or another CPU");
     }
-    Runner runner(device);
     // Everything that can be refused is refused before the first launch. A tuned point
     // (from a file, maybe someone else's) that does not build or exceeds a limit is said
     // once, naming the file, and the defaults are measured instead (issue 23).
@@ -391,6 +398,14 @@ int cmd_bench(const std::vector<std::string>& args) {
             for (size_t i = 0; i < list.size() && i < pick_reasons.size(); ++i) {
                 list[i]["picked"] = "fastest";
                 list[i]["pick_reason"] = pick_reasons[i];
+                if (i < picks.size() && !picks[i].trials.empty()) {  // the points timed at this shape first
+                    nlohmann::json trials = nlohmann::json::array();
+                    for (const PickTrial& t : picks[i].trials)
+                        trials.push_back({{"kernel", t.kernel}, {"tile", t.tile}, {"params", t.params}, {"row", t.row},
+                                          {"gflops", t.gflops}, {"verified", t.verified}});
+                    list[i]["pick_trials"] = trials;
+                    list[i]["pick_trial_s"] = picks[i].trial_s;
+                }
             }
             text = list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         }

@@ -3,6 +3,7 @@
 # devices). CLI: bench --kernel fastest on PoCL at sizes drawn each run (seed printed); tune writing
 # the table (TuneWritesTheTable); splitk and warp_tile at a K beyond 65536 (LongK). The
 # performance plan (the GUI's Measure) with fastest asked, on PoCL; the roof-below-rung flag (pure).
+# FastestTrial: a shape that is no row has its nearest rows' points timed and the winner remembered (PoCL, ~1 s).
 add_executable(fastest_tests test_fastest.cpp test_main.cpp)
 target_link_libraries(fastest_tests PRIVATE tilescope_core GTest::gtest nlohmann_json::nlohmann_json)
 target_compile_definitions(fastest_tests PRIVATE TILESCOPE_BIN="$<TARGET_FILE:tilescope>")

@@ -202,13 +202,20 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
     if (plan.fastest) {
         progress.throw_if_cancelled();
         const ProblemSize square{plan.size, plan.size, plan.size};
-        if (const std::optional<FastestPick> pick = pick_fastest(dev, square); pick && find_rung(pick->choice.kernel)) {
+        // As bench: a size that is no row of the tables has its nearest rows' points timed here
+        // first (cancellable, a progress line), the fastest remembered for the next Measure.
+        RunOptions po = ro;
+        po.progress = [&progress](const std::string& line) { progress.say(line); };
+        std::optional<TimedPick> timed;
+        try {
+            timed = timed_fastest_pick(runner, dev, square, true, po);
+        } catch (const InputError& e) {
+            p.refused.push_back("fastest " + square.label() + ": " + e.what());
+        }
+        if (timed && find_rung(timed->pick.choice.kernel)) {
+            const FastestPick* pick = &timed->pick;
             FastestMeasured f{*pick, std::nullopt, ""};
-            LaunchConfig c{*find_rung(pick->choice.kernel), square, pick->choice.tile, pick->choice.params};
-            c.pad = true;  // as bench's --pad auto
-            c.params_source = pick->match == TuningMatch::exact ? "tuned" : pick->match == TuningMatch::similar ? "similar" : "type-defaults";
-            c.tuning_note = "fastest, " + pick->note;
-            c.tuning_origin = pick->choice.origin;
+            LaunchConfig c = pick_config(*pick, square, true);  // as bench's --pad auto
             progress.say("measuring the rung picked for you (fastest): " + point_label(c) + " on " + dev.name);
             try {
                 f.measured = runner.measure(c, ro);

@@ -53,7 +53,8 @@ PerformancePlan performance_plan(const std::string& device, int size,
                                  const std::optional<LaunchConfig>& custom = std::nullopt);
 
 // The rung the device's tuning data pick at the plan's size (issue 30 item 3: the GUI's
-// Measure asks for "fastest" as `bench --kernel fastest` does, with the same pick_fastest),
+// Measure asks for "fastest" as `bench --kernel fastest` does, with the same timed_fastest_pick:
+// at a size that is no row, the nearest rows' points timed first, cancellable),
 // measured with the picked tile and parameters, and the one line that says why.
 struct FastestMeasured {
     FastestPick pick;                    // rung, tile, parameters, where the table came from, the reason

@@ -140,6 +140,8 @@ std::string device_slug(std::string_view label) {
 
 std::string device_slug(const DeviceInfo& device) { return device_slug(device.label()); }
 
+std::string timed_picks_file(const DeviceInfo& device) { return device_slug(device) + ".timed.json"; }
+
 std::string user_tuning_dir() {
     if (const auto xdg = env_text("XDG_DATA_HOME"); xdg && (*xdg)[0] == '/') return *xdg + "/tilescope/tuning";
     return env_text("HOME").value_or(".") + "/.local/share/tilescope/tuning";
@@ -449,12 +451,10 @@ double shape_distance(const ProblemSize& a, const ProblemSize& b) {
            std::abs(std::log(double(a.K) / double(b.K)));
 }
 
-// The nearest entry of one file's table that still resolves at `size` (a rung of the catalog,
-// its parameters, the size's limits), or nullopt.
-std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size,
-                                           double* distance = nullptr) {
-    std::optional<TunedChoice> best;
-    double best_distance = 0;
+// The entries of one file's table that still resolve at `size` (a rung of the catalog, its
+// parameters, the size's limits), each with its distance, in file order.
+std::vector<std::pair<double, TunedChoice>> resolvable_rows(const std::string& text, const ProblemSize& size) {
+    std::vector<std::pair<double, TunedChoice>> out;
     for (TunedChoice& c : fastest_entries_in(text)) {
         const KernelSpec* k = find_rung(c.kernel);
         if (!k) continue;
@@ -464,14 +464,27 @@ std::optional<TunedChoice> nearest_fastest(const std::string& text, const Proble
             continue;
         }
         const double d = shape_distance(parse_size(c.size), size);
+        out.emplace_back(d, std::move(c));
+    }
+    return out;
+}
+
+// The nearest entry of one file's table that still resolves at `size`, or nullopt.
+std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size,
+                                           double* distance = nullptr) {
+    std::optional<TunedChoice> best;
+    double best_distance = 0;
+    for (auto& [d, c] : resolvable_rows(text, size))
         if (!best || d < best_distance) {
             best_distance = d;
             best = std::move(c);
         }
-    }
     if (distance) *distance = best_distance;
     return best;
 }
+
+// The point's balance swap and its one line of why (pick_fastest's tail).
+void finish_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick& pick);
 
 }  // namespace
 
@@ -484,14 +497,24 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
     // similar device's table is taken over this device's own when its shape is strictly nearer
     // the one asked for (on equal distance the earlier file, in lookup order, is kept).
     double best_distance = 0;
-    for_each_tuning_file(device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
-        if (is_type_defaults(origin)) return false;
-        auto c = nearest_fastest(text, size, &best_distance);
-        if (!c) return false;
+    // A pick bench timed at this very shape and remembered (timed_picks_file) comes first.
+    for_each_tuning_file(timed_picks_file(device), [&](const std::string& origin, const std::string& text) {
+        double d = 0;
+        auto c = nearest_fastest(text, size, &d);
+        if (!c || d != 0 || c->device != label) return false;
         c->origin = origin;
-        found = FastestPick{std::move(*c), TuningMatch::exact, "tuned here", ""};
+        found = FastestPick{std::move(*c), TuningMatch::exact, "timed here at this shape", ""};
         return true;
     });
+    if (!found)
+        for_each_tuning_file(device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
+            if (is_type_defaults(origin)) return false;
+            auto c = nearest_fastest(text, size, &best_distance);
+            if (!c) return false;
+            c->origin = origin;
+            found = FastestPick{std::move(*c), TuningMatch::exact, "tuned here", ""};
+            return true;
+        });
     if (!family.empty() && !(found && best_distance == 0))
         for_each_tuning_file(std::string(), [&](const std::string& origin, const std::string& text) {
             if (is_type_defaults(origin)) return false;
@@ -508,7 +531,7 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
     if (!found && (device.is_cpu || device.is_gpu)) {
         const std::string type = device.is_gpu ? "gpu" : "cpu";
         for_each_tuning_file("defaults-" + type + ".json", [&](const std::string& origin, const std::string& text) {
-            auto c = nearest_fastest(text, size);
+            auto c = nearest_fastest(text, size, &best_distance);
             if (!c) return false;
             c->origin = origin;
             c->device.clear();
@@ -517,6 +540,77 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
         });
     }
     if (!found) return std::nullopt;
+    found->distance = best_distance;
+    finish_pick(device, size, *found);
+    return found;
+}
+
+std::vector<FastestPick> fastest_candidates(const DeviceInfo& device, const ProblemSize& size, int rows) {
+    std::vector<FastestPick> out;
+    std::optional<FastestPick> first = pick_fastest(device, size);
+    if (!first) return out;
+    out.push_back(*first);
+    if (first->distance == 0) return out;
+    const std::string label = device.label();
+    const std::string family = device_family(label);
+    struct Row {
+        double d;
+        FastestPick pick;
+    };
+    std::vector<Row> all;
+    const auto add = [&](const std::string& origin, const std::string& text, TuningMatch match, const std::string& note) {
+        for (auto& [d, c] : resolvable_rows(text, size)) {
+            if (match == TuningMatch::similar && (c.device == label || device_family(c.device) != family)) continue;
+            c.origin = origin;
+            if (match == TuningMatch::type_defaults) c.device.clear();
+            FastestPick p{c, match, match == TuningMatch::similar ? "tuned for a similar device: " + c.device : note, ""};
+            p.distance = d;
+            all.push_back(Row{d, std::move(p)});
+        }
+    };
+    if (first->match == TuningMatch::type_defaults) {
+        for_each_tuning_file(std::string("defaults-") + (device.is_gpu ? "gpu" : "cpu") + ".json",
+                             [&](const std::string& origin, const std::string& text) {
+                                 add(origin, text, TuningMatch::type_defaults, first->note);
+                                 return true;
+                             });
+    } else {
+        for_each_tuning_file(device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
+            if (!is_type_defaults(origin)) add(origin, text, TuningMatch::exact, "tuned here");
+            return false;
+        });
+        if (!family.empty())
+            for_each_tuning_file(std::string(), [&](const std::string& origin, const std::string& text) {
+                if (!is_type_defaults(origin) && std::filesystem::path(origin).filename().string() != device_slug(device) + ".json")
+                    add(origin, text, TuningMatch::similar, "");  // add() keeps only rows of similar devices
+                return false;
+            });
+    }
+    std::stable_sort(all.begin(), all.end(), [](const Row& a, const Row& b) { return a.d < b.d; });
+    // The same row in several files (the folder's copy and the embedded one) counts once.
+    std::vector<const TunedChoice*> seen;
+    for (Row& r : all) {
+        const TunedChoice& c = r.pick.choice;
+        if (std::any_of(seen.begin(), seen.end(), [&](const TunedChoice* s) {
+                return s->size == c.size && s->kernel == c.kernel && s->tile == c.tile && s->params == c.params;
+            }))
+            continue;
+        if (static_cast<int>(seen.size()) >= rows) break;
+        seen.push_back(&c);
+        finish_pick(device, size, r.pick);
+        const TunedChoice& p = r.pick.choice;
+        if (std::none_of(out.begin(), out.end(), [&](const FastestPick& o) {
+                return o.choice.kernel == p.kernel && o.choice.tile == p.tile && o.choice.params == p.params;
+            }))
+            out.push_back(r.pick);
+    }
+    return out;
+}
+
+namespace {
+
+void finish_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick& pick) {
+    FastestPick* found = &pick;
     // The table's point was measured at another shape: when its groups fall unevenly on the
     // compute units here and the rung's tuned point (lookup_tuning, which swaps such large tiles
     // for the small bucket's) falls more evenly, that point runs instead; the note says so.
@@ -557,7 +651,80 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
         found->reason += line;
     }
     if (param("INPLACE") != 0) found->reason += "; rows that are not float4-aligned read in place (INPLACE=1: no padded copies)";
-    return found;
+}
+
+}  // namespace
+
+LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad) {
+    LaunchConfig c{*find_rung(pick.choice.kernel), size, pick.choice.tile, pick.choice.params};
+    c.pad = pad;
+    c.params_source = pick.match == TuningMatch::exact ? "tuned" : pick.match == TuningMatch::similar ? "similar" : "type-defaults";
+    c.tuning_note = "fastest, " + pick.note;
+    c.tuning_origin = pick.choice.origin;
+    return c;
+}
+
+std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
+                                            const RunOptions& options) {
+    const std::vector<FastestPick> cands = fastest_candidates(device, size, kPickTrialRows);
+    if (cands.empty()) return std::nullopt;
+    TimedPick out{cands.front(), {}, 0};
+    if (cands.size() < 2) return out;
+    std::vector<const FastestPick*> ok;
+    std::vector<LaunchConfig> tried;
+    for (const FastestPick& p : cands) {
+        LaunchConfig c = pick_config(p, size, pad);
+        try {
+            runner.validate(c);
+        } catch (const InputError&) {
+            continue;
+        }
+        ok.push_back(&p);
+        tried.push_back(std::move(c));
+    }
+    if (tried.size() < 2) return out;
+    if (options.progress)
+        options.progress(size.label() + " is not a row of the table; timing the " + std::to_string(tried.size()) +
+                         " points of its nearest rows here");
+    const auto t0 = std::chrono::steady_clock::now();
+    RunOptions ro = options;
+    ro.progress = nullptr;  // the line above says what runs; not a line per launch
+    ro.reps = 2;
+    ro.warmup = 1;
+    const std::vector<Measurement> ms = runner.measure_interleaved(tried, ro);
+    out.trial_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    int best = -1;
+    std::string figures, rows;
+    for (size_t i = 0; i < ms.size() && i < tried.size(); ++i) {
+        const bool good = ms[i].gflops > 0 && (!ms[i].checked || ms[i].verification.verified);
+        out.trials.push_back(PickTrial{tried[i].kernel.name, tried[i].tile, tried[i].params, ok[i]->choice.size, good ? ms[i].gflops : 0, good});
+        char f[160];
+        std::snprintf(f, sizeof f, "%s%s TS=%d %.0f%s", i ? ", " : "", tried[i].kernel.name.c_str(), tried[i].tile, ms[i].gflops,
+                      good ? "" : " (did not verify)");
+        figures += f;
+        rows += (i ? ", " : "") + ok[i]->choice.size;
+        if (good && (best < 0 || ms[i].gflops > ms[best].gflops)) best = static_cast<int>(i);
+    }
+    if (best < 0) return out;  // none verified: the nearest row's point, as without a trial
+    out.pick = *ok[best];
+    char head[160];
+    std::snprintf(head, sizeof head, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ", ms.size(),
+                  out.trial_s);
+    std::string remembered;
+    const std::string path = user_tuning_dir() + "/" + timed_picks_file(device);
+    try {
+        std::error_code ec;
+        std::filesystem::create_directories(user_tuning_dir(), ec);
+        update_file_locked(path, [&](const std::string& current) {
+            return merge_fastest_row(current, device.label(), tried[best].kernel.name, size, tried[best].tile, tried[best].params,
+                                     ms[best].gflops, "tilescope bench --kernel fastest (timed here)");
+        });
+        remembered = "; remembered as the row for " + size.label() + " in '" + shown(path, 400) + "' (no trial next time)";
+    } catch (const InputError& e) {
+        remembered = "; not remembered: '" + shown(path, 400) + "': " + shown(e.what(), 240);
+    }
+    out.pick.reason = std::string(head) + figures + " GFLOP/s; nearest rows " + rows + remembered + ". " + out.pick.reason;
+    return out;
 }
 
 bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
@@ -581,6 +748,10 @@ bool apply_tuning(LaunchConfig& config, const DeviceInfo& device) {
     return true;
 }
 
+std::string merge_fastest_row(std::string_view existing, const std::string& device_label, const std::string& kernel,
+                              const ProblemSize& size, int tile, const std::map<std::string, int64_t>& params, double gflops,
+                              const std::string& who);
+
 int best_result(const std::vector<TuneResult>& results) {
     int best = -1;
     for (size_t i = 0; i < results.size(); ++i)
@@ -594,7 +765,7 @@ namespace {
 // tune stores becomes the row of this shape, unless the row there already names a faster
 // verified run (another rung's, or an earlier sweep's). Rows of other shapes stay as they are.
 void record_fastest(ordered_json& doc, const std::string& kernel, const ProblemSize& size, const TuneResult& b,
-                    const std::string& command) {
+                    const std::string& command, const std::string& who = "tilescope tune") {
     if (!doc.contains("fastest") || !doc["fastest"].is_array()) doc["fastest"] = ordered_json::array();
     ordered_json& table = doc["fastest"];
     ordered_json row;
@@ -603,7 +774,7 @@ void record_fastest(ordered_json& doc, const std::string& kernel, const ProblemS
     row["tile"] = b.tile;
     row["params"] = params_json(b.params);
     row["gflops"] = b.gflops;
-    row["from"] = "tilescope tune, " + utc_now() + (command.empty() ? std::string() : ": " + command);
+    row["from"] = who + ", " + utc_now() + (command.empty() ? std::string() : ": " + command);
     for (ordered_json& old : table) {
         ProblemSize at;
         try {
@@ -620,6 +791,30 @@ void record_fastest(ordered_json& doc, const std::string& kernel, const ProblemS
 }
 
 }  // namespace
+
+std::string merge_fastest_row(std::string_view existing, const std::string& device_label, const std::string& kernel,
+                              const ProblemSize& size, int tile, const std::map<std::string, int64_t>& params, double gflops,
+                              const std::string& who) {
+    if (!existing.empty())
+        if (const std::string why = tuning_text_problem(existing); !why.empty())
+            throw InputError("the tuning file to update is " + why + "; move it away or repair it");
+    ordered_json doc = existing.empty() ? ordered_json::object() : ordered_json::parse(existing, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) throw InputError("the tuning file to update is not a JSON object; move it away or repair it");
+    if (!doc.contains("device")) doc["device"] = device_label;
+    if (!doc.contains("slug")) doc["slug"] = device_slug(device_label);
+    if (!doc.contains("kernels") || !doc["kernels"].is_object()) doc["kernels"] = ordered_json::object();
+    TuneResult r;
+    r.tile = tile;
+    r.params = params;
+    r.status = "ok";
+    r.gflops = gflops;
+    record_fastest(doc, kernel, size, r, "", who);
+    // Bounded like every table read: past kMaxFastestEntries rows the oldest go, so a new row
+    // is always among those read back.
+    ordered_json& table = doc["fastest"];
+    if (table.size() > size_t(kMaxFastestEntries)) table.erase(table.begin(), table.begin() + std::ptrdiff_t(table.size() - kMaxFastestEntries));
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 std::string merge_tuning(std::string_view existing, const std::string& device_label, const std::string& kernel,
                          const ProblemSize& size, const std::vector<TuneResult>& new_results, const std::string& command,

@@ -61,6 +61,11 @@ std::string device_family(std::string_view device_label);
 // The user's tuning folder: $XDG_DATA_HOME/tilescope/tuning, else ~/.local/share/tilescope/tuning.
 std::string user_tuning_dir();
 
+// "<slug>.timed.json": where bench --kernel fastest remembers, in user_tuning_dir(), the point it
+// timed fastest at a shape that was no row of the tables; read like every tuning file (bounded,
+// validated), only for rows of exactly the shape asked for and of this device.
+std::string timed_picks_file(const DeviceInfo& device);
+
 // How a device found its tile and parameters, best first.
 enum class TuningMatch { exact, similar, type_defaults };
 
@@ -80,6 +85,7 @@ struct FastestPick {
     TuningMatch match = TuningMatch::exact;
     std::string note;       // "tuned here", "tuned for a similar device: NAME", "defaults for GPUs"
     std::string reason;     // one line: why this rung ("splitk: C is 128x128 ...")
+    double distance = 0;    // from the row's shape to the one asked for (log M, N, K); 0: a row of this shape
 };
 
 // Entries of a tuning file's "fastest" table, in file order; unreadable entries are left out
@@ -89,7 +95,22 @@ std::vector<TunedChoice> fastest_entries_in(std::string_view json_text);
 
 // The pick for `size` on `device`, or nullopt when no tuning file (not even the type
 // defaults) has a table entry that resolves at this size.
+// First a row of this very shape in the device's timed picks (timed_picks_file: the points
+// `bench --kernel fastest` timed at a shape that was no row, the fastest remembered).
 std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemSize& size);
+
+// The distinct points (rung, tile, params) of the `rows` nearest rows at `size` (this device's
+// tables and similar devices', or the type defaults when that is all there is), each as the
+// pick it would be, pick_fastest's first. One element when that pick's row is of this shape
+// (nothing to try), none when there is no pick. `bench --kernel fastest` times them here.
+std::vector<FastestPick> fastest_candidates(const DeviceInfo& device, const ProblemSize& size, int rows = 3);
+
+// The tuning file's text with a "fastest" row for `size` naming this point (measured here by
+// `who`), unless the row there already names a faster run; everything else is kept, but for the
+// oldest rows past kMaxFastestEntries. A damaged `existing` is refused (InputError), never replaced.
+std::string merge_fastest_row(std::string_view existing, const std::string& device_label, const std::string& kernel,
+                              const ProblemSize& size, int tile, const std::map<std::string, int64_t>& params, double gflops,
+                              const std::string& who);
 
 // The best available choice for `kernel` at `size` on `device`: this device's file (this
 // bucket, then another bucket), a similar device's file (same order), the type defaults
@@ -234,6 +255,36 @@ using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::stri
 // "refused"; Cancelled is thrown. `measured`, when given, receives the Measurement.
 struct RunOptions;
 struct Measurement;
+class Runner;
+
+// The pick at a shape that is no row, measured there (issue 30 items 1 and 3): one point timed.
+struct PickTrial {
+    std::string kernel;
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    std::string row;       // the table row it came from ("3001x555x2555")
+    double gflops = 0;     // of the trial's launches (0 when it did not verify)
+    bool verified = false;
+};
+struct TimedPick {
+    FastestPick pick;               // the point to run; its reason says how it was chosen
+    std::vector<PickTrial> trials;  // empty: nothing timed (a row of this shape, or one point only)
+    double trial_s = 0;             // wall time of the trial
+};
+inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are timed
+
+// pick_fastest, and at a shape that is no row of the tables, the distinct points of the
+// kPickTrialRows nearest rows (fastest_candidates) that `runner` accepts timed here in turn
+// (Runner::measure_interleaved: 1 warm-up, 2 launches each, verified); the fastest verified one
+// is kept, said in its reason ("fastest of 3 points timed here (...)"), and remembered as a row
+// of this shape in user_tuning_dir()/timed_picks_file (a damaged file there is left as it is;
+// the reason says it was not remembered). `options` gives the cancel flag and progress lines
+// (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
+std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
+                                            const RunOptions& options);
+
+// The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
+LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
 class Runner;
 TuneResult measure_tune_point(Runner& runner, const KernelSpec& kernel, const ProblemSize& size, int tile,
                               const std::map<std::string, int64_t>& params, const RunOptions& options,
