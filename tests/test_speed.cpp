@@ -43,6 +43,14 @@ TuneResult ok(int tile, std::map<std::string, int64_t> params, double gflops) {
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
+// One timed launch and no warm-up: enough to verify a point against the CPU reference.
+RunOptions one_launch() {
+    RunOptions o;
+    o.reps = 1;
+    o.warmup = 0;
+    return o;
+}
+
 // Sizes drawn at random on every run from a seed that is printed (TILESCOPE_TEST_SEED=N
 // repeats it): draw(lo, hi) is a uniform integer in [lo, hi].
 struct RandomDraws {
@@ -192,9 +200,7 @@ TEST(CpuPanel, VerifiesOnPocl) {
     const KernelSpec* k = find_rung("cpu_panel");
     ASSERT_NE(k, nullptr);
     Runner r(select_device("pocl"));
-    RunOptions o;
-    o.reps = 1;
-    o.warmup = 0;
+    const RunOptions o = one_launch();
     const std::vector<std::map<std::string, int64_t>> points = {
         {}, {{"WPTM", 4}, {"VW", 8}, {"WGN", 2}, {"WGM", 2}}, {{"WPTM", 12}, {"WGN", 4}}, {{"VW", 8}}};
     for (const std::string size : {"37x29x45", "64", "130x67x33", "5x3x7", "21x40x9"})
@@ -227,9 +233,7 @@ TEST(WarpTileEdges, VerifiesOnPoclAtAnySize) {
     const KernelSpec* k = find_rung("warp_tile");
     ASSERT_NE(k, nullptr);
     Runner r(select_device("pocl"));
-    RunOptions o;
-    o.reps = 1;
-    o.warmup = 0;
+    const RunOptions o = one_launch();
     struct Point {
         int tile;
         std::map<std::string, int64_t> params;
@@ -304,9 +308,7 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
     RandomDraws draw("PaddedRungs");
     const uint64_t seed = draw.seed;
     Runner r(select_device("pocl"));
-    RunOptions o;
-    o.reps = 1;
-    o.warmup = 0;
+    const RunOptions o = one_launch();
     for (const char* name : {"warp_tile", "splitk"})
         for (int i = 0; i < 2; ++i) {
             // N never a multiple of 4 here, so the copies always run; M anything; K not a multiple
@@ -339,9 +341,7 @@ TEST(InPlaceRungs, VerifyOnPoclAtRandomSizes) {
     RandomDraws draw("InPlaceRungs");
     const uint64_t seed = draw.seed;
     Runner r(select_device("pocl"));
-    RunOptions o;
-    o.reps = 1;
-    o.warmup = 0;
+    const RunOptions o = one_launch();
     for (const char* name : {"warp_tile", "splitk"})
         for (int i = 0; i < 3; ++i) {
             const int64_t k4 = draw(1, 40) * 4;
@@ -366,9 +366,7 @@ TEST(WarpTileHalfWide, VerifiesOnPoclAtRandomSizes) {
     RandomDraws draw("WarpTileHalfWide");
     const uint64_t seed = draw.seed;
     Runner r(select_device("pocl"));
-    RunOptions o;
-    o.reps = 1;
-    o.warmup = 0;
+    const RunOptions o = one_launch();
     struct Point {
         int tile;
         std::map<std::string, int64_t> params;

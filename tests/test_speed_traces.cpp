@@ -21,6 +21,21 @@ Trace trace(const std::string& size, int tile, std::map<std::string, int64_t> pa
     return t;
 }
 
+// `c` traced with Oclgrind's checks: it verifies, the checks find nothing, and every closed form
+// of the rung holds exactly. Returns the trace for the caller's own counts.
+Trace traced_exactly(const LaunchConfig& c, const std::string& what) {
+    TraceOptions o;
+    o.checks = true;
+    Trace t = run_trace(c, o);
+    EXPECT_TRUE(t.verification && t.verification->verified) << what;
+    for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << what << ": " << d.message;
+    const std::vector<ExpectedVsTraced> rows = expected_vs_traced(t);
+    EXPECT_EQ(rows.size(), kRequiredClosedForms) << what;
+    for (const ExpectedVsTraced& r : rows)
+        EXPECT_EQ(r.expected, r.traced) << what << ": " << r.quantity << " = " << r.expression;
+    return t;
+}
+
 }  // namespace
 
 TEST(CpuPanelTraffic, RegistersAndCachesInsteadOfLocalMemory) {
@@ -71,16 +86,8 @@ TEST(WarpTileHalfWide, TracedCountsMatchTheClosedForms) {
         for (const std::string size : {"37x29x45", "200x136x44", "128x64x32"}) {
             const KernelSpec* k = find_rung(name);
             ASSERT_NE(k, nullptr);
-            TraceOptions o;
-            o.checks = true;
             const LaunchConfig c{*k, parse_size(size), 64, half, "given"};
-            const Trace t = run_trace(c, o);
-            ASSERT_TRUE(t.verification && t.verification->verified) << name << " " << size;
-            for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << name << " " << size << ": " << d.message;
-            const std::vector<ExpectedVsTraced> rows = expected_vs_traced(t);
-            ASSERT_EQ(rows.size(), kRequiredClosedForms);
-            for (const ExpectedVsTraced& r : rows)
-                EXPECT_EQ(r.expected, r.traced) << name << " " << size << ": " << r.quantity << " = " << r.expression;
+            const Trace t = traced_exactly(c, std::string(name) + " " + size);
             const uint64_t gx = (c.size.N + 31) / 32, gy = (c.size.M + 63) / 64, p = (c.size.K + 7) / 8;
             EXPECT_EQ(t.groups[0], gx) << name << " " << size;
             EXPECT_EQ(t.groups[1], gy) << name << " " << size;
@@ -98,15 +105,7 @@ TEST(WarpTileInPlace, TracedCountsMatchTheClosedForms) {
         for (const std::string size : {"37x29x45", "45x30x43", "70x38x48"}) {
             const KernelSpec* k = find_rung(name);
             ASSERT_NE(k, nullptr);
-            TraceOptions o;
-            o.checks = true;
-            const LaunchConfig c{*k, parse_size(size), 64, {{"INPLACE", 1}, {"TM", 8}, {"TN", 4}}, "given"};
-            const Trace t = run_trace(c, o);
-            ASSERT_TRUE(t.verification && t.verification->verified) << name << " " << size;
-            for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << name << " " << size << ": " << d.message;
-            const std::vector<ExpectedVsTraced> rows = expected_vs_traced(t);
-            ASSERT_EQ(rows.size(), kRequiredClosedForms);
-            for (const ExpectedVsTraced& r : rows)
-                EXPECT_EQ(r.expected, r.traced) << name << " " << size << ": " << r.quantity << " = " << r.expression;
+            traced_exactly(LaunchConfig{*k, parse_size(size), 64, {{"INPLACE", 1}, {"TM", 8}, {"TN", 4}}, "given"},
+                           std::string(name) + " " + size);
         }
 }

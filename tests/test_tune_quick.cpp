@@ -54,6 +54,37 @@ TuneResult fake_point(int tile, const std::map<std::string, int64_t>&) {
     return r;
 }
 
+// Fake paired looks and what the verdict must say of them: the candidate (the rung's largest
+// tile, fake_point's fastest) is stored only when `stored`, else the start is kept.
+struct LookCase {
+    std::vector<PairedLook> looks;
+    bool stored;
+    std::string says;
+};
+
+// Quick-tunes rung() with fake_point and each case's looks, into a fresh folder per case.
+void expect_quick_tune_verdicts(const std::string& name, const std::vector<LookCase>& cases) {
+    const KernelSpec& k = rung();
+    int largest = 0;
+    for (int t : k.tiles) largest = std::max(largest, t);
+    ASSERT_NE(largest, k.default_tile);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const fs::path out = temp_dir(name + std::to_string(i)) / "device.json";
+        QuickTuneOptions qo;
+        qo.confirm_pairs = 10;
+        qo.confirm_paired = [&](const TuneResult&, const TuneResult&) { return cases[i].looks; };
+        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
+                                                    fake_point, qo, out.string(), "test");
+        ASSERT_TRUE(run.saved);
+        EXPECT_NE(run.verdict.find(cases[i].says), std::string::npos) << run.verdict;
+        const auto stored = tuned_choice_in(read(out), k.name, "small");
+        ASSERT_TRUE(stored);
+        EXPECT_EQ(stored->tile, cases[i].stored ? largest : k.default_tile) << run.verdict;
+        EXPECT_EQ(run.verdict.rfind(cases[i].stored ? "stored " : "kept the start ", 0), 0u) << run.verdict;
+    }
+}
+
+
 }  // namespace
 
 TEST(QuickTuneCancel, AFlagSetAfterTheFirstPointStopsItAndWritesNothing) {
@@ -366,34 +397,12 @@ TEST(QuickTuneKeepsTheStart, APairedLookAtSeveralSizesMustWinAtEach) {
     EXPECT_TRUE(paired_looks_win({{"1024", 1.01}}));
     EXPECT_TRUE(paired_looks_win({{"1024", 1.05}, {"1000", 1.01}, {"1234", 1.10}}));
 
-    const KernelSpec& k = rung();
-    int largest = 0;
-    for (int t : k.tiles) largest = std::max(largest, t);
-    ASSERT_NE(largest, k.default_tile);
-    struct Case {
-        std::vector<PairedLook> looks;
-        bool stored;
-        std::string says;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<LookCase> cases = {
         {{{"1024", 1.05}, {"1000", 0.80}}, false, "but not in 10 pairs timed in turn at each size (at 1024 median 1.05x, at 1000 median 0.80x the start's speed)"},
         {{{"1024", 1.05}, {"1000", 1.02}, {"1234", 1.10}}, true, "then in 10 pairs timed in turn at each size (at 1024 median 1.05x, at 1000 median 1.02x, at 1234 median 1.10x the start's speed)"},
         {{{"1024", 0}}, false, "but not in 10 pairs timed in turn (failed)"},
         {{}, false, "(failed)"}};
-    for (size_t i = 0; i < cases.size(); ++i) {
-        const fs::path out = temp_dir("paired-sizes-" + std::to_string(i)) / "device.json";
-        QuickTuneOptions qo;
-        qo.confirm_pairs = 10;
-        qo.confirm_paired = [&](const TuneResult&, const TuneResult&) { return cases[i].looks; };
-        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
-                                                    fake_point, qo, out.string(), "test");
-        ASSERT_TRUE(run.saved);
-        EXPECT_NE(run.verdict.find(cases[i].says), std::string::npos) << run.verdict;
-        const auto stored = tuned_choice_in(read(out), k.name, "small");
-        ASSERT_TRUE(stored);
-        EXPECT_EQ(stored->tile, cases[i].stored ? largest : k.default_tile) << run.verdict;
-        EXPECT_EQ(run.verdict.rfind(cases[i].stored ? "stored " : "kept the start ", 0), 0u) << run.verdict;
-    }
+    expect_quick_tune_verdicts("paired-sizes-", cases);
 }
 
 // The sizes a CPU's paired look judges at by default: the size searched, then its neighbours
@@ -540,31 +549,11 @@ TEST(PairedLookJudge, FailedPairsFailTheLook) {
 // The verdict says what the CPU time and the extra pairs said, and a look that lost by CPU time
 // keeps the start.
 TEST(QuickTuneKeepsTheStart, TheVerdictSaysTheCpuTimeAndThePairsTaken) {
-    const KernelSpec& k = rung();
-    int largest = 0;
-    for (int t : k.tiles) largest = std::max(largest, t);
-    struct Case {
-        std::vector<PairedLook> looks;
-        bool stored;
-        std::string says;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<LookCase> cases = {
         {{{"1024", 1.15, 0.92, 10}}, false, "but not in 10 pairs timed in turn (median 1.15x (by CPU time 0.92x) the start's speed)"},
         {{{"1024", 1.05, 1.04, 30}, {"1000", 1.03, 1.02, 10}}, true,
          "(at 1024 median 1.05x (by CPU time 1.04x, 30 pairs), at 1000 median 1.03x (by CPU time 1.02x) the start's speed)"}};
-    for (size_t i = 0; i < cases.size(); ++i) {
-        const fs::path out = temp_dir("paired-cpu-" + std::to_string(i)) / "device.json";
-        QuickTuneOptions qo;
-        qo.confirm_pairs = 10;
-        qo.confirm_paired = [&](const TuneResult&, const TuneResult&) { return cases[i].looks; };
-        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""},
-                                                    fake_point, qo, out.string(), "test");
-        ASSERT_TRUE(run.saved);
-        EXPECT_NE(run.verdict.find(cases[i].says), std::string::npos) << run.verdict;
-        const auto stored = tuned_choice_in(read(out), k.name, "small");
-        ASSERT_TRUE(stored);
-        EXPECT_EQ(stored->tile, cases[i].stored ? largest : k.default_tile) << run.verdict;
-    }
+    expect_quick_tune_verdicts("paired-cpu-", cases);
 }
 
 // Issue 30 item 4: a candidate that loses its paired look (the point a burst of load favoured
