@@ -21,6 +21,7 @@
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
+#include "core/device/ceilings.h"
 #include "core/device/runner.h"
 #include "core/kernel/catalog.h"
 
@@ -1064,12 +1065,6 @@ std::vector<double> sorted_ratios(const std::vector<double>& a, const std::vecto
     return r;
 }
 
-double median_of_sorted(const std::vector<double>& r) {
-    if (r.empty()) return 0;
-    const size_t n = r.size();
-    return n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]);
-}
-
 // The median's 95 % interval by order statistics: the ratios ranked n/2 -/+ 0.98 sqrt(n)
 // (1-based, clamped to the list).
 std::pair<double, double> median_interval(const std::vector<double>& r) {
@@ -1086,8 +1081,8 @@ PairedLook judge_paired(const std::string& size, const PairedTimes& times) {
     PairedLook l;
     l.size = size;
     const std::vector<double> wall = sorted_ratios(times.start_s, times.candidate_s);
-    l.ratio = median_of_sorted(wall);
-    l.cpu_ratio = median_of_sorted(sorted_ratios(times.start_cpu_s, times.candidate_cpu_s));
+    l.ratio = spread_of(wall).median;
+    l.cpu_ratio = spread_of(sorted_ratios(times.start_cpu_s, times.candidate_cpu_s)).median;
     l.pairs = static_cast<int>(wall.size());
     return l;
 }
@@ -1097,12 +1092,12 @@ PairedVerdict paired_verdict(const PairedTimes& times) {
     const std::vector<double> cpu = sorted_ratios(times.start_cpu_s, times.candidate_cpu_s);
     if (wall.empty()) return PairedVerdict::lose;
     const auto [wall_lo, wall_hi] = median_interval(wall);
-    const bool wall_ok = median_of_sorted(wall) >= kPairedLookGain;
+    const bool wall_ok = spread_of(wall).median >= kPairedLookGain;
     const bool wall_unsure = wall_lo < kPairedLookGain && kPairedLookGain <= wall_hi;
     bool cpu_ok = true, cpu_unsure = false;
     if (!cpu.empty()) {
         const auto [cpu_lo, cpu_hi] = median_interval(cpu);
-        cpu_ok = median_of_sorted(cpu) >= kPairedLookCpuFloor;
+        cpu_ok = spread_of(cpu).median >= kPairedLookCpuFloor;
         cpu_unsure = cpu_lo < kPairedLookCpuFloor && kPairedLookCpuFloor <= cpu_hi;
     }
     if (wall_ok && cpu_ok) return wall_unsure || cpu_unsure ? PairedVerdict::close : PairedVerdict::win;
