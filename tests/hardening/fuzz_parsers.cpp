@@ -462,7 +462,19 @@ std::string consistent_tuning(Rng& rng) {
         kernels[k.name] = {{"tile", k.default_tile}, {"params", params}, {"gflops", 1.0},
                            {"size", std::to_string(int64_t(1) << (rng() % 14))}, {"results", results}};
     }
-    return nlohmann::json{{"device", markup_text(rng, 200)}, {"slug", "fuzz"}, {"kernels", kernels}}.dump();
+    // A "fastest" table (--kernel fastest; a remembered pick's file is one): every rung with its
+    // default point at shapes from 1 to 2^20 along each side, past the 512 rows that are read.
+    nlohmann::json fastest = nlohmann::json::array();
+    const std::vector<KernelSpec>& rungs = ladder();
+    for (uint64_t i = 0, n = extreme_count(rng, 600); i < n; ++i) {
+        const KernelSpec& k = rungs[rng() % rungs.size()];
+        nlohmann::json params = nlohmann::json::object();
+        for (const auto& p : k.params) params[p.name] = p.default_value;
+        const auto side = [&] { return std::to_string(int64_t(1) << (rng() % 21)); };
+        fastest.push_back({{"kernel", k.name}, {"size", side() + "x" + side() + "x" + side()}, {"tile", k.default_tile},
+                           {"params", params}, {"gflops", rng() % 8 == 0 ? 1e308 : double(1 + rng() % 100000)}});
+    }
+    return nlohmann::json{{"device", markup_text(rng, 200)}, {"slug", "fuzz"}, {"kernels", kernels}, {"fastest", fastest}}.dump();
 }
 
 // A control file of well-formed commands, up to its size limit and one byte past it.
@@ -520,6 +532,14 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
     t["tuning"] = [](const std::string& in, Rng& rng) {
         // A tuning file brought from elsewhere: looked up, and merged into by `tune`.
         tuned_choice_in(in, "tiled");
+        // Its "fastest" table, as --kernel fastest reads it, and a pick bench timed at a shape
+        // merged into it, as into <device>.timed.json (a refusal there is an InputError too;
+        // caught here so that merge_tuning below still meets the same file).
+        fastest_entries_in(in);
+        try {
+            merge_fastest_row(in, "fuzz / device", "tiled", ProblemSize{45, 45, 45}, 16, {}, 1.0, "fuzz");
+        } catch (const InputError&) {
+        }
         TuneResult r;
         r.tile = 16;
         r.status = "ok";
