@@ -410,6 +410,32 @@ TEST(PerformancePlanFastest, MeasuresThePickedRungAndSaysWhy) {
     fs::remove_all(dir);
 }
 
+// The pick is a bar's own configuration: the line above the chart quotes that bar's runs, not a
+// second measurement a moment later (on a loaded CPU the two read 80.3 and 61.2 GFLOP/s).
+TEST(PerformancePlanFastest, APickThatIsABarQuotesThatBarsRuns) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const TuningSandbox sandbox("plan_bar", true);
+    tasks::PerformancePlan plan = tasks::performance_plan("pocl", 40);
+    std::vector<tasks::PlanPoint> kept;
+    for (const tasks::PlanPoint& p : plan.points)
+        if (p.part == tasks::PlanPart::rungs && p.config.kernel.name == "tiled") kept.push_back(p);
+    ASSERT_EQ(kept.size(), 1u);
+    nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("40", "tiled", kept[0].config.tile, nlohmann::json::object(), 5)};
+    write(sandbox.dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
+    plan.points = kept;
+    plan.ceilings = false;
+    plan.intensity.clear();
+    plan.reps = 3;
+    const tasks::PerformanceResult r = tasks::run_performance_plan(plan, tasks::TaskProgress{});
+    ASSERT_EQ(r.rungs.size(), 1u);
+    ASSERT_TRUE(r.fastest && r.fastest->measured) << (r.fastest ? r.fastest->refused : "no pick");
+    EXPECT_EQ(r.fastest->measured->tile, r.rungs[0].tile);
+    EXPECT_EQ(r.fastest->measured->gflops, r.rungs[0].gflops) << "one configuration, one set of runs";
+    EXPECT_EQ(r.fastest->measured->times_s, r.rungs[0].times_s);
+    EXPECT_GT(r.fastest->measured->gflops, 0);
+}
+
 // Issue 30 item 4: a peak measured below a rung of the same plan (cpu_panel 255 under a 250.6
 // GFLOP/s ceiling on a loaded machine) is flagged with the rung's figure, never taken for a
 // roof; any verified point counts (bars, sweeps, the pick), unverified ones (0) do not.

@@ -85,3 +85,25 @@ TEST(PlotLabels, WrapKeepsTuplesWhole) {
     EXPECT_EQ(wrap_keeping_tuples("one\ntwo", 500, measure), (std::vector<std::string>{"one", "two"}));
     EXPECT_TRUE(wrap_keeping_tuples("", 100, measure).empty());
 }
+
+// Every wrapped text of the views (text_wrapped) breaks at spaces only: ImGui's TextWrapped put
+// "80." and "3 GFLOP/s (measured)" on two lines of the performance view at 1280x720.
+TEST(PlotLabels, WrapNeverSplitsANumberOrAPath) {
+    const auto measure = [](const std::string& s) { return 10.f * float(s.size()); };
+    const std::string text = "cpu_panel TS=48 [defaults for CPUs]: 80.3 GFLOP/s (measured), 1,234.5 at 256x256x256 in "
+                             "assets/tuning/defaults-cpu.json; done.";
+    for (const float width : {40.f, 90.f, 130.f, 170.f, 250.f}) {
+        std::string joined;
+        for (const std::string& l : wrap_keeping_tuples(text, width, measure)) {
+            EXPECT_NE(l.back(), ' ') << l;
+            joined += (joined.empty() ? "" : " ") + l;
+        }
+        EXPECT_EQ(joined, text) << "at " << width << " px";
+        const auto lines = wrap_keeping_tuples(text, width, measure);
+        for (const char* whole : {"80.3", "1,234.5", "256x256x256", "assets/tuning/defaults-cpu.json;"}) {
+            bool found = false;
+            for (const std::string& l : lines) found = found || l.find(whole) != std::string::npos;
+            EXPECT_TRUE(found) << whole << " was split at " << width << " px";
+        }
+    }
+}

@@ -25,11 +25,11 @@ std::string point_label(const LaunchConfig& c) {
     return s;
 }
 
-// What makes two points the same run: kernel (and a custom kernel's source), sizes, tile
-// and every parameter in effect.
+// What makes two points the same run: kernel (and a custom kernel's source), sizes, tile,
+// padded copies allowed or not, and every parameter in effect.
 std::string run_key(const LaunchConfig& c) {
     std::string k = c.kernel.name + "|" + (c.kernel.custom ? c.kernel.source : std::string()) + "|" + c.size.label() + "|" +
-                    std::to_string(c.tile);
+                    std::to_string(c.tile) + (c.pad ? "|pad" : "|nopad");
     for (const auto& [name, value] : c.params) k += "|" + name + "=" + std::to_string(value);
     return k;
 }
@@ -216,9 +216,14 @@ PerformanceResult run_performance_plan(const PerformancePlan& plan, const TaskPr
             const FastestPick* pick = &timed->pick;
             FastestMeasured f{*pick, std::nullopt, ""};
             LaunchConfig c = pick_config(*pick, square, true);  // as bench's --pad auto
-            progress.say("measuring the rung picked for you (fastest): " + point_label(c) + " on " + dev.name);
             try {
-                f.measured = runner.measure(c, ro);
+                // the configuration of a bar measured above is that bar's runs: one number for both
+                if (const auto it = ran.find(run_key(c)); it != ran.end()) {
+                    f.measured = it->second;
+                } else {
+                    progress.say("measuring the rung picked for you (fastest): " + point_label(c) + " on " + dev.name);
+                    f.measured = runner.measure(c, ro);
+                }
             } catch (const InputError& e) {
                 f.refused = e.what();
                 p.refused.push_back("fastest " + point_label(c) + ": " + f.refused);

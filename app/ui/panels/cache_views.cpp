@@ -99,7 +99,7 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, std::string& profile, 
     state.profile = profile;
     state.update(snapshot);
     if (!state.report) {
-        ImGui::TextWrapped("%s", state.error.c_str());
+        text_wrapped("%s", state.error.c_str());
         return;
     }
     const CacheReport& r = *state.report;
@@ -126,7 +126,7 @@ void draw_memory_hierarchy(const TraceSnapshot& snapshot, std::string& profile, 
     paint_boxes(boxes, arrows, size);
     // Where the profile's figures stay outside the held-out targets, the screen says so (issue 31).
     const std::string check = cache_check_lines(r.profile, "", t.kernel);
-    if (!check.empty()) ImGui::TextWrapped("%s", check.c_str());
+    if (!check.empty()) text_wrapped("%s", check.c_str());
 }
 
 void draw_hierarchical_points(const PlotFrame& f, const std::vector<HierarchicalPoint>& points,
@@ -154,7 +154,7 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
     ImGui::BeginChild("ladder_chart", size, false);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fh = ImGui::GetFontSize();
-    ImGui::TextWrapped("%s", caption.c_str());
+    text_wrapped("%s", caption.c_str());
     if (steps.empty()) {
         ImGui::EndChild();
         return;
@@ -210,14 +210,14 @@ void draw_ladder_chart(const std::vector<LadderStep>& steps, ImVec2 size, const 
     }
     for (const LadderStep& s : steps) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
-        if (!s.check.empty()) ImGui::TextWrapped("    %s (modelled figures): %s", s.to.c_str(), s.check.c_str());
+        text_wrapped("%s -> %s: %s", s.from.c_str(), s.to.c_str(), s.note.c_str());
+        if (!s.check.empty()) text_wrapped("    %s (modelled figures): %s", s.to.c_str(), s.check.c_str());
     }
     ImGui::EndChild();
 }
 
 void CachesSection::draw(AppState& state) {
-    ImGui::TextWrapped("Traced global requests through the cache model's L1 and L2 to DRAM (not measured).");
+    text_wrapped("Traced global requests through the cache model's L1 and L2 to DRAM (not measured).");
     if (hidden_until_reveal(state, Figure::CacheFigures)) {
         ImGui::TextDisabled("L1, L2 and DRAM figures: %s", kHiddenUntilReveal);
         return;
@@ -260,7 +260,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     Performance& perf = state.perf;
     poll_performance(perf);  // as the performance view takes it
     if (!perf.ready() || perf.ladder.empty()) {
-        ImGui::TextWrapped("The ladder explained: rung by rung, what changed from the rung before, traced on the "
+        text_wrapped("The ladder explained: rung by rung, what changed from the rung before, traced on the "
                            "emulator, modelled by the cache model, timed on the selected real device.");
         if (perf.job) {
             ImGui::Text("Measuring... %s", perf.job->message().c_str());
@@ -268,7 +268,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
         } else if (ImGui::Button("Measure and trace every rung")) {
             start_performance(state);
         }
-        if (!perf.error.empty()) ImGui::TextWrapped("%s", perf.error.c_str());
+        if (!perf.error.empty()) text_wrapped("%s", perf.error.c_str());
         return;
     }
     std::vector<LadderRungFigures> rungs = perf.ladder;

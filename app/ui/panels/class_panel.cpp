@@ -10,6 +10,7 @@
 #include "core/tasks/lesson_page.h"
 #include "core/trace/phases.h"
 #include "net/class_server.h"
+#include "ui/widgets/plot.h"
 
 namespace tilescope::ui {
 namespace {
@@ -164,11 +165,11 @@ void draw_class_section(AppState& state) {
         ImGui::InputText("listen on", c.listen, sizeof c.listen);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("127.0.0.1:PORT: this machine only; 0.0.0.0:PORT opens it to the room");
         if (ImGui::Button("Start class") && state.worker && state.lesson.lesson) start(state);
-        if (!c.error.empty()) ImGui::TextWrapped("%s", c.error.c_str());
+        if (!c.error.empty()) text_wrapped("%s", c.error.c_str());
         return;
     }
     if (c.preparing) {
-        ImGui::TextWrapped("%s", c.preparing->message().empty() ? "Preparing the class..." : c.preparing->message().c_str());
+        text_wrapped("%s", c.preparing->message().empty() ? "Preparing the class..." : c.preparing->message().c_str());
         return;
     }
     // The room's answers first, where the projector shows them without scrolling; the way in below.

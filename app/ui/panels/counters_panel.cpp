@@ -8,6 +8,7 @@
 #include "core/trace/phases.h"
 #include "ui/state/counters.h"
 #include "ui/panels/counters_panel.h"
+#include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -193,7 +194,7 @@ void draw_counters_panel(AppState& s, const TraceSlot& slot) {
     draw_rows("ndrange", "closed form", hidden_rows(ndrange_counter_rows(t), hide));
     const auto evt = expected_vs_traced(t);
     if (const ExpectedVsTraced* e = find_expected(evt, "global_load_bytes"); e && !e->formula.empty())
-        if (!hide(Figure::GlobalTraffic)) ImGui::TextWrapped("global loads: %s", e->formula.c_str());
+        if (!hide(Figure::GlobalTraffic)) text_wrapped("global loads: %s", e->formula.c_str());
     ImGui::Spacing();
     ImGui::Text("Work-group (%u,%u)", s.cursor.group[0], s.cursor.group[1]);
     const GroupTrace* g = t.find_group(s.cursor.group);

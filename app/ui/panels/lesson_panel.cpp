@@ -158,9 +158,9 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
     const char* kind = a->modelled ? "(modelled)" : "(traced)";
     same_line_if_fits(ImGui::CalcTextSize(kind).x);
     ImGui::TextColored(ImColor(pal.faint_text), "%s", kind);
-    if (a->closed_form) ImGui::TextWrapped("Closed form: %s", a->formula.c_str());
+    if (a->closed_form) text_wrapped("Closed form: %s", a->formula.c_str());
     else if (!strip) ImGui::TextDisabled("No closed form for this kernel.");
-    if (!strip) ImGui::TextWrapped("(%s)", a->explanation.c_str());
+    if (!strip) text_wrapped("(%s)", a->explanation.c_str());
     // The slides follow the bytes per block with blocks per SM: after Reveal, the occupancy
     // model's count for this block (the slide's SM in the strip; every profile in the panel).
     // At a 720-line projector the strip has no room left for it above the legend: there it
@@ -180,7 +180,7 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
         const std::vector<ProfileOccupancy>& rows = cached;
         if (!rows.empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImU32(ImColor(pal.faint_text)));
-            ImGui::TextWrapped("Blocks one SM holds at once (modelled, tilescope occupancy):");
+            text_wrapped("Blocks one SM holds at once (modelled, tilescope occupancy):");
             ImGui::PopStyleColor();
         }
         // the slide's SM first: the slide's own arithmetic; then the others
@@ -202,7 +202,7 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
                                : text.rfind("close", 0) == 0 ? GuessVerdict::Close
                                                              : GuessVerdict::Off;
         ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(v));
-        ImGui::TextWrapped("%s", text.c_str());
+        text_wrapped("%s", text.c_str());
         ImGui::PopStyleColor();
     }
 }
@@ -274,7 +274,7 @@ void LessonPanel::draw(AppState& s) {
 }
 
 void LessonPanel::draw_menu(AppState& s) {
-    ImGui::TextWrapped("Lessons: each opens a prepared set-up with a script and questions.");
+    text_wrapped("Lessons: each opens a prepared set-up with a script and questions.");
     for (const Lesson& l : builtin_lessons()) {
         if (ImGui::Selectable(l.title.c_str())) {
             s.lesson.lesson = std::make_shared<const Lesson>(l);
@@ -285,7 +285,7 @@ void LessonPanel::draw_menu(AppState& s) {
 
 void LessonPanel::draw_step(AppState& s) {
     const LessonStep& step = *s.lesson.current();
-    ImGui::TextWrapped("%s", s.lesson.lesson->title.c_str());
+    text_wrapped("%s", s.lesson.lesson->title.c_str());
     draw_step_nav(s);
     same_line_if_fits(button_width("all lessons"));
     if (ImGui::SmallButton("all lessons")) {

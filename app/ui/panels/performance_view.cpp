@@ -421,7 +421,7 @@ static void draw_trust_prompt(AppState& state, ImVec2 size) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) state.perf.asking_trust = false;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
-    ImGui::TextWrapped("From the command line: tilescope gui --open FILE --trust-source, or tilescope bench --open FILE --trust-source.");
+    text_wrapped("From the command line: tilescope gui --open FILE --trust-source, or tilescope bench --open FILE --trust-source.");
     ImGui::PopStyleColor();
 }
 
@@ -476,12 +476,12 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
             ImGui::Text("Measuring on the device... %s", perf.job->message().c_str());
             ImGui::ProgressBar(perf.job->fraction(), ImVec2(std::min(size.x, 600.f), 0));
         } else {
-            ImGui::TextWrapped("GFLOP/s of every rung, measured on the selected real device (never the emulator), "
+            text_wrapped("GFLOP/s of every rung, measured on the selected real device (never the emulator), "
                                "with the roofline's ceilings measured by small OpenCL kernels.");
             if (state.main.config && !(state.main.config->size.M == perf.size && state.main.config->size.N == perf.size &&
                                        state.main.config->size.K == perf.size)) {
                 ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
-                ImGui::TextWrapped("%s", size_note(state.main.config->size, perf.size, false).c_str());
+                text_wrapped("%s", size_note(state.main.config->size, perf.size, false).c_str());
                 ImGui::PopStyleColor();
             }
             ImGui::SetNextItemWidth(fh * 8);
@@ -504,16 +504,16 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
     const size_t runs = perf.rungs.empty() ? 0 : perf.rungs.front().times_s.size();
     const std::string device = perf.device.substr(perf.device.rfind(" / ") == std::string::npos ? 0 : perf.device.rfind(" / ") + 3, 40);
     if (projector)
-        ImGui::TextWrapped("%s: median of %zu verified runs; whiskers: slowest to fastest", device.c_str(), runs);
+        text_wrapped("%s: median of %zu verified runs; whiskers: slowest to fastest", device.c_str(), runs);
     else
-        ImGui::TextWrapped("%s: median of %zu verified runs, whiskers from the slowest to the fastest; where two overlap they are "
+        text_wrapped("%s: median of %zu verified runs, whiskers from the slowest to the fastest; where two overlap they are "
                            "within noise, not ranked. Ceilings measured by kernels/ceilings/: %.1f GFLOP/s, %.1f GB/s%s",
                            device.c_str(), runs, perf.peak_gflops, perf.bandwidth_gbs,
                            perf.roof_below ? (" (" + tasks::roof_below_text(*perf.roof_below) + ")").c_str() : "");
     // The rung the tuning data pick at this size (bench --kernel fastest), its figure and why.
     if (perf.fastest) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text));
-        ImGui::TextWrapped("Picked for you (fastest): %s", tasks::fastest_line(*perf.fastest).c_str());
+        text_wrapped("Picked for you (fastest): %s", tasks::fastest_line(*perf.fastest).c_str());
         ImGui::PopStyleColor();
     }
     // Which size is measured, and why it is not the one set up for the trace.
@@ -521,7 +521,7 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
         const ProblemSize& set_up = state.main.config->size;
         if (!(set_up.M == perf.size && set_up.N == perf.size && set_up.K == perf.size)) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.faint_text));
-            ImGui::TextWrapped("%s", size_note(set_up, perf.size, projector).c_str());
+            text_wrapped("%s", size_note(set_up, perf.size, projector).c_str());
             ImGui::PopStyleColor();
         }
     }

@@ -9,6 +9,7 @@
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
 #include "ui/panels/performance_view.h"
+#include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -198,7 +199,7 @@ void SetupPanel::draw_occupancy(const Trace& t, const HiddenFigures& hide) {
     for (const LocalBuffer& l : t.local_buffers) bytes += l.bytes;
     if (bytes == 0) return;
     if (hide(Figure::LocalBytes)) {
-        ImGui::TextWrapped("work-groups one compute unit holds at once: %s", kHiddenUntilReveal);
+        text_wrapped("work-groups one compute unit holds at once: %s", kHiddenUntilReveal);
         return;
     }
     const std::pair<uint64_t, uint64_t> key{t.local[0] * t.local[1] * t.local[2], bytes};
@@ -207,7 +208,7 @@ void SetupPanel::draw_occupancy(const Trace& t, const HiddenFigures& hide) {
         occupancy_key_ = key;
     }
     if (occupancy_rows_.empty()) return;
-    ImGui::TextWrapped("Work-groups of %llu work-items one compute unit holds at once (modelled from device profiles; "
+    text_wrapped("Work-groups of %llu work-items one compute unit holds at once (modelled from device profiles; "
                        "tilescope occupancy):", static_cast<unsigned long long>(key.first));
     const std::vector<std::string> heads = occupancy_row_headings();
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
@@ -242,7 +243,7 @@ void SetupPanel::draw(AppState& s) {
     // the slides' shared-memory table, for what is on screen and the device measured on
     if (s.main.trace)
         if (const std::string line = local_memory_line(*s.main.trace, s.measuring_device(), hidden_figures(s)); !line.empty())
-            ImGui::TextWrapped("%s", line.c_str());
+            text_wrapped("%s", line.c_str());
     if (s.main.trace) draw_occupancy(*s.main.trace, hidden_figures(s));
     draw_jobs(s);
     draw_lesson();

@@ -8,6 +8,7 @@
 
 #include "core/tasks/quick_tune.h"
 #include "ui/state/app_state.h"
+#include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -169,7 +170,7 @@ void draw_tuning_strip(AppState& state, float width) {
         else
             std::snprintf(info, sizeof info, "%.0f s (%s)  \u00b7  no verified point yet", elapsed, about_text(t.about_s).c_str());
         ImGui::PushTextWrapPos(x0 + width);
-        ImGui::TextWrapped("%s", info);
+        text_wrapped("%s", info);
         if (cancel_is_stuck(*t.job)) ImGui::TextColored(ImColor(pal.race), "%s", kStuckCancelText);
         ImGui::PopTextWrapPos();
         return;
@@ -212,7 +213,7 @@ void draw_tuning_strip(AppState& state, float width) {
     if (ImGui::CalcTextSize(what.c_str()).x > room) what = offer->kernel + " at " + std::to_string(offer->size) + "\u00b3 (now: " + now + ")";
     ImGui::PushTextWrapPos(x0 + width);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextWrapped("%s", what.c_str());
+    text_wrapped("%s", what.c_str());
     ImGui::PopTextWrapPos();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/base/errors.h"
+#include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 
 namespace tilescope::ui {
@@ -51,7 +52,7 @@ void WorkItemPanel::draw(AppState& s) {
         s.cursor.item = WorkItemId{uint32_t(item[0]), uint32_t(item[1]), 0};
     }
     if (!s.cursor.item) {
-        ImGui::TextWrapped("Click a cell of P, or give a local id, to follow one work-item through the phases.");
+        text_wrapped("Click a cell of P, or give a local id, to follow one work-item through the phases.");
         return;
     }
     const Key key{s.main.version, s.cursor.group, *s.cursor.item, s.naming};
@@ -66,24 +67,24 @@ void WorkItemPanel::draw(AppState& s) {
         }
     }
     if (!story_) {
-        ImGui::TextWrapped("%s", why_.c_str());
+        text_wrapped("%s", why_.c_str());
         return;
     }
     const WorkItemStory& w = *story_;
-    ImGui::TextWrapped("work-group %s, work-item local %s, global %s", id_text(w.group, t->dims).c_str(), id_text(w.local, t->dims).c_str(),
+    text_wrapped("work-group %s, work-item local %s, global %s", id_text(w.group, t->dims).c_str(), id_text(w.local, t->dims).c_str(),
                 id_text(w.global, t->dims).c_str());
     if (w.computes)
         ImGui::Text("computes %s", w.computes->label.c_str());
     else
         ImGui::TextColored(ImColor(pal.race), "computes no element of P: %s",
                            w.assigned ? (w.assigned->label + " is outside P").c_str() : "outside P");
-    for (const std::string& c : w.cases) ImGui::TextWrapped("%s", c.c_str());
+    for (const std::string& c : w.cases) text_wrapped("%s", c.c_str());
     ImGui::Separator();
     for (const WorkItemStep& step : w.steps) {
         const bool now = step.interval == s.cursor.interval;
         ImGui::TextColored(ImColor(now ? pal.text : pal.faint_text), "phase %d, %s%s", step.phase, step.part.c_str(), now ? "  <- on show" : "");
-        if (!step.loads.empty()) ImGui::TextWrapped("  loads %s", elements_text(step.loads).c_str());
-        for (const LocalCellRef& c : step.local_stores) ImGui::TextWrapped("  stores %s", cell_text(c).c_str());
+        if (!step.loads.empty()) text_wrapped("  loads %s", elements_text(step.loads).c_str());
+        for (const LocalCellRef& c : step.local_stores) text_wrapped("  stores %s", cell_text(c).c_str());
         if (!step.local_reads.empty()) {
             std::string reads;
             int it = -2;
@@ -92,9 +93,9 @@ void WorkItemPanel::draw(AppState& s) {
                 else reads += " ";
                 reads += c.label;
             }
-            ImGui::TextWrapped("  reads %s", reads.c_str());
+            text_wrapped("  reads %s", reads.c_str());
         }
-        if (!step.stores.empty()) ImGui::TextWrapped("  stores %s", elements_text(step.stores).c_str());
+        if (!step.stores.empty()) text_wrapped("  stores %s", elements_text(step.stores).c_str());
     }
 }
 

@@ -421,8 +421,12 @@ void App::draw_window() {
     // at the projector the views' own titles say what is on show: the status line's room
     // goes to them, unless it has news (a message, a trace on its way)
     const bool status = !(s_.presenter && panels_hidden_) || !s_.message.empty() || s_.main.busy() || !s_.main.error.empty();
-    const float status_h = status ? ImGui::GetFrameHeightWithSpacing() : 0.f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // a second row where the hint does not fit beside the trace's line (at 1280x720 a message
+    // such as "Presenter mode is on..." went below the window's edge)
+    const float status_h = !status ? 0.f
+                           : ImGui::GetFrameHeightWithSpacing() +
+                                 (status_line_rows(avail.x) > 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.f);
     const float body_h = avail.y - status_h;
     if (!panels_hidden_) {
         const float sidebar = std::min(std::max(s_.sidebar_width * (s_.presenter ? 1.15f : 1.f), 250.f), std::max(120.f, avail.x * 0.45f));
@@ -556,18 +560,35 @@ std::string on_screen_text(const TraceSlot& slot) {
 }
 }  // namespace
 
+std::string App::status_hint() const {
+    const bool emulation = s_.view == View::Emulation || s_.view == View::Heatmap || s_.view == View::Compare;
+    return !s_.message.empty() ? s_.message
+           : emulation        ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
+                              : "Space plays  ·  ←/→ step  ·  F1 help";
+}
+
+// One row when the trace's line, the separator and the hint fit `width` side by side; else the
+// hint takes a row of its own (draw_status_line puts it there; the body leaves room for it).
+int App::status_line_rows(float width) const {
+    const std::string shown = on_screen_text(s_.main);
+    if (shown.empty()) return 1;
+    const float row = ImGui::CalcTextSize(shown.c_str()).x + ImGui::GetStyle().ItemSpacing.x +
+                      ImGui::CalcTextSize(status_hint().c_str()).x + ImGui::GetFontSize();
+    return row <= width ? 1 : 2;
+}
+
 void App::draw_status_line() {
     const Palette& pal = theme().pal;
     const std::string shown = on_screen_text(s_.main);
     const bool newer = s_.main.busy() || (s_.main.config && s_.main.shown && config_key(*s_.main.config) != config_key(*s_.main.shown));
+    const bool one_row = status_line_rows(ImGui::GetContentRegionAvail().x) == 1;
     ImGui::TextColored(ImColor(newer ? pal.race : pal.text), "%s", shown.c_str());
-    const bool emulation = s_.view == View::Emulation || s_.view == View::Heatmap || s_.view == View::Compare;
-    const std::string hint = !s_.message.empty() ? s_.message
-                             : emulation        ? "Click a tile of P  ·  space plays  ·  ←/→ step  ·  F1 help"
-                                                : "Space plays  ·  ←/→ step  ·  F1 help";
-    same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x + ImGui::GetFontSize());
-    if (!shown.empty()) ImGui::TextColored(ImColor(pal.faint_text), "  ·  ");
-    ImGui::SameLine(0, 0);
+    const std::string hint = status_hint();
+    if (one_row) {
+        ImGui::SameLine();
+        if (!shown.empty()) ImGui::TextColored(ImColor(pal.faint_text), "  ·  ");
+        ImGui::SameLine(0, 0);
+    }
     ImGui::TextColored(ImColor(s_.message.empty() ? pal.faint_text : pal.text), "%s", hint.c_str());
 }
 

@@ -67,6 +67,8 @@ private:
     void draw_compare_keys();
     void draw_emulation(ImVec2 origin, ImVec2 size);
     void draw_status_line();
+    std::string status_hint() const;
+    int status_line_rows(float width) const;
     void draw_overlays();
     void take_screenshot();
     void set_presenter(bool on);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 #include "ui/widgets/theme.h"
@@ -177,6 +178,18 @@ void text_wrapped_keeping_tuples(const std::string& text) {
     for (const std::string& l : wrap_keeping_tuples(text, width, [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }))
         joined += (joined.empty() ? "" : "\n") + l;
     ImGui::TextUnformatted(joined.c_str());
+}
+
+void text_wrapped(const char* fmt, ...) {
+    va_list args, copy;
+    va_start(args, fmt);
+    va_copy(copy, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, copy);
+    va_end(copy);
+    std::string text(n > 0 ? size_t(n) : 0, '\0');
+    if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, args);
+    va_end(args);
+    text_wrapped_keeping_tuples(text);
 }
 
 void PlotFrame::x_ticks(const std::vector<double>& at, const std::vector<std::string>& labels) const {
