@@ -109,6 +109,7 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         else if (k == "age") p.age_pace = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "drift") p.drift = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "l1hit") p.l1_hit_rounds = std::strtod(a.c_str() + eq + 1, nullptr);
+        else if (k == "dram") p.dram_rounds = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "clustermap") {
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.cluster_of.push_back(c);

@@ -313,6 +313,38 @@ TEST(CacheModel, HitsThatDoNotWaitMoveAGroupsMissesEarlier) {
     EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
 }
 
+// A DRAM read holds its group (cache7, dram_rounds): group 0 misses L2 on all eight of its
+// first requests, group 1 reads sector 0 from DRAM once and then hits L1 seven times; both then
+// ask for sector 40. With every request a round they ask in the same round and the second
+// merges; with a DRAM read taking 3 rounds group 0 gets there 14 rounds after group 1, outside
+// the 4-round window: nothing merges. The sectors each level sees are otherwise the same.
+TEST(CacheModel, DramReadsHoldTheGroupThatLeads) {
+    CacheRequestStream s;
+    s.begin_group();
+    for (uint64_t j = 0; j < 8; ++j) s.add({2 * (j + 4)}, false);
+    s.add({40}, false);
+    s.begin_group();
+    for (int j = 0; j < 8; ++j) s.add({0}, false);
+    s.add({40}, false);
+    CacheParams p = tiny(1 << 12, 1 << 16, 4, 2, 1);
+    p.inflight_rounds = 4;
+    const CacheReport even = run_cache_model(s, p, "hand");
+    EXPECT_EQ(even.totals.l2_merged_sectors, 1u);
+    p.dram_rounds = 3;
+    const CacheReport held = run_cache_model(s, p, "hand");
+    EXPECT_EQ(held.totals.l2_merged_sectors, 0u);
+    for (const CacheReport* r : {&even, &held}) {
+        EXPECT_EQ(r->totals.l1_sectors, 18u);
+        EXPECT_EQ(r->totals.l1_hit_sectors, 7u);
+        EXPECT_EQ(r->totals.l2_load_sectors + r->totals.l2_merged_sectors, 11u);
+        EXPECT_EQ(r->totals.dram_read_bytes, 10u * p.sector_bytes);  // the distinct sectors
+    }
+    p.dram_rounds = 0;  // a DRAM read in no time: refused, as above 1000
+    EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
+    p.dram_rounds = 1001;
+    EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
+}
+
 // Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
 // round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
 // (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second

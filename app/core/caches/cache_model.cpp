@@ -324,12 +324,11 @@ public:
                 queue.pop();
                 Slot& slot = slots[size_t(cu) * slots_per_cu + s];
                 cluster_ = cluster_of_unit_[cu];
-                const bool all_hit = issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
+                const double wait = issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
                 if (slot.next == slot.end) {
                     freed.emplace_back(s, cu);
                 } else {
-                    slot.at += slot.pace * age_factor(slots, size_t(cu) * slots_per_cu, slots_per_cu, slot.age) *
-                               (all_hit ? p_.l1_hit_rounds : 1.0);
+                    slot.at += slot.pace * age_factor(slots, size_t(cu) * slots_per_cu, slots_per_cu, slot.age) * wait;
                     queue.emplace(slot.at, cu, s);
                 }
             }
@@ -377,15 +376,19 @@ private:
     // have made.
     double pace(uint64_t g) const { return group_pace(p_, g); }
 
-    // Returns whether the request was a load whose (sampled) sectors all hit L1.
-    bool issue(const CacheRequestStream::Request& r, SectorCache& l1) {
+    // Returns the rounds the request keeps its group (before pace and age): l1_hit_rounds for a
+    // load whose (sampled) sectors all hit L1, dram_rounds for a load L2 had to read from DRAM
+    // for, else 1.
+    double issue(const CacheRequestStream::Request& r, SectorCache& l1) {
         CacheCounts c;
         if (r.store) store(c);
         else load(c, l1);
         totals_ += c;
         if (r.buffer < by_buffer_.size()) by_buffer_[r.buffer] += c;
         by_line_[line_index_.at(r.line)].second += c;
-        return !r.store && c.l1_sectors > 0 && c.l1_hit_sectors == c.l1_sectors;
+        if (r.store) return 1.0;
+        if (c.l1_sectors > 0 && c.l1_hit_sectors == c.l1_sectors) return p_.l1_hit_rounds;
+        return c.dram_read_bytes > 0 ? p_.dram_rounds : 1.0;
     }
     void load(CacheCounts& c, SectorCache& l1) {
         ++c.l1_requests;
@@ -559,6 +562,8 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("age_pace " + std::to_string(p.age_pace) + ": accepted: 0 (no age priority) to 10");
     if (!(p.l1_hit_rounds > 0 && p.l1_hit_rounds <= 10))
         throw InputError("l1_hit_rounds " + std::to_string(p.l1_hit_rounds) + ": accepted: above 0 to 10 (1: a hit takes a round)");
+    if (!(p.dram_rounds > 0 && p.dram_rounds <= 1000))
+        throw InputError("dram_rounds " + std::to_string(p.dram_rounds) + ": accepted: above 0 to 1000 (1: a DRAM read takes a round)");
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;

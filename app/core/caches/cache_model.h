@@ -47,6 +47,13 @@ struct CacheParams {
     // (`l1hit=`), in no profile: with line sampling, a request none of whose lines is sampled
     // counts as a miss.
     double l1_hit_rounds = 1;
+    // A load request any of whose sectors L2 had to read from DRAM (not merged with a fetch in
+    // flight) keeps its group this many rounds (times its pace) before the next request
+    // (issue 31, cache7: the group that leads waits for DRAM; the groups that follow it find
+    // the data in L2 or in flight and catch up, so groups sharing data stay in a convoy). 1:
+    // every request one round (the order of earlier rounds). An experiment of cache_replay
+    // (`dram=`); see docs/caches.md for whether a profile uses it.
+    double dram_rounds = 1;
     // Set index of both levels: false, line number mod sets; true, the line number's higher
     // bits XOR-folded onto its low ones first (an assumption: GPUs hash their set index,
     // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
