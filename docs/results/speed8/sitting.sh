@@ -3,7 +3,7 @@
 # pick timed at shapes that are no table row (speed7): sizes drawn here (draw-sizes, seeds printed), cuBLAS before,
 # `bench --kernel fastest` on the draw (and issue 30's held-out list, HELD; empty to leave it out), cuBLAS after.
 # speed7's sitting.sh with the held-out list back and the small files packed into one archive (8 files come back).
-# usage (from the checkout): [HELD=...] bash .carry/speed8/sitting.sh
+# usage (from the checkout): [HELD=...] [BENCH_T=seconds] bash .carry/speed8/sitting.sh
 D=.carry/speed8; export LD_LIBRARY_PATH=$D/lib TILESCOPE_ICDS=$(ldconfig -p | awk '/libnvidia-opencl.so.1 /{print $NF; exit}') PYTHONUNBUFFERED=1
 export TILESCOPE_TUNING_DIR=$D/tuning   # the branch's tables
 B=$D/tilescope; J=/tmp/j; mkdir -p $J; export XDG_DATA_HOME=$J/xdg
@@ -15,7 +15,7 @@ ALL=$SQD,$SHD${HELD:+,$HELD}
 echo "$ALL" > $J/sizes.txt
 timeout 70 python3 $D/cublas.py $ALL $OUT/cublas_before.json 2>&1 | grep -v Warn
 T0=$(date +%s.%N)
-timeout 200 $B bench --kernel fastest --size $ALL --reps 10 --warmup 2 --json $OUT/bench.json 2>&1 | grep -v "^\[" | tee $J/bench.log
+timeout ${BENCH_T:-200} $B bench --kernel fastest --size $ALL --reps 10 --warmup 2 --json $OUT/bench.json 2>&1 | grep -v "^\[" | tee $J/bench.log
 echo "bench wall $(python3 -c "print(round($(date +%s.%N)-$T0,1))") s" | tee -a $J/bench.log
 timeout 70 python3 $D/cublas.py $ALL $OUT/cublas_after.json 2>&1 | grep -v Warn
 date -u
