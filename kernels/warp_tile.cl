@@ -26,6 +26,10 @@
 // (rows of A start anywhere; a float4 of A inside its row, since the partial phase is phase 0),
 // and the float4s of B that cross its right edge element by element. Loads past an edge give
 // zeros and stores outside C are skipped, so any M, N, K work.
+// On padded copies (the runner's, when N or K is not a multiple of 4) the host may define CN, the
+// user's N: C is then the user's own M x CN matrix, stored where it lies (float4 stores where CN
+// is a multiple of 4, else element by element, columns past CN skipped), so C needs no padded copy
+// and no copy back. Without it C's rows are N long (CN is N). W, splitk's slices, stays N wide.
 // Split K (rung splitk, for C too small to give every compute unit work-groups of its own):
 // the host defines PPS, the phases per K-slice; the NDRange's third dimension is the slice, a
 // group of slice z runs phases z*PPS .. z*PPS+PPS-1 of the same loop and stores its partial
@@ -72,6 +76,12 @@
 #ifndef INPLACE
 #define INPLACE 0   // 1: rows not float4-aligned are read in place with vload4 (the host makes no padded copies)
 #endif
+#ifdef CN
+#define C_IN_PLACE 1  // CN, the user's N, set by the host on padded copies: C is the user's M x CN matrix
+#else
+#define C_IN_PLACE 0
+#define CN N        // C's row length: N
+#endif
 #define CHECKED (EDGES != 0 && ODD != 0 && !INPLACE)    // every load checked, every phase
 #if ODD != 0 && INPLACE
 #define LD4(p) vload4(0, (p))                          // an unaligned float4 of global memory
@@ -80,8 +90,10 @@
 #endif
 #if PPS
 #define OUT W       // the partial products, one M x N slice per K-slice
+#define LDO N       // its rows: N long
 #else
 #define OUT C
+#define LDO CN      // C's rows: CN long (the user's N where the host stores C in place on padded copies)
 #endif
 
 #define WARP 32
@@ -264,13 +276,13 @@ void mm_warp_tile(const int M, const int N, const int K,
                     const int col = col0 + wcol * WN + wn * WSUBN + tcol * TN + j;
                     const float4 v = (float4)(acc[wm * TM + i][wn * TN + j], acc[wm * TM + i][wn * TN + j + 1],
                                               acc[wm * TM + i][wn * TN + j + 2], acc[wm * TM + i][wn * TN + j + 3]);
-                    if (EDGES == 0 || (col + 4 <= N && (N & 3) == 0)) {
-                        vstore4(v, 0, Cz + row * N + col);
+                    if ((EDGES == 0 && (PPS || !C_IN_PLACE)) || (col + 4 <= LDO && (LDO & 3) == 0)) {
+                        vstore4(v, 0, Cz + row * LDO + col);
                     } else {
-                        if (col < N) Cz[row * N + col] = v.x;
-                        if (col + 1 < N) Cz[row * N + col + 1] = v.y;
-                        if (col + 2 < N) Cz[row * N + col + 2] = v.z;
-                        if (col + 3 < N) Cz[row * N + col + 3] = v.w;
+                        if (col < LDO) Cz[row * LDO + col] = v.x;
+                        if (col + 1 < LDO) Cz[row * LDO + col + 1] = v.y;
+                        if (col + 2 < LDO) Cz[row * LDO + col + 2] = v.z;
+                        if (col + 3 < LDO) Cz[row * LDO + col + 3] = v.w;
                     }
                 }
         }
@@ -297,12 +309,31 @@ void mm_slice_sum(const int M, const int N, const int K, const __global float* W
             for (int u = 0; u < 8; ++u) s += w[u];
         }
         for (; z < slices; ++z) s += vload4(0, W + z * mn + i);
+#if !C_IN_PLACE
         vstore4(s, 0, C + i);
+#else
+        // C is the user's M x CN matrix (padded copies): W's four elements lie in one row
+        // (N is a multiple of 4), stored where they go in C, those past column CN skipped.
+        const int row = i / N, col = i % N;
+        __global float* const c = C + row * CN + col;
+        if (col + 4 <= CN && (CN & 3) == 0) {
+            vstore4(s, 0, c);
+        } else {
+            if (col < CN) c[0] = s.x;
+            if (col + 1 < CN) c[1] = s.y;
+            if (col + 2 < CN) c[2] = s.z;
+            if (col + 3 < CN) c[3] = s.w;
+        }
+#endif
     } else {
         for (int e = i; e < i + 4 && e < mn; ++e) {
             float s = W[e];
             for (int z = 1; z < slices; ++z) s += W[z * mn + e];
+#if !C_IN_PLACE
             C[e] = s;
+#else
+            if (e % N < CN) C[e / N * CN + e % N] = s;
+#endif
         }
     }
 }

@@ -351,6 +351,42 @@ TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
     fs::remove_all(dir);
 }
 
+// The trial's candidates (fastest_candidates): a row read from two folders counts once even when
+// the pick swaps its tile and parameters (its groups fall unevenly here), and a shape with two
+// rows counts once towards the 3 nearest shapes, each of its points tried. Before, the swapped
+// row's second copy took the place of a farther row (the H100 at 1509x2162x5719: only the
+// swapped warp_tile point, no trial; docs/benchmarks.md, speed8).
+TEST(FastestPick, TheTrialsCandidatesCountARowAndAShapeOnce) {
+    const TuningSandbox sandbox("candidates", true);
+    const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
+    const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {TuneResult{128, large, "ok", 49000, 0.01, "", "", ""}}, "");
+    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {TuneResult{64, small, "ok", 33000, 0.01, "", "", ""}}, "");
+    nlohmann::json doc = nlohmann::json::parse(text);
+    nlohmann::json s4 = kSplitk128, s2 = kSplitk128, s8 = kSplitk128;
+    s4["SLICES"] = 4;
+    s2["SLICES"] = 2;
+    s8["SLICES"] = 8;
+    // At 3000, TS 128 makes 576 groups, 4.36 per unit (87%): the 2900 row's point gives way to TS 64.
+    doc["fastest"] = {entry("2900", "warp_tile", 128, kWarpLarge, 46000), entry("2500", "splitk", 64, s4, 40000),
+                      entry("2500", "splitk", 64, s2, 39000), entry("2400", "splitk", 64, s8, 38000),
+                      entry("2000", "splitk", 64, kSplitk128, 30000)};
+    write(sandbox.tuning / (device_slug(gpu) + ".json"), doc.dump());
+    fs::create_directories(sandbox.dir / "xdg" / "tilescope" / "tuning");
+    write(sandbox.dir / "xdg" / "tilescope" / "tuning" / (device_slug(gpu) + ".json"), doc.dump());  // a second copy
+    const std::vector<FastestPick> c = fastest_candidates(gpu, parse_size("3000"), 3);
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_EQ(c[0].choice.size, "2900");
+    EXPECT_EQ(c[0].choice.tile, 64);  // swapped
+    EXPECT_EQ(c[1].choice.size, "2500");
+    EXPECT_EQ(c[1].choice.params.at("SLICES"), 4);
+    EXPECT_EQ(c[2].choice.size, "2500");
+    EXPECT_EQ(c[2].choice.params.at("SLICES"), 2);
+    EXPECT_EQ(c[3].choice.size, "2400");  // the third shape; 2000 is the fourth
+    fs::remove_all(sandbox.dir);
+}
+
 // What the GUI's Measure calls (issue 30 item 3 in the GUI): the performance plan, asked for
 // "fastest", measures the rung this device's table picks at the plan's size with the picked
 // tile, verified, and carries the same one line of why that bench --kernel fastest prints;

@@ -124,6 +124,32 @@ TEST(Catalog, PadAvoidIsReadAndCheckedWhenTheCatalogIs) {
     }
 }
 
+// ladder.json "pad" may name, under "C", the define through which the kernel learns the user's N
+// so that C is stored in place on padded copies (warp_tile, splitk: "CN"); anything but the name
+// of a define is refused in one line naming "C".
+TEST(Catalog, PadCNamesTheDefineThatStoresCInPlace) {
+    auto catalog = [](const std::string& pad) {
+        return R"({"rungs": [{"name": "a", "file": "naive.cl", "entry": "mm_naive", "global": ["N", "M"],
+                  "local": ["TS", "TS"], "args": ["M=int:M", "N=int:N", "K=int:K", "A=matrix:MxK:in",
+                  "B=matrix:KxN:in", "C=matrix:MxN:out"], "check": "C=A*B", "pad": )" + pad + "}]}";
+    };
+    EXPECT_EQ(parse_catalog(catalog(R"({"N": 4, "C": "CN"})"), "kernels").at(0).pad->c_in_place, "CN");
+    EXPECT_EQ(parse_catalog(catalog(R"({"N": 4})"), "kernels").at(0).pad->c_in_place, "");
+    EXPECT_EQ(find_rung("warp_tile")->pad->c_in_place, "CN");
+    EXPECT_EQ(find_rung("splitk")->pad->c_in_place, "CN");
+    EXPECT_EQ(find_rung("cpu_panel")->pad->c_in_place, "");  // its C is copied back
+    for (const char* bad : {R"({"N": 4, "C": 4})", R"({"N": 4, "C": ""})", R"({"N": 4, "C": "1CN"})",
+                            R"({"N": 4, "C": "C N"})", R"({"N": 4, "C": "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFG"})"}) {
+        try {
+            parse_catalog(catalog(bad), "kernels");
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("pad's C"), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        }
+    }
+}
+
 // Issue 30 item 4: cpu_panel runs on copies whose rows are a multiple of 16 floats (64-byte
 // lines) and never of 128 (512 bytes): at N = 1024 a column of B read every k fell on 32 of
 // the 2,048 sets of a 1 MiB 8-way L2, so its panel left the cache however small it was. The

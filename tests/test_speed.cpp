@@ -16,6 +16,7 @@
 #include "test_support.h"
 #include "core/base/errors.h"
 #include "core/device/runner.h"
+#include "core/io/measurement_export.h"
 #include "core/tuning/tuning.h"
 
 namespace fs = std::filesystem;
@@ -301,7 +302,8 @@ TEST(TuningLookup, UnevenLargeTilesGiveWayToTheSmallBucketsChoice) {
 
 // Issue 30: warp_tile and splitk run on zero-padded copies (ladder.json "pad") when N or K is
 // not a multiple of 4: the copies in (A's and B's in one launch when both change), the kernel
-// at the padded size, C copied back, all queued behind one user event, verified
+// at the padded size storing C where it lies in the user's M x N matrix (pad "C": the define
+// CN; no copy of C back), all queued behind one user event, verified
 // against the CPU reference at sizes drawn at random on every run (the seed is printed; set
 // TILESCOPE_TEST_SEED to repeat one), small enough to take seconds on PoCL.
 TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
@@ -322,6 +324,16 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
             EXPECT_EQ(m.verification.checked_elements, size.M * size.N);
             EXPECT_EQ(m.ran_at, (ProblemSize{size.M, (size.N + 3) / 4 * 4, (size.K + 3) / 4 * 4})) << size.label();
             EXPECT_EQ(m.launch.flops, 2.0 * size.M * size.N * size.K);  // the user's product, not the padded one
+            // A and B copied in (B alone when K is a multiple of 4); C is the user's, never copied back.
+            EXPECT_EQ(m.padded_copies, (i == 0 ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{"B"}))
+                << name << " " << size.label();
+            const ResolvedArg* c_arg = m.launch.find("C");
+            ASSERT_NE(c_arg, nullptr);
+            EXPECT_EQ(c_arg->cols, size.N) << "C keeps the user's shape";
+            EXPECT_NE(m.launch.build_options.find("-D CN=" + std::to_string(size.N) + " "), std::string::npos)
+                << m.launch.build_options;
+            const nlohmann::json j = nlohmann::json::parse(measurements_to_json({m}));
+            EXPECT_EQ(j[0]["padded_copies"], nlohmann::json(m.padded_copies)) << j.dump();
             // The emulator would trace it as written: no padding there.
             LaunchConfig c{k, size, 64};
             DeviceInfo emu;

@@ -21,6 +21,9 @@ struct Measurement {
     // The size the kernel ran at on zero-padded copies of A, B and C (KernelSpec::pad), the
     // copies timed with it; equal to `size` when it ran on the matrices themselves.
     ProblemSize ran_at;
+    // Which matrices that run copied (in, or C back), in order; C is absent where the kernel
+    // stored it in the user's own matrix (PadSpec::c_in_place). Empty when not padded.
+    std::vector<std::string> padded_copies;
     int reps = 0;
     std::vector<double> times_s;  // one per timed launch
     // The process's CPU seconds (every thread: a CPU device's workers run in this process) over

@@ -101,6 +101,23 @@ std::optional<LaunchConfig> padded_config(const LaunchConfig& config, const Devi
     p.size = ProblemSize{up(config.size.M, k.pad->M, k.pad->avoid_M), up(config.size.N, k.pad->N, k.pad->avoid_N),
                          up(config.size.K, k.pad->K, k.pad->avoid_K)};
     if (p.size == config.size) return std::nullopt;
+    // C stored where it lies (ladder.json pad "C", PadSpec::c_in_place): the kernel learns the
+    // user's N from that define and its C argument keeps the user's shape, so the runner binds
+    // the user's C as it is, with no padded copy and no copy back. Only where M is not padded,
+    // and only for the catalog's own source (a source from a file may not know the define).
+    if (!k.pad->c_in_place.empty() && k.carried_by.empty() && !k.custom && p.size.M == config.size.M &&
+        p.size.N != config.size.N) {
+        p.kernel.defines.push_back({k.pad->c_in_place, std::to_string(config.size.N)});
+        const auto user_shaped = [&](std::vector<ArgSpec>& args) {
+            for (ArgSpec& a : args)
+                if (a.kind == ArgSpec::Kind::Matrix && a.name == k.check->c) a.cols = std::to_string(config.size.N);
+        };
+        user_shaped(p.kernel.args);
+        if (p.kernel.then) user_shaped(p.kernel.then->args);
+        // C is verified at the user's shapes (the config's check, as every padded run is); the
+        // padded launch's own shapes (M x N = M x Kp * Kp x Np) no longer read as a product.
+        p.kernel.check.reset();
+    }
     return p;
 }
 
@@ -598,6 +615,7 @@ std::vector<Measurement> Runner::measure_interleaved(const std::vector<LaunchCon
                     s.pad.user.emplace(a.spec.name, cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                                                h.data.size() * sizeof(float), h.data.data()));
                 }
+                for (const Impl::Padding::Copy& c : s.pad.copies) s.m.padded_copies.push_back(c.name);
                 std::map<std::string, HostMatrix> none;
                 s.p = impl_->prepare(*s.padded, s.run_launch, device_, &none, std::move(buffers));
             } else {

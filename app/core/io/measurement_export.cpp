@@ -48,7 +48,10 @@ std::string measurements_to_json(const std::vector<Measurement>& ms) {
         if (!m.tuning_note.empty()) r["tuning"] = m.tuning_note;  // "tuned here", "defaults for CPUs", ...
         // Ran on zero-padded copies (KernelSpec::pad): the size the kernel ran at; the copies
         // are inside every time above and the rate is the user's 2*M*N*K.
-        if (m.ran_at.M > 0 && !(m.ran_at == m.size)) r["padded_to"] = m.ran_at.label();
+        if (m.ran_at.M > 0 && !(m.ran_at == m.size)) {
+            r["padded_to"] = m.ran_at.label();
+            r["padded_copies"] = m.padded_copies;  // e.g. ["A", "B"]: C stored in place, not copied back
+        }
         list.push_back(r);
     }
     return list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -1,6 +1,7 @@
 #include "core/kernel/catalog.h"
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "core/base/embedded_files.h"
@@ -120,6 +121,15 @@ std::vector<KernelSpec> parse_catalog(std::string_view json_text, std::string_vi
             PadSpec pad;
             for (const auto& [dim, v] : r.at("pad").items()) {
                 if (dim == "avoid") continue;  // below, once the multiples are known
+                if (dim == "C") {  // the define that lets the kernel store C in place (PadSpec)
+                    const std::string d = v.is_string() ? v.get<std::string>() : "";
+                    if (d.empty() || d.size() > 32 || !(std::isalpha(static_cast<unsigned char>(d[0])) || d[0] == '_') ||
+                        !std::all_of(d.begin(), d.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+                        throw InputError("kernel '" + spec.name + "': pad's C accepts the name of a define (letters, digits, _; "
+                                         "at most 32), not " + v.dump());
+                    pad.c_in_place = d;
+                    continue;
+                }
                 const int64_t m = v.get<int64_t>();
                 if (m < 1 || m > 1024 || (dim != "M" && dim != "N" && dim != "K"))
                     throw InputError("kernel '" + spec.name + "': pad accepts M, N, K with multiples 1 to 1024, not " + dim);

@@ -89,9 +89,13 @@ struct FollowUpKernel {
 // multiple of 512 bytes falls on a few cache sets, so a panel of B that fits the cache by size
 // does not by sets (rows of 1024 floats: each line of the panel's rows on 32 of the 2,048 sets of
 // a 1 MiB 8-way L2); at 1040 they spread over all of them.
+// "C": "CN" (warp_tile, splitk) names the define through which the kernel learns the user's N:
+// with it the runner binds the user's own C (M unpadded) and the kernel stores C where it lies,
+// so C gets no padded copy and no copy back (one launch and 2*M*N floats of traffic fewer).
 struct PadSpec {
     int64_t M = 1, N = 1, K = 1;
     int64_t avoid_M = 0, avoid_N = 0, avoid_K = 0;  // 0: any multiple is fine
+    std::string c_in_place;                         // the define, or empty: C is copied back
 };
 
 struct KernelSpec {

@@ -588,16 +588,23 @@ std::vector<FastestPick> fastest_candidates(const DeviceInfo& device, const Prob
             });
     }
     std::stable_sort(all.begin(), all.end(), [](const Row& a, const Row& b) { return a.d < b.d; });
-    // The same row in several files (the folder's copy and the embedded one) counts once.
-    std::vector<const TunedChoice*> seen;
+    // The same row in several files (the folder's copy and the embedded one) counts once, and one
+    // shape counts once towards `rows` (this device's table and a similar device's may both have
+    // it; each distinct point of it is still tried). Rows are compared as read: finish_pick may
+    // swap a row's tile and parameters, and a copy of it read later must still be the same row.
+    std::vector<TunedChoice> seen;
+    std::vector<std::string> shapes;
     for (Row& r : all) {
         const TunedChoice& c = r.pick.choice;
-        if (std::any_of(seen.begin(), seen.end(), [&](const TunedChoice* s) {
-                return s->size == c.size && s->kernel == c.kernel && s->tile == c.tile && s->params == c.params;
+        if (std::any_of(seen.begin(), seen.end(), [&](const TunedChoice& s) {
+                return s.size == c.size && s.kernel == c.kernel && s.tile == c.tile && s.params == c.params;
             }))
             continue;
-        if (static_cast<int>(seen.size()) >= rows) break;
-        seen.push_back(&c);
+        if (std::find(shapes.begin(), shapes.end(), c.size) == shapes.end()) {
+            if (static_cast<int>(shapes.size()) >= rows) break;
+            shapes.push_back(c.size);
+        }
+        seen.push_back(c);
         finish_pick(device, size, r.pick);
         const TunedChoice& p = r.pick.choice;
         if (std::none_of(out.begin(), out.end(), [&](const FastestPick& o) {
