@@ -325,6 +325,16 @@ TEST(BenchFastest, FallsBackToTheEmbeddedDataAndRefusesWhatItWouldOverride) {
     fs::remove_all(dir);
 }
 
+// A tuning file of `gpu` whose warp_tile is tuned in two buckets: TS 128 at 4096 (49 TFLOP/s), the
+// small bucket's TS 64 at 1024 (33 TFLOP/s); no "fastest" table yet.
+static nlohmann::json warp_tile_tuned_in_two_buckets(const DeviceInfo& gpu) {
+    const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {TuneResult{128, large, "ok", 49000, 0.01, "", "", ""}}, "");
+    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {TuneResult{64, small, "ok", 33000, 0.01, "", "", ""}}, "");
+    return nlohmann::json::parse(text);
+}
+
 // A picked point measured at another shape whose groups fall unevenly here (3000^3 at TS 128: 576
 // groups on 132 units, 87 %) gives way to the rung's tuned point that falls more evenly (the small
 // bucket's TS 64, as lookup_tuning chooses); where it falls evenly (4096^3) the table's point stays.
@@ -332,11 +342,7 @@ TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
     const TuningSandbox sandbox("balance", false);
     const fs::path& dir = sandbox.dir;
     const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
-    const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
-    const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
-    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {TuneResult{128, large, "ok", 49000, 0.01, "", "", ""}}, "");
-    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {TuneResult{64, small, "ok", 33000, 0.01, "", "", ""}}, "");
-    nlohmann::json doc = nlohmann::json::parse(text);
+    nlohmann::json doc = warp_tile_tuned_in_two_buckets(gpu);
     doc["fastest"] = {entry("2048", "warp_tile", 128, kWarpLarge, 46000)};
     write(dir / (device_slug(gpu) + ".json"), doc.dump());
     auto p = pick_fastest(gpu, parse_size("3000"));
@@ -359,11 +365,7 @@ TEST(FastestPick, AnUnevenlyFallingPointGivesWayToTheTunedOne) {
 TEST(FastestPick, TheTrialsCandidatesCountARowAndAShapeOnce) {
     const TuningSandbox sandbox("candidates", true);
     const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
-    const std::map<std::string, int64_t> large = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
-    const std::map<std::string, int64_t> small = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
-    std::string text = merge_tuning("", gpu.label(), "warp_tile", parse_size("4096"), {TuneResult{128, large, "ok", 49000, 0.01, "", "", ""}}, "");
-    text = merge_tuning(text, gpu.label(), "warp_tile", parse_size("1024"), {TuneResult{64, small, "ok", 33000, 0.01, "", "", ""}}, "");
-    nlohmann::json doc = nlohmann::json::parse(text);
+    nlohmann::json doc = warp_tile_tuned_in_two_buckets(gpu);
     nlohmann::json s4 = kSplitk128, s2 = kSplitk128, s8 = kSplitk128;
     s4["SLICES"] = 4;
     s2["SLICES"] = 2;
