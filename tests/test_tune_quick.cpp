@@ -682,13 +682,13 @@ TEST(QuickTuneAlsoTry, ANamedPointIsMeasuredAfterTheStartAndLookedAtThoughSlower
     }
 }
 
-// The named point comes after the candidates that measured faster once (fastest first, up to
-// confirm_candidates), once, and never when it is the start itself or did not verify; with no
-// paired look (a GPU) it is only measured, as any point of the search.
-TEST(QuickTuneAlsoTry, NamedPointsComeAfterTheFasterCandidatesOnceAndOnlyWithPairs) {
+// The named point is looked at first, once, then the candidates that measured faster once
+// (fastest first, up to confirm_candidates); never when it is the start itself or did not verify;
+// with no paired look (a GPU) it is only measured, as any point of the search.
+TEST(QuickTuneAlsoTry, NamedPointsComeFirstOnceAndOnlyWithPairs) {
     const KernelSpec& k = rung();
     const MeasurePoint measure = [](int tile, const std::map<std::string, int64_t>& p) { return fake_point(tile, p); };
-    {  // three candidates faster than the start lose; then the named point (TS=32, slower) gets its look
+    {  // the named point (TS=32, slower once) loses its look; then three candidates faster than the start lose
         const fs::path out = temp_dir("also-try-order") / "device.json";
         QuickTuneOptions qo;
         qo.confirm_pairs = 10;
@@ -701,9 +701,31 @@ TEST(QuickTuneAlsoTry, NamedPointsComeAfterTheFasterCandidatesOnceAndOnlyWithPai
         const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""}, measure, qo,
                                                     out.string(), "test");
         ASSERT_EQ(looked.size(), size_t(qo.confirm_candidates) + 1) << run.verdict;
-        for (int i = 0; i < qo.confirm_candidates; ++i) EXPECT_GT(looked[size_t(i)].gflops, run.results[0].gflops);
-        EXPECT_TRUE(is_named(looked.back())) << "after the faster ones, once though named twice";
+        EXPECT_TRUE(is_named(looked.front())) << "first, once though named twice";
+        for (int i = 1; i <= qo.confirm_candidates; ++i) {
+            EXPECT_GT(looked[size_t(i)].gflops, run.results[0].gflops);
+            EXPECT_FALSE(is_named(looked[size_t(i)]));
+        }
         EXPECT_EQ(run.best, run.start);
+        EXPECT_EQ(run.verdict.find("kept the start TS=64 TSK=16 VW=4 WPTM=8 WPTN=8: TS=32 TSK=32 VW=8 WPTM=4 WPTN=16 (named by the "
+                                   "defaults for its type) not faster in the search"),
+                  0u)
+            << run.verdict;
+    }
+    {  // a named point that wins is stored before any candidate of the search is looked at
+        const fs::path out = temp_dir("also-try-first") / "device.json";
+        QuickTuneOptions qo;
+        qo.confirm_pairs = 10;
+        int looks = 0;
+        qo.confirm_paired = [&](const TuneResult&, const TuneResult&) {
+            ++looks;
+            return std::vector<PairedLook>{{"64", 1.10}};
+        };
+        qo.also_try = {named_point()};
+        const QuickTuneRun run = quick_tune_to_file(k, ProblemSize{64, 64, 64}, "Fake / device", {k.default_tile, {}, ""}, measure, qo,
+                                                    out.string(), "test");
+        EXPECT_EQ(looks, 1);
+        EXPECT_TRUE(is_named(run.results[size_t(run.best)])) << run.verdict;
     }
     {  // the start itself named, and a named point that did not verify: no look at either
         const fs::path out = temp_dir("also-try-start") / "device.json";

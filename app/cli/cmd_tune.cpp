@@ -56,7 +56,7 @@ const char* kHelpText =
     "             wall-clock win with more CPU time per FLOP is others' load); 10 more pairs, up\n"
     "             to 30, while the verdict is close (a median's 95 % interval reaching across\n"
     "             the threshold), the median of all of them deciding; when the fastest candidate\n"
-    "             loses, the next fastest gets its own look (3 at most), then each point that\n"
+    "             loses, the next fastest gets its own look (3 at most), and before them each point\n"
     "             the defaults for CPUs name for the rung (\"also_try\": measured best on one CPU\n"
     "             of this type; measured right after the start) whatever its one median said;\n"
     "             at every size of --size S,S..\n"

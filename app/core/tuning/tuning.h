@@ -253,9 +253,9 @@ struct QuickTuneOptions {
     // each size).
     int confirm_candidates = 3;
     // Points measured right after the start, before the search moves (quick_tune_also_try).
-    // With confirm_paired (quick_tune_to_file), each that verified
-    // gets a paired look after the candidates above, whatever its one measurement in the search
-    // said: on a loaded CPU that one median of 3 can fall either side of the start's.
+    // With confirm_paired (quick_tune_to_file), each that verified gets a paired look, before the
+    // candidates above, whatever its one measurement in the search said: on a loaded CPU that one
+    // median of 3 can fall either side of the start's, and a named point has won looks before.
     std::vector<TunePoint> also_try;
 };
 
@@ -333,7 +333,7 @@ std::vector<TunePoint> quick_tune_also_try(const DeviceInfo& device, const Kerne
 // in this run: when a candidate measured faster, the start and that candidate are measured
 // once more, back to back (or timed in pairs by options.confirm_paired: then each point that
 // measured faster than the start, fastest first, up to options.confirm_candidates, until one
-// wins, then each of options.also_try), and the candidate is
+// wins, each of options.also_try first), and the candidate is
 // stored only if it wins again (single medians on a busy CPU vary by a third); otherwise the
 // start is stored. `QuickTuneRun::verdict`
 // says which, with the figures.
