@@ -765,8 +765,8 @@ TEST(QuickTuneAlsoTry, NamedPointsComeFirstOnceAndOnlyWithPairs) {
 TEST(QuickTuneAlsoTry, ReadsTheBucketsPointsBoundedAndSkipsBadOnes) {
     nlohmann::json list = nlohmann::json::array();
     list.push_back({{"tile", 16}, {"params", {{"WGM", 4}}}, {"from", "here"}});
-    list.push_back({{"tile", "x"}});                          // not a number
-    list.push_back({{"tile", 8}, {"params", {{"A", "b"}}}});  // a parameter not a number
+    list.push_back({{"tile", 1e308}});                        // not a whole number
+    list.push_back({{"tile", 8}, {"params", {{"A", uint64_t(1) << 63}}}});  // a parameter out of range
     list.push_back({{"tile", 8}, {"params", 3}});             // parameters not an object
     list.push_back({{"params", {{"WGM", 2}}}});               // no tile
     list.push_back({{"tile", -4}});                           // no tile either

@@ -266,14 +266,24 @@ std::vector<TunePoint> also_try_in(std::string_view json_text, std::string_view 
     for (const auto& item : entry["also_try"]) {
         if (read++ >= kMaxAlsoTry) break;
         try {
+            // Whole numbers only, in range: a file from anywhere may hold 1e308 or 2^70 there.
+            auto whole = [](const ordered_json& v, int64_t lo, int64_t hi) {
+                if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(hi)) ||
+                    v.get<int64_t>() < lo || v.get<int64_t>() > hi)
+                    throw std::out_of_range("not a whole number in range");
+                return v.get<int64_t>();
+            };
+            if (!item.is_object() || !item.contains("tile")) continue;
             TunePoint p;
-            p.tile = item.at("tile").get<int>();
+            p.tile = static_cast<int>(whole(item["tile"], 1, 1 << 16));
             const ordered_json params = item.value("params", ordered_json::object());
             if (!params.is_object()) continue;
-            for (const auto& [pname, v] : params.items()) p.params[pname] = v.get<int64_t>();
+            for (const auto& [pname, v] : params.items()) p.params[pname] = whole(v, -(int64_t(1) << 40), int64_t(1) << 40);
             p.from = text_field(item, "from");
-            if (p.tile > 0) out.push_back(std::move(p));
+            out.push_back(std::move(p));
         } catch (const nlohmann::json::exception&) {
+            continue;
+        } catch (const std::out_of_range&) {
             continue;
         }
     }
