@@ -176,7 +176,8 @@ TEST(TuningLookup, ExactThenSimilarThenTypeDefaults) {
 }
 
 // Every rung named in the type defaults resolves with the values given there, at both
-// buckets (a stale or impossible default would silently fall back to the GPU defaults).
+// buckets (a stale or impossible default would silently fall back to the GPU defaults), and
+// so does every point they name for tune --quick to look at ("also_try").
 TEST(TuningLookup, TypeDefaultsResolve) {
     for (const bool gpu : {false, true}) {
         DeviceInfo d = fake_cpu("no such device");
@@ -188,6 +189,10 @@ TEST(TuningLookup, TypeDefaultsResolve) {
                 if (!l) continue;
                 LaunchConfig c{k, parse_size(size), l->choice.tile, l->choice.params, "type-defaults"};
                 EXPECT_NO_THROW(resolve(c)) << k.name << " at " << size << (gpu ? " (GPU)" : " (CPU)");
+                // and every point they name for tune --quick to look at ("also_try")
+                for (const TunePoint& t : quick_tune_also_try(d, k, parse_size(size)))
+                    EXPECT_NO_THROW(resolve(LaunchConfig{k, parse_size(size), t.tile, t.params, "given"}))
+                        << k.name << " also_try TS=" << t.tile << " at " << size << (gpu ? " (GPU)" : " (CPU)");
             }
         }
     }

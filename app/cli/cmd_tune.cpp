@@ -56,7 +56,10 @@ const char* kHelpText =
     "             wall-clock win with more CPU time per FLOP is others' load); 10 more pairs, up\n"
     "             to 30, while the verdict is close (a median's 95 % interval reaching across\n"
     "             the threshold), the median of all of them deciding; when the fastest candidate\n"
-    "             loses, the next fastest gets its own look (3 at most); at every size of --size S,S..\n"
+    "             loses, the next fastest gets its own look (3 at most), and before them each point\n"
+    "             the defaults for CPUs name for the rung (\"also_try\": measured best on one CPU\n"
+    "             of this type; measured right after the start) whatever its one median said;\n"
+    "             at every size of --size S,S..\n"
     "             (searched at the first), or by default at S and two neighbours (S scaled by\n"
     "             1000/1024 and 1234/1024: at 1024, 1000 and 1234), since the point stored serves\n"
     "             the sizes around S too; on other devices in one more measurement of each, at S\n"
@@ -148,6 +151,9 @@ int cmd_tune(const std::vector<std::string>& args) {
             for (const ProblemSize& s : sizes.size() > 1 ? sizes : quick_tune_judge_sizes(size)) at += (at.empty() ? "" : ", ") + s.label();
             std::fprintf(stderr, "tune --quick: a candidate faster than the start is timed against it in pairs at %s, "
                                  "and stored only if 1 %% faster at each\n", at.c_str());
+            for (const TunePoint& t : quick_tune_also_try(device, kernel, size))
+                std::fprintf(stderr, "tune --quick: TS=%d %s, named by the defaults for CPUs, is measured and timed in pairs too\n",
+                             t.tile, params_string(t.params).c_str());
         }
     }
     else

@@ -536,6 +536,9 @@ std::map<std::string, std::function<void(const std::string&, Rng&)>> targets() {
         // merged into it, as into <device>.timed.json (a refusal there is an InputError too;
         // caught here so that merge_tuning below still meets the same file).
         fastest_entries_in(in);
+        // Its "also_try" points, as a defaults-<type>.json's are read for tune --quick.
+        also_try_in(in, "cpu_panel", "small");
+        also_try_in(in, "tiled", "large");
         try {
             merge_fastest_row(in, "fuzz / device", "tiled", ProblemSize{45, 45, 45}, 16, {}, 1.0, "fuzz");
         } catch (const InputError&) {

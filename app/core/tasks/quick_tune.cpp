@@ -89,6 +89,7 @@ QuickTuneOutcome run_quick_tune(const QuickTuneJob& job, const TaskProgress& pro
     }
     // From the best this device already has (its own, a similar device's, its type's).
     out.start = quick_tune_start(dev, *k, job.size);
+    qo.also_try = quick_tune_also_try(dev, *k, job.size);  // points measured best on another device of this type
     if (hooks.started) hooks.started(out);
     out.run = quick_tune_to_file(
         *k, job.size, dev.label(), out.start,

@@ -23,6 +23,15 @@ struct TuneResult {
     std::string message;    // why it was refused or wrong
 };
 
+// A point the type defaults name for tune --quick to look at (issue 30 item 4): measured best
+// on one CPU of this type, where the fallback serves every CPU (`also_try` in
+// assets/tuning/defaults-cpu.json).
+struct TunePoint {
+    int tile = 0;
+    std::map<std::string, int64_t> params;
+    std::string from;  // where it was measured, as the file says
+};
+
 // The point quick_tune starts from on `device` at `size`: the best it already has (its
 // own, a similar device's, its type's; `note` says which), else the rung's defaults.
 struct QuickTuneStart {

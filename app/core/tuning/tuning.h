@@ -133,6 +133,12 @@ std::string default_tuning_dir();
 std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::string_view kernel,
                                            std::string_view bucket = {}, bool* same_bucket = nullptr);
 
+// The points a type-defaults file names for tune --quick to look at besides its start
+// (`"also_try": [{"tile": T, "params": {...}, "from": "..."}]` in the kernel's bucket entry):
+// those of `bucket`, in file order; unreadable entries are left out, at most kMaxAlsoTry read.
+inline constexpr int kMaxAlsoTry = 8;
+std::vector<TunePoint> also_try_in(std::string_view json_text, std::string_view kernel, std::string_view bucket);
+
 // The choice for `kernel` on the device with this slug, from the first file that has one.
 std::optional<TunedChoice> find_tuned(std::string_view slug, std::string_view kernel);
 
@@ -246,6 +252,11 @@ struct QuickTuneOptions {
     // are looked at in turn until one wins; at most this many (each look is up to 30 pairs at
     // each size).
     int confirm_candidates = 3;
+    // Points measured right after the start, before the search moves (quick_tune_also_try).
+    // With confirm_paired (quick_tune_to_file), each that verified gets a paired look, before the
+    // candidates above, whatever its one measurement in the search said: on a loaded CPU that one
+    // median of 3 can fall either side of the start's, and a named point has won looks before.
+    std::vector<TunePoint> also_try;
 };
 
 using MeasurePoint = std::function<TuneResult(int tile, const std::map<std::string, int64_t>& params)>;
@@ -309,6 +320,11 @@ bool is_tunable(const KernelSpec& kernel);
 // own, a similar device's, its type's; `note` says which), else the rung's defaults.
 QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size);
 
+// The points the type defaults (defaults-cpu.json, defaults-gpu.json: the first such file that
+// has the rung) name for tune --quick to look at on `device` at `size`'s bucket (also_try_in);
+// QuickTuneOptions::also_try.
+std::vector<TunePoint> quick_tune_also_try(const DeviceInfo& device, const KernelSpec& kernel, const ProblemSize& size);
+
 // quick_tune, then (when a point verified) the locked read-merge-write of its results
 // into `out_path` (merge_tuning, update_file_locked: atomic, never half-written), as
 // `tilescope tune --quick` and the GUI both do. A cancel (Cancelled, thrown) or a run with
@@ -317,8 +333,9 @@ QuickTuneStart quick_tune_start(const DeviceInfo& device, const KernelSpec& kern
 // in this run: when a candidate measured faster, the start and that candidate are measured
 // once more, back to back (or timed in pairs by options.confirm_paired: then each point that
 // measured faster than the start, fastest first, up to options.confirm_candidates, until one
-// wins), and the candidate is stored only if it wins again (single medians on a busy CPU vary
-// by a third); otherwise the start is stored. `QuickTuneRun::verdict`
+// wins, each of options.also_try first), and the candidate is
+// stored only if it wins again (single medians on a busy CPU vary by a third); otherwise the
+// start is stored. `QuickTuneRun::verdict`
 // says which, with the figures.
 QuickTuneRun quick_tune_to_file(const KernelSpec& kernel, const ProblemSize& size, const std::string& device_label,
                                 const QuickTuneStart& start, const MeasurePoint& measure, const QuickTuneOptions& options,
