@@ -3,7 +3,7 @@
 # pick timed at shapes that are no table row (speed7): sizes drawn here (draw-sizes, seeds printed), cuBLAS before,
 # `bench --kernel fastest` on the draw (and issue 30's held-out list, HELD; empty to leave it out), cuBLAS after.
 # speed7's sitting.sh with the held-out list back and the small files packed into one archive (8 files come back).
-# usage (from the checkout): [HELD=...] [BENCH_T=seconds] bash .carry/speed9/sitting.sh
+# usage (from the checkout): [HELD=...] [BENCH_T=seconds] bash .carry/s42/sitting.sh (session 42: speed9s script, the build.s embedded tables)
 D=.carry/s42; export LD_LIBRARY_PATH=$D/lib TILESCOPE_ICDS=$(ldconfig -p | awk '/libnvidia-opencl.so.1 /{print $NF; exit}') PYTHONUNBUFFERED=1
 export TILESCOPE_TUNING_DIR=$D/tuning   # empty: the embedded tables of the build
 B=$D/tilescope; J=/tmp/j; mkdir -p $J; export XDG_DATA_HOME=$J/xdg
