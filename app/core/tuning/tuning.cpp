@@ -843,7 +843,12 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         std::vector<LaunchConfig> round{tried[best]};
         round.insert(round.end(), near.begin(), near.end());
         const auto t1 = std::chrono::steady_clock::now();
-        const std::vector<Measurement> m2 = runner.measure_interleaved(round, ro);
+        std::vector<Measurement> m2;
+        try {
+            m2 = runner.measure_interleaved(round, ro);
+        } catch (const InputError& e) {  // a neighbour the device would not run: round 1's winner stays
+            second = "; its K-slices beside it not timed: " + shown(e.what(), 240);
+        }
         const double s2 = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         out.trial_s += s2;
         int best2 = -1;
@@ -860,7 +865,7 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         }
         char h2[160];
         std::snprintf(h2, sizeof h2, "; then its K-slices beside it (%.1f s, same launches): ", s2);
-        second = h2 + figures2 + " GFLOP/s";
+        if (!m2.empty()) second = h2 + figures2 + " GFLOP/s";
         if (best2 > 0) {  // a neighbour won: it runs, said in the pick's reason
             out.pick.choice.kernel = round[best2].kernel.name;
             out.pick.choice.params = round[best2].params;
