@@ -678,3 +678,85 @@ TEST(FastestTrial, RememberedRowsAreMergedAndBounded) {
     EXPECT_EQ(parse_size(rows.back().size), parse_size(std::to_string(kMaxFastestEntries + 1) + "x7x9"));
     EXPECT_TRUE(std::none_of(rows.begin(), rows.end(), [](const TunedChoice& c) { return parse_size(c.size) == parse_size("45"); }));
 }
+
+// The second round's points (trial_slice_neighbours): one K-slice fewer and one more beside a
+// winner that splits K; at two slices the fewer is the rung it splits (warp_tile, the same
+// parameters but SLICES); a count that runs the same slices at this K, a point already timed
+// and a point without SLICES give none.
+TEST(FastestTrial, ASplitKWinnersNeighboursAreOneSliceFewerAndOneMore) {
+    const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    const auto point = [&](const std::string& size, int64_t slices) {
+        std::map<std::string, int64_t> q = p;
+        q["SLICES"] = slices;
+        return LaunchConfig{*find_rung("splitk"), parse_size(size), 64, q};
+    };
+    const auto slices = [](const LaunchConfig& c) { return c.params.count("SLICES") ? c.params.at("SLICES") : int64_t{1}; };
+    // K 1001: 126 phases of 8; 3, 4 and 5 slices are each a different split.
+    std::vector<LaunchConfig> n = trial_slice_neighbours(point("301x299x1001", 4), {});
+    ASSERT_EQ(n.size(), 2u);
+    EXPECT_EQ(n[0].kernel.name, "splitk");
+    EXPECT_EQ(slices(n[0]), 3);
+    EXPECT_EQ(slices(n[1]), 5);
+    EXPECT_EQ(n[0].tile, 64);
+    // Two slices: the fewer is warp_tile at the same point.
+    n = trial_slice_neighbours(point("301x299x1001", 2), {});
+    ASSERT_EQ(n.size(), 2u);
+    EXPECT_EQ(n[0].kernel.name, "warp_tile");
+    EXPECT_EQ(n[0].params, p);
+    EXPECT_EQ(slices(n[1]), 3);
+    // A neighbour already timed is left out.
+    n = trial_slice_neighbours(point("301x299x1001", 4), {point("301x299x1001", 5)});
+    ASSERT_EQ(n.size(), 1u);
+    EXPECT_EQ(slices(n[0]), 3);
+    // K 24: 3 phases; 4 slices run 3, as 3 and 5 do: nothing new to time.
+    EXPECT_TRUE(trial_slice_neighbours(point("301x299x24", 4), {}).empty());
+    // No SLICES: no second round.
+    EXPECT_TRUE(trial_slice_neighbours(LaunchConfig{*find_rung("warp_tile"), parse_size("301x299x1001"), 64, p}, {}).empty());
+}
+
+// On PoCL, at a shape between two splitk rows of 4 and 5 slices: the rows' two points are timed
+// (round 1), then the winner again beside its neighbour not yet timed (round 2, same launches: 3
+// slices beside 4, 6 beside 5); the fastest of round 2 runs, verified, is remembered, and the
+// reason gives both rounds' figures.
+TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const TuningSandbox sandbox("slices", true);
+    const fs::path& dir = sandbox.dir;
+    const nlohmann::json p = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    nlohmann::json p4 = p, p5 = p;
+    p4["SLICES"] = 4;
+    p5["SLICES"] = 5;
+    nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("40x40x900", "splitk", 64, p4, 5), entry("90x90x1500", "splitk", 64, p5, 5)};
+    write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
+    const unsigned seed = std::random_device{}();
+    std::mt19937 rng(seed);
+    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    const std::string size = std::to_string(odd(45, 85)) + "x" + std::to_string(odd(45, 85)) + "x" + std::to_string(odd(1001, 1399));
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": size " + size);
+    std::printf("FastestTrial slices seed %u: size %s\n", seed, size.c_str());
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size " + size + " --reps 1 --warmup 0 --json " + (dir / "b.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json b = nlohmann::json::parse(slurp(dir / "b.json"))[0];
+    ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
+    const nlohmann::json& trials = b["pick_trials"];
+    ASSERT_EQ(trials.size(), 4u) << trials.dump();
+    for (const auto& t : trials) EXPECT_EQ(t["verified"], true) << t.dump();
+    for (size_t i = 0; i < trials.size(); ++i) EXPECT_EQ(trials[i]["round"], i < 2 ? 1 : 2) << trials.dump();
+    const size_t w1 = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? 0 : 1;
+    // Round 2: the winner first, then its neighbour that round 1 did not time.
+    EXPECT_EQ(trials[2]["params"], trials[w1]["params"]);
+    const int64_t s = trials[w1]["params"]["SLICES"];
+    EXPECT_EQ(trials[3]["params"]["SLICES"], s == 4 ? 3 : 6) << trials.dump();
+    const size_t w2 = trials[3]["gflops"].get<double>() > trials[2]["gflops"].get<double>() ? 3 : 2;
+    EXPECT_EQ(b["kernel"], "splitk");
+    EXPECT_EQ(b["params"]["SLICES"], trials[w2]["params"]["SLICES"]) << b.dump();
+    EXPECT_EQ(b["verified"], true);
+    const std::string reason = b["pick_reason"];
+    EXPECT_NE(reason.find("; then its K-slices beside it ("), std::string::npos) << reason;
+    EXPECT_EQ(reason.find(" runs; remembered") != std::string::npos, w2 != 2) << reason;
+    const nlohmann::json kept = nlohmann::json::parse(slurp(dir / "xdg" / "tilescope" / "tuning" / timed_picks_file(pocl)));
+    ASSERT_EQ(kept["fastest"].size(), 1u) << kept.dump();
+    EXPECT_EQ(kept["fastest"][0]["params"], trials[w2]["params"]);
+    fs::remove_all(dir);
+}

@@ -80,9 +80,10 @@ const char* kHelp =
     "       similar device's, then the type defaults); one line \"picked ...\" says why, and --json's\n"
     "       records add \"picked\": \"fastest\" and \"pick_reason\". A size that is no row of the\n"
     "       table has the distinct points of its 3 nearest rows timed there first (1 warm-up, 2\n"
-    "       launches each, verified; records add \"pick_trials\" and \"pick_trial_s\"); the fastest\n"
-    "       runs and is remembered in the user's tuning folder (<device>.timed.json), so the next\n"
-    "       run at that size times nothing.\n"
+    "       launches each, verified; records add \"pick_trials\" and \"pick_trial_s\"); a winner that\n"
+    "       splits K is timed again beside the same point with one K-slice fewer and one more\n"
+    "       (its trials' \"round\": 2); the fastest runs and is remembered in the user's tuning\n"
+    "       folder (<device>.timed.json), so the next run at that size times nothing.\n"
     "  T    the tile size TS (default: the device's tuned value, else each kernel's own)\n"
     "  --param NAME=V  a tunable parameter of the kernel (repeatable; tilescope tune finds good\n"
     "       ones). Without --tile or --param, tuned values for the device (assets/tuning/) are\n"
@@ -404,7 +405,7 @@ int cmd_bench(const std::vector<std::string>& args) {
                     nlohmann::json trials = nlohmann::json::array();
                     for (const PickTrial& t : picks[i].trials)
                         trials.push_back({{"kernel", t.kernel}, {"tile", t.tile}, {"params", t.params}, {"row", t.row},
-                                          {"gflops", t.gflops}, {"verified", t.verified}});
+                                          {"gflops", t.gflops}, {"verified", t.verified}, {"round", t.round}});
                     list[i]["pick_trials"] = trials;
                     list[i]["pick_trial_s"] = picks[i].trial_s;
                 }

@@ -526,6 +526,8 @@ std::optional<TunedChoice> nearest_fastest(const std::string& text, const Proble
 
 // The point's balance swap and its one line of why (pick_fastest's tail).
 void finish_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick& pick);
+// Its one line of why alone (the reason), for the point as it stands.
+void explain_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick& pick);
 
 }  // namespace
 
@@ -675,6 +677,11 @@ void finish_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick&
                 found->note += why;
             }
         }
+    explain_pick(device, size, *found);
+}
+
+void explain_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick& pick) {
+    FastestPick* found = &pick;
     const TunedChoice& c = found->choice;
     size_t groups = 0;
     try {
@@ -710,6 +717,66 @@ LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool 
     c.tuning_note = "fastest, " + pick.note;
     c.tuning_origin = pick.choice.origin;
     return c;
+}
+
+namespace {
+
+int64_t param_of(const LaunchConfig& c, const char* name, int64_t otherwise) {
+    const auto it = c.params.find(name);
+    return it == c.params.end() ? otherwise : it->second;
+}
+
+// How many K-slices a point makes at its size: SLICES asks, ceil(P / ceil(P / SLICES)) run
+// (P the phases, ceil(K / TSK)); 1 for a point that does not split K.
+int64_t slices_run(const LaunchConfig& c) {
+    const int64_t s = param_of(c, "SLICES", 1), tsk = std::max<int64_t>(1, param_of(c, "TSK", 1));
+    const int64_t p = std::max<int64_t>(1, (c.size.K + tsk - 1) / tsk), pps = (p + s - 1) / std::max<int64_t>(1, s);
+    return (p + pps - 1) / pps;
+}
+
+std::string slices_label(const LaunchConfig& c) {
+    return c.params.count("SLICES") ? "SLICES=" + std::to_string(param_of(c, "SLICES", 1)) : std::string("no split");
+}
+
+}  // namespace
+
+std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
+    std::vector<LaunchConfig> out;
+    const auto it = winner.params.find("SLICES");
+    if (it == winner.params.end() || winner.kernel.custom || !winner.kernel.find_param("SLICES")) return out;
+    const int64_t s = it->second, runs = slices_run(winner);
+    const auto known = [&](const LaunchConfig& c) {
+        const auto same = [&](const LaunchConfig& t) {
+            return t.kernel.name == c.kernel.name && t.tile == c.tile && t.params == c.params;
+        };
+        return std::any_of(tried.begin(), tried.end(), same) || std::any_of(out.begin(), out.end(), same);
+    };
+    for (const int64_t v : {s - 1, s + 1}) {
+        LaunchConfig c = winner;
+        if (v == 1) {
+            // One slice is the rung it splits (compares_with: splitk's is warp_tile), when that
+            // rung takes the same parameters but SLICES.
+            const KernelSpec* whole = winner.kernel.compares_with.empty() ? nullptr : find_rung(winner.kernel.compares_with);
+            if (!whole || whole->find_param("SLICES")) continue;
+            std::map<std::string, int64_t> params = winner.params;
+            params.erase("SLICES");
+            if (std::any_of(params.begin(), params.end(), [&](const auto& p) { return whole->find_param(p.first) == nullptr; })) continue;
+            c.kernel = *whole;
+            c.params = std::move(params);
+        } else if (v >= 2) {
+            c.params["SLICES"] = v;
+            if (slices_run(c) == runs) continue;  // the same slices at this K
+        } else {
+            continue;
+        }
+        try {
+            resolve(c);
+        } catch (const InputError&) {
+            continue;
+        }
+        if (!known(c)) out.push_back(std::move(c));
+    }
+    return out;
 }
 
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
@@ -758,6 +825,57 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
     char head[160];
     std::snprintf(head, sizeof head, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ", ms.size(),
                   out.trial_s);
+    // Round two: a winner that splits K is timed again beside its own point with one slice
+    // fewer and one more (trial_slice_neighbours); the fastest of that round runs. The rows'
+    // slice counts were measured at other shapes, and at this one the best count can differ.
+    std::string second;
+    double best_gflops = ms[best].gflops;
+    std::vector<LaunchConfig> near;
+    for (LaunchConfig& c : trial_slice_neighbours(tried[best], tried)) {
+        try {
+            runner.validate(c);
+        } catch (const InputError&) {
+            continue;
+        }
+        near.push_back(std::move(c));
+    }
+    if (!near.empty()) {
+        std::vector<LaunchConfig> round{tried[best]};
+        round.insert(round.end(), near.begin(), near.end());
+        const auto t1 = std::chrono::steady_clock::now();
+        std::vector<Measurement> m2;
+        try {
+            m2 = runner.measure_interleaved(round, ro);
+        } catch (const InputError& e) {  // a neighbour the device would not run: round 1's winner stays
+            second = "; its K-slices beside it not timed: " + shown(e.what(), 240);
+        }
+        const double s2 = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        out.trial_s += s2;
+        int best2 = -1;
+        std::string figures2;
+        for (size_t i = 0; i < m2.size() && i < round.size(); ++i) {
+            const bool good = m2[i].gflops > 0 && (!m2[i].checked || m2[i].verification.verified);
+            out.trials.push_back(PickTrial{round[i].kernel.name, round[i].tile, round[i].params, ok[best]->choice.size,
+                                           good ? m2[i].gflops : 0, good, 2});
+            char f[160];
+            std::snprintf(f, sizeof f, "%s%s %s %.0f%s", i ? ", " : "", round[i].kernel.name.c_str(), slices_label(round[i]).c_str(),
+                          m2[i].gflops, good ? "" : " (did not verify)");
+            figures2 += f;
+            if (good && (best2 < 0 || m2[i].gflops > m2[best2].gflops)) best2 = static_cast<int>(i);
+        }
+        char h2[160];
+        std::snprintf(h2, sizeof h2, "; then its K-slices beside it (%.1f s, same launches): ", s2);
+        if (!m2.empty()) second = h2 + figures2 + " GFLOP/s";
+        if (best2 > 0) {  // a neighbour won: it runs, said in the pick's reason
+            out.pick.choice.kernel = round[best2].kernel.name;
+            out.pick.choice.params = round[best2].params;
+            out.pick.note += "; " + slices_label(round[best2]) + " here (timed beside the row's " + slices_label(round[0]) + ")";
+            explain_pick(device, size, out.pick);
+            tried[best] = round[best2];
+            best_gflops = m2[best2].gflops;
+            second += "; " + round[best2].kernel.name + " " + slices_label(round[best2]) + " runs";
+        }
+    }
     std::string remembered;
     const std::string path = user_tuning_dir() + "/" + timed_picks_file(device);
     try {
@@ -765,13 +883,13 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         std::filesystem::create_directories(user_tuning_dir(), ec);
         update_file_locked(path, [&](const std::string& current) {
             return merge_fastest_row(current, device.label(), tried[best].kernel.name, size, tried[best].tile, tried[best].params,
-                                     ms[best].gflops, "tilescope bench --kernel fastest (timed here)");
+                                     best_gflops, "tilescope bench --kernel fastest (timed here)");
         });
         remembered = "; remembered as the row for " + size.label() + " in '" + shown(path, 400) + "' (no trial next time)";
     } catch (const InputError& e) {
         remembered = "; not remembered: '" + shown(path, 400) + "': " + shown(e.what(), 240);
     }
-    out.pick.reason = std::string(head) + figures + " GFLOP/s; nearest rows " + rows + remembered + ". " + out.pick.reason;
+    out.pick.reason = std::string(head) + figures + " GFLOP/s; nearest rows " + rows + second + remembered + ". " + out.pick.reason;
     return out;
 }
 

@@ -276,6 +276,7 @@ struct PickTrial {
     std::string row;       // the table row it came from ("3001x555x2555")
     double gflops = 0;     // of the trial's launches (0 when it did not verify)
     bool verified = false;
+    int round = 1;         // 1: the rows' points; 2: the winner beside its K-slice neighbours
 };
 struct TimedPick {
     FastestPick pick;               // the point to run; its reason says how it was chosen
@@ -291,8 +292,18 @@ inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are t
 // of this shape in user_tuning_dir()/timed_picks_file (a damaged file there is left as it is;
 // the reason says it was not remembered). `options` gives the cancel flag and progress lines
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
+// Then, when the fastest point splits K (splitk's SLICES), a second round (PickTrial::round 2)
+// times it again beside trial_slice_neighbours, the same launches each; the fastest of that
+// round runs and is remembered. The rows' slice counts were measured at other shapes: at the
+// sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
                                             const RunOptions& options);
+
+// The points beside a trial's winner that splits K: one slice fewer and one more (SLICES - 1 and
+// + 1), where that changes how many slices run at its K; one slice is the rung it splits
+// (compares_with, warp_tile for splitk) with the same parameters. Points in `tried` and points
+// that no longer resolve are left out. None for a point without SLICES.
+std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
 // The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
 LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
