@@ -2,9 +2,9 @@
 # Issue 30 item 4: cpu_panel as a share of the peak, on this machine's CPU (PoCL), timed in pairs
 # so that a machine others load does not decide the figure. Each run, in a fresh, empty tuning
 # folder: `tilescope ceilings --against cpu_panel` at 1024, 1000 and 1234 from the fallback alone
-# (each pair launches the peak kernel and cpu_panel one right after the other; the share is the
-# median of the pairs' own ratios); `tune --quick` at 1024; the paired share again at the three
-# sizes. Repeats RUNS times and prints every run and the worst of them, by wall time (the
+# (each pair launches the peak kernel and cpu_panel one right after the other, every size's pairs
+# in the same rounds since cpu8; the share is the median of the pairs' own ratios); `tune --quick`
+# at 1024; the paired share again at the three sizes. Repeats RUNS times and prints every run and the worst of them, by wall time (the
 # pairs' ratios of GFLOP/s) and by CPU time (of GFLOP per CPU-second of the process).
 # usage: scripts/cpu_peak_share.sh RUNS OUTDIR [PAIRS]   (PAIRS default 20; TILESCOPE_BIN: the binary,
 #        default build/tilescope)

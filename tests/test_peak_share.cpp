@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +93,70 @@ TEST(PairedPeak, ThePeakLaunchDoesAboutTheRungsFlops) {
     EXPECT_EQ(paired_peak_size(1e3, true, 132).K, 1024);
 }
 
+// Fake timings, no device: pair i is the i-th launch of each; a ratio is the rung's GFLOP/s over
+// the peak's in the same pair, by wall and by CPU time; an unverified rung has no ratio.
+TEST(PairedShareOf, EachPairsOwnRatioByWallAndCpuTimeNoneUnverified) {
+    const ProblemSize peak_size{1024, 64, 16384};  // 2.147 GFLOP a launch
+    const double peak_flops = 2.0 * 1024 * 64 * 16384, rung_flops = 2.0 * 1024 * 1024 * 1024;
+    Measurement peak, rung;
+    peak.times_s = {0.010, 0.020, 0.010};     // the second pair met a load: both took twice as long
+    rung.times_s = {0.011, 0.022, 0.0125};
+    peak.cpu_times_s = {0.02, 0.02, 0.0};     // the third peak took no CPU time we saw: no CPU ratio
+    rung.cpu_times_s = {0.022, 0.024, 0.025};
+    rung.checked = true;
+    rung.verification.verified = true;
+    PairedShare ps = paired_share_of(peak, rung, peak_size, rung_flops);
+    ASSERT_EQ(ps.ratios.size(), 3u);
+    const double f = rung_flops / peak_flops;
+    EXPECT_NEAR(ps.ratios[0], f * 0.010 / 0.011, 1e-12);
+    EXPECT_NEAR(ps.ratios[1], f * 0.020 / 0.022, 1e-12);  // the load weighed on both: the same ratio
+    EXPECT_NEAR(ps.ratios[2], f * 0.010 / 0.0125, 1e-12);
+    EXPECT_NEAR(ps.share.median, f * 0.010 / 0.011, 1e-12);
+    EXPECT_NEAR(ps.peak_gflops[1], peak_flops / 0.020 * 1e-9, 1e-9);
+    EXPECT_NEAR(ps.rung_gflops[2], rung_flops / 0.0125 * 1e-9, 1e-9);
+    ASSERT_EQ(ps.cpu_ratios.size(), 2u);
+    EXPECT_NEAR(ps.cpu_ratios[0], f * 0.02 / 0.022, 1e-12);
+    EXPECT_NEAR(ps.cpu_ratios[1], f * 0.02 / 0.024, 1e-12);
+    EXPECT_DOUBLE_EQ(ps.peak_flops, peak_flops);
+    rung.verification.verified = false;
+    ps = paired_share_of(peak, rung, peak_size, rung_flops);
+    EXPECT_TRUE(ps.ratios.empty());
+    EXPECT_TRUE(ps.cpu_ratios.empty());
+    EXPECT_EQ(ps.share.count, 0);
+}
+
+// Why every size's pairs share the rounds (cpu8). Fake timings of two sizes that run at the same
+// share, 30 pairs, with a load the peak kernel does not feel (others' memory traffic: the peak
+// touches no memory) slowing the rung by a fifth in a third of the sitting. Timed one size after
+// the other, the load falls on the later size's pairs alone and opens a gap between the two; in
+// the same rounds it falls on both alike and the two medians stay level.
+TEST(PairedShareOf, ALoadThePeakDoesNotFeelFallsOnEverySizeWhenTheyShareTheRounds) {
+    const ProblemSize peak_size{1024, 64, 16384};
+    const double flops = 2.0 * 1024 * 64 * 16384;  // both sizes' rungs do the peak's FLOPs here
+    const int pairs = 30, slots = 2 * pairs;          // one slot a pair, the sitting in time order
+    const auto slowed = [&](int slot) { return slot >= slots / 2 && slot < slots / 2 + slots / 3; };
+    const auto share_of = [&](const std::vector<int>& slots_of_size) {
+        Measurement peak, rung;
+        for (const int slot : slots_of_size) {
+            peak.times_s.push_back(0.010);
+            rung.times_s.push_back(slowed(slot) ? 0.012 * 1.2 : 0.012);  // the rung alone is slowed
+        }
+        return paired_share_of(peak, rung, peak_size, flops).share.median;
+    };
+    std::vector<int> seq_a, seq_b, turn_a, turn_b;
+    for (int i = 0; i < pairs; ++i) {
+        seq_a.push_back(i);              // one size after the other: a's 30 pairs, then b's
+        seq_b.push_back(pairs + i);
+        turn_a.push_back(2 * i);         // the same rounds: a, b, a, b, ...
+        turn_b.push_back(2 * i + 1);
+    }
+    const double level = 0.010 / 0.012;
+    EXPECT_NEAR(share_of(seq_a), level, 1e-12);
+    EXPECT_LT(share_of(seq_b), level * 0.9);                      // the load lands on b alone: a gap
+    EXPECT_NEAR(share_of(turn_a), share_of(turn_b), 1e-12);       // on both alike: none
+    EXPECT_GT(share_of(seq_a) - share_of(seq_b), 10 * std::abs(share_of(turn_a) - share_of(turn_b)) + 0.05);
+}
+
 // Rounds of several launches: each config gets one time a round and is verified as measure()
 // verifies it, including a rung that runs on padded copies (cpu_panel at 37x29x45).
 TEST(MeasureInterleaved, EachConfigIsTimedOnceARoundAndVerified) {
@@ -124,6 +189,33 @@ TEST(MeasureInterleaved, EachConfigIsTimedOnceARoundAndVerified) {
     EXPECT_THROW(runner.measure_interleaved(configs, ro), InputError);
 }
 
+// measure_paired_shares: two sizes in the same rounds (as many rounds as pairs, not twice as
+// many), one verified share per size, each with a ratio a pair, on PoCL at tiny sizes.
+TEST(MeasurePairedShares, EverySizeGetsAPairInEachRound) {
+    const DeviceInfo& pocl = select_device("pocl");
+    Runner runner(pocl);
+    const KernelSpec& panel = *find_rung("cpu_panel");
+    const std::vector<LaunchConfig> rungs = {LaunchConfig{panel, parse_size("64"), panel.default_tile},
+                                             LaunchConfig{panel, parse_size("45x37x29"), panel.default_tile}};
+    RunOptions ro;
+    int rounds = 0;
+    ro.progress = [&](const std::string& line) { rounds += line.rfind("round ", 0) == 0; };
+    const std::vector<PairedShare> s = measure_paired_shares(runner, rungs, 4, 1, ro);
+    EXPECT_EQ(rounds, 4);
+    ASSERT_EQ(s.size(), 2u);
+    for (size_t i = 0; i < s.size(); ++i) {
+        EXPECT_EQ(s[i].rung.size, rungs[i].size);
+        EXPECT_EQ(s[i].peak.kernel, "ceiling_flops");
+        EXPECT_TRUE(s[i].rung.verification.verified) << s[i].rung.verification.summary();
+        EXPECT_EQ(s[i].ratios.size(), 4u);
+        EXPECT_EQ(s[i].share.count, 4);
+        EXPECT_GT(s[i].share.median, 0);
+        // Each size its own peak launch, sized to that size's FLOPs.
+        EXPECT_EQ(s[i].peak_size, paired_peak_size(resolve(rungs[i]).flops, pocl.is_gpu, pocl.compute_units));
+    }
+    EXPECT_THROW(measure_paired_shares(runner, rungs, 0, 1, ro), InputError);
+}
+
 // The subcommand at tiny sizes: one block per size with the median share inside its spread,
 // the host CPU and the load; --json has every pair.
 TEST(CeilingsAgainst, PrintsThePairedShareAndWritesEveryPair) {
@@ -136,6 +228,7 @@ TEST(CeilingsAgainst, PrintsThePairedShareAndWritesEveryPair) {
     EXPECT_NE(out.find("load average after (1, 5, 15 min): "), std::string::npos) << out;
     EXPECT_NE(out.find("cpu_panel TS="), std::string::npos) << out;
     EXPECT_NE(out.find("[padded to 45x48x29, copies timed]"), std::string::npos) << out;
+    EXPECT_NE(out.find("sizes timed in turn: each of the 3 rounds launches every size's pair"), std::string::npos) << out;
     size_t n = 0;
     for (size_t at = 0; (at = out.find("share of the peak, median of the pairs: ", at)) != std::string::npos; ++at) ++n;
     EXPECT_EQ(n, 2u) << out;
@@ -144,6 +237,7 @@ TEST(CeilingsAgainst, PrintsThePairedShareAndWritesEveryPair) {
     EXPECT_EQ(j["against"], "cpu_panel");
     EXPECT_FALSE(j["host_cpu"].get<std::string>().empty());
     EXPECT_EQ(j["load_before"].size(), 3u);
+    EXPECT_EQ(j["sizes_in_turn"], true);
     ASSERT_EQ(j["results"].size(), 2u);
     for (const auto& r : j["results"]) {
         EXPECT_TRUE(r["verified"].get<bool>());
@@ -177,6 +271,7 @@ TEST(CeilingsAgainst, PrintsThePairedShareAndWritesEveryPair) {
     EXPECT_EQ(g["tile"], 16);
     EXPECT_EQ(g["params"]["WPTM"], 4);
     EXPECT_EQ(g["params_source"], "given");
+    EXPECT_EQ(nlohmann::json::parse(slurp(dir / "given.json"))["sizes_in_turn"], false);  // one size: nothing to share
     fs::remove_all(dir);
 }
 

@@ -65,7 +65,10 @@ const char* kHelp =
     "--against K: rung K's share of the peak, timed in pairs. Each pair launches the peak\n"
     "kernel and K at S (default 1024) one right after the other, A B then B A, the peak sized\n"
     "to about K's FLOPs, so both meet the same moment's load; P pairs (default 30) after W\n"
-    "untimed ones (default 2). Prints the median of the pairs' ratios (K's GFLOP/s over the\n"
+    "untimed ones (default 2). Several sizes are timed in the same P rounds, each round one\n"
+    "pair at every size, so a load the peak does not feel (others' memory traffic: the peak\n"
+    "touches no memory) weighs on every size alike (JSON: \"sizes_in_turn\").\n"
+    "Prints the median of the pairs' ratios (K's GFLOP/s over the\n"
     "peak's in the same pair), the middle half and the extremes of those ratios, both kernels'\n"
     "median GFLOP/s, the same pairs by CPU time (GFLOP per CPU-second of this process: what\n"
     "each kernel did with the CPU it got, on a CPU device), the host CPU and the load average\n"
@@ -131,14 +134,23 @@ int run_paired(const Options& o) {
     std::fflush(out);
     nlohmann::json results = nlohmann::json::array();
     bool all_verified = true;
-    for (const LaunchConfig& c : configs) {
-        RunOptions ro;
-        ro.cancelled = interrupted;
-        const std::string what = c.kernel.name + " " + c.size.label();
-        ro.progress = [&](const std::string& line) { std::fprintf(stderr, "ceilings: %s: %s\n", what.c_str(), line.c_str()); };
-        const auto before = load_average();
-        const PairedShare ps = measure_paired_share(runner, c, pairs, warmup, ro);
-        const auto after = load_average();
+    // Every size's pairs in the same rounds (measure_paired_shares): a load the peak kernel does
+    // not feel falls on every size alike, not on the one being timed when it came.
+    if (configs.size() > 1)
+        std::fprintf(out, "sizes timed in turn: each of the %d rounds launches every size's pair (peak, then %s; reversed on odd rounds)\n",
+                     pairs, rung->name.c_str());
+    std::fflush(out);
+    RunOptions ro;
+    ro.cancelled = interrupted;
+    std::string what = rung->name + " ";
+    for (size_t i = 0; i < configs.size(); ++i) what += (i ? "," : "") + configs[i].size.label();
+    ro.progress = [&](const std::string& line) { std::fprintf(stderr, "ceilings: %s: %s\n", what.c_str(), line.c_str()); };
+    const auto before = load_average();
+    const std::vector<PairedShare> shares = measure_paired_shares(runner, configs, pairs, warmup, ro);
+    const auto after = load_average();
+    for (size_t ci = 0; ci < configs.size(); ++ci) {
+        const LaunchConfig& c = configs[ci];
+        const PairedShare& ps = shares[ci];
         const Measurement& m = ps.rung;
         const bool verified = !m.checked || m.verification.verified;
         all_verified = all_verified && verified;
@@ -202,7 +214,7 @@ int run_paired(const Options& o) {
     if (json_path) {
         const nlohmann::json j = {{"device", device.label()}, {"host_cpu", cpu},           {"logical_cores", cores},
                                   {"against", name},          {"load_before", load_before}, {"load_after", load_after},
-                                  {"results", results}};
+                                  {"sizes_in_turn", configs.size() > 1},                    {"results", results}};
         write_file_atomically(*json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
     }
     if (!all_verified) std::fprintf(stderr, "ceilings: %s did NOT verify; no share is reported for it\n", name.c_str());

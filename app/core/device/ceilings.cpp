@@ -113,38 +113,57 @@ ProblemSize paired_peak_size(double flops, bool gpu, unsigned units) {
     return ProblemSize{rows, 64, K};
 }
 
-PairedShare measure_paired_share(Runner& runner, const LaunchConfig& rung, int pairs, int warmup, const RunOptions& options) {
-    if (pairs < 1) throw InputError("--pairs " + std::to_string(pairs) + ": accepted: an integer of at least 1");
+PairedShare paired_share_of(Measurement peak, Measurement rung, const ProblemSize& peak_size, double rung_flops) {
     PairedShare out;
-    const ResolvedLaunch launch = resolve(rung);
-    out.peak_size = paired_peak_size(launch.flops, runner.device().is_gpu, runner.device().compute_units);
-    out.peak_flops = 2.0 * static_cast<double>(out.peak_size.M) * static_cast<double>(out.peak_size.N) *
-                     static_cast<double>(out.peak_size.K);
-    const LaunchConfig peak{ceiling_kernel("ceiling_flops"), out.peak_size, 64,
-                            {{"CHAINS", peak_chains(runner)}}, "given"};
-    RunOptions ro = options;
-    ro.reps = pairs;
-    ro.warmup = warmup;
-    std::vector<Measurement> m = runner.measure_interleaved({peak, rung}, ro);
-    out.peak = std::move(m[0]);
-    out.rung = std::move(m[1]);
+    out.peak_size = peak_size;
+    out.peak_flops = 2.0 * static_cast<double>(peak_size.M) * static_cast<double>(peak_size.N) * static_cast<double>(peak_size.K);
+    out.peak = std::move(peak);
+    out.rung = std::move(rung);
     const bool verified = !out.rung.checked || out.rung.verification.verified;
     for (size_t i = 0; i < out.peak.times_s.size() && i < out.rung.times_s.size(); ++i) {
         const double p = out.peak.times_s[i] > 0 ? out.peak_flops / out.peak.times_s[i] * 1e-9 : 0;
-        const double r = out.rung.times_s[i] > 0 && verified ? launch.flops / out.rung.times_s[i] * 1e-9 : 0;
+        const double r = out.rung.times_s[i] > 0 && verified ? rung_flops / out.rung.times_s[i] * 1e-9 : 0;
         out.peak_gflops.push_back(p);
         out.rung_gflops.push_back(r);
-        if (p > 0) out.ratios.push_back(r / p);
+        if (p > 0 && verified) out.ratios.push_back(r / p);
     }
     for (size_t i = 0; verified && i < out.peak.cpu_times_s.size() && i < out.rung.cpu_times_s.size(); ++i) {
         const double p = out.peak.cpu_times_s[i], r = out.rung.cpu_times_s[i];
-        if (p > 0 && r > 0) out.cpu_ratios.push_back((launch.flops / r) / (out.peak_flops / p));
+        if (p > 0 && r > 0) out.cpu_ratios.push_back((rung_flops / r) / (out.peak_flops / p));
     }
     out.share = spread_of(out.ratios);
     out.cpu_share = spread_of(out.cpu_ratios);
     out.peak_median_gflops = spread_of(out.peak_gflops).median;
     out.rung_median_gflops = spread_of(out.rung_gflops).median;
     return out;
+}
+
+std::vector<PairedShare> measure_paired_shares(Runner& runner, const std::vector<LaunchConfig>& rungs, int pairs, int warmup,
+                                               const RunOptions& options) {
+    if (pairs < 1) throw InputError("--pairs " + std::to_string(pairs) + ": accepted: an integer of at least 1");
+    std::vector<LaunchConfig> configs;  // peak_1 rung_1 peak_2 rung_2 ...: each pair back to back in every round
+    std::vector<ProblemSize> peak_sizes;
+    std::vector<double> flops;
+    for (const LaunchConfig& rung : rungs) {
+        const ResolvedLaunch launch = resolve(rung);
+        peak_sizes.push_back(paired_peak_size(launch.flops, runner.device().is_gpu, runner.device().compute_units));
+        flops.push_back(launch.flops);
+        configs.push_back(LaunchConfig{ceiling_kernel("ceiling_flops"), peak_sizes.back(), 64,
+                                       {{"CHAINS", peak_chains(runner)}}, "given"});
+        configs.push_back(rung);
+    }
+    RunOptions ro = options;
+    ro.reps = pairs;
+    ro.warmup = warmup;
+    std::vector<Measurement> m = runner.measure_interleaved(configs, ro);
+    std::vector<PairedShare> out;
+    for (size_t i = 0; i < rungs.size(); ++i)
+        out.push_back(paired_share_of(std::move(m[2 * i]), std::move(m[2 * i + 1]), peak_sizes[i], flops[i]));
+    return out;
+}
+
+PairedShare measure_paired_share(Runner& runner, const LaunchConfig& rung, int pairs, int warmup, const RunOptions& options) {
+    return std::move(measure_paired_shares(runner, {rung}, pairs, warmup, options).front());
 }
 
 }  // namespace tilescope

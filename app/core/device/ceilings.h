@@ -61,4 +61,21 @@ ProblemSize paired_peak_size(double flops, bool gpu, unsigned units);
 // ignored). Throws InputError (the rung's limits, build) or Cancelled.
 PairedShare measure_paired_share(Runner& runner, const LaunchConfig& rung, int pairs, int warmup, const RunOptions& options);
 
+// Several rungs (one rung at several sizes, as `ceilings --against K --size 1024,1000,1234`),
+// each paired with its own peak launch, all timed in the same rounds: round r launches
+// peak_1 rung_1 peak_2 rung_2 ... and the reverse on odd rounds (Runner::measure_interleaved),
+// so each pair stays back to back and every size meets the same moments. Pairing with the peak
+// cancels a load that takes the cores; it cannot cancel one the peak kernel does not feel (it
+// touches no memory, so others' memory traffic slows the rung alone). Timed one size after
+// the other, such a load falls on whichever size was being timed (issue 30 item 4, cpu8:
+// 1234^3 12.7 points below 1024^3 in one run while the peak stayed level); in the same rounds
+// it falls on every size alike. One PairedShare per rung, in order. Throws like the above.
+std::vector<PairedShare> measure_paired_shares(Runner& runner, const std::vector<LaunchConfig>& rungs, int pairs, int warmup,
+                                               const RunOptions& options);
+
+// Pure: a rung's paired share from its launches and its peak's, pair i being the i-th time of
+// each: the ratios of GFLOP/s (none where the rung did not verify), the same by CPU time where
+// both launches took some, and their spreads. `rung_flops`: the user's product (2*M*N*K).
+PairedShare paired_share_of(Measurement peak, Measurement rung, const ProblemSize& peak_size, double rung_flops);
+
 }  // namespace tilescope
