@@ -53,7 +53,7 @@ TEST(CacheCli, JsonCarriesTheContractsNamesAndConsistentSums) {
     EXPECT_EQ(keys(c), (std::set<std::string>{"profile", "params", "totals", "bounds", "buffers", "lines"}));
     EXPECT_EQ(keys(c["params"]), (std::set<std::string>{"l1_kb", "l2_kb", "line", "sector", "ways", "cus", "resident",
                                                           "inflight_rounds", "merge_clusters", "hashed_sets", "drift",
-                                                          "age_pace", "deal"}));
+                                                          "age_pace", "l2_halves", "l2_copy_ways", "deal"}));
     const std::set<std::string> counts = {"l1_sectors",      "l1_hit_sectors",  "l2_sectors",
                                           "l2_hit_sectors", "l2_merged_sectors", "dram_read_bytes", "dram_write_bytes"};
     EXPECT_EQ(keys(c["totals"]), counts);

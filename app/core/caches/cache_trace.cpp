@@ -128,6 +128,8 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.hashed_sets = j.value("hashed_sets", false);
     c.drift = j.value("drift", 0.0);
     c.age_pace = j.value("age_pace", 0.0);
+    c.l2_halves = j.value("l2_halves", 1u);
+    c.l2_copy_ways = j.value("l2_copy_ways", c.ways);
     if (j.contains("deal_order")) c.deal_order = j.at("deal_order").get<std::vector<uint32_t>>();
     p.occupancy = j.value("occupancy", "");
     if (j.contains("registers")) {
@@ -296,6 +298,8 @@ json cache_report_to_json(const CacheReport& r) {
                    {"hashed_sets", r.params.hashed_sets},
                    {"drift", r.params.drift},
                    {"age_pace", r.params.age_pace},
+                   {"l2_halves", r.params.l2_halves},
+                   {"l2_copy_ways", r.params.l2_copy_ways},
                    {"deal", r.params.deal_order.empty() ? std::string("round-robin")
                                                         : "recorded order, " + std::to_string(r.params.deal_order.size()) + " groups"}};
     j["totals"] = counts_json(r.totals);
