@@ -225,6 +225,17 @@ TEST(CacheCli, ASampledKernelFromAFileStandsInForTheWholeLaunch) {
     EXPECT_EQ(s["caches"]["totals"], w["caches"]["totals"]);
 }
 
+// Oclgrind reports 128 MiB per buffer, but keeps buffers in host memory: a sampled launch whose C is
+// 128.3 MiB (issue 31, cache8: 6,144^3's A is 144 MiB) is traced, not refused; K = 16 keeps it cheap.
+TEST(CacheCli, ASampleMayHoldABufferPastTheEmulatorsNominal128MiB) {
+    const Result r = run("trace --kernel naive --size 8200x4100x16 --sample 2 --no-checks --caches teaching "
+                         "--model-groups 64 --json -");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["sample"]["groups_traced"], 4);
+    EXPECT_EQ(j["sample"]["groups_modelled"], 64);
+}
+
 TEST(CacheCli, ASampleStandsInForTheWholeLaunch) {
     const Result whole = run("trace --kernel tiled --size 128 --tile 16 --no-checks --caches teaching --json -");
     ASSERT_EQ(whole.status, 0) << whole.err;

@@ -9,10 +9,11 @@
 set -u
 S="$1"; R="${2:-build/tests/cache_replay}"
 for gpu in h200 h100; do
-  for v in "halves=1" "halves=2 copy_ways=16" "halves=2 copy_ways=8" "halves=2 copy_ways=4"; do
+  for v in "halves=1" "halves=2 copy_ways=16" "halves=2 copy_ways=8" "halves=2 copy_ways=4" "halves=2 copy_ways=2"; do
     for j in "tiled_1920 0 lsample=16 l1_kb=224" "naive_2048 0 lsample=32 l1_kb=256" "tiled_4096 0 lsample=32 l1_kb=224" \
              "naive_4096 2112 lsample=16 l1_kb=256" "naive_4096 4224 lsample=16 l1_kb=256" \
-             "tiled_6144 36864 lsample=32 l1_kb=224" "naive_6144 4224 lsample=16 l1_kb=256"; do
+             "tiled_6144 36864 lsample=32 l1_kb=224" "naive_6144 2112 lsample=16 l1_kb=256" \
+             "naive_6144 4224 lsample=16 l1_kb=256"; do
       set -- $j
       echo "$1 $2 $gpu resident=8 $3 $4 $v | $(nice "$R" smodel "$S/$1.sstream" "$2" $gpu resident=8 $3 $4 $v 2>&1)"
     done
