@@ -284,6 +284,11 @@ TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
     EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-27", l2), std::string::npos) << h200.out;
     const Result h100 = run("trace --kernel naive --size 32 --no-checks --caches h100");
     EXPECT_NE(h100.out.find("L2 sectors, held to the hardware: "), std::string::npos) << h100.out;
+    // DRAM past the L2 (issue 31, cache8): naive and tiled carry their own line; other rungs none.
+    EXPECT_NE(h100.out.find("DRAM reads past the L2, held to the hardware: the model is "), std::string::npos) << h100.out;
+    EXPECT_NE(h100.out.find("in two halves"), std::string::npos) << h100.out;
+    const Result row = run("trace --kernel row --size 32 --no-checks --caches h200");
+    EXPECT_EQ(row.out.find("DRAM reads past the L2"), std::string::npos) << row.out;
     for (const std::string args : {"--caches h200 --l1 0", "--caches teaching"}) {
         const Result r = run("trace --kernel naive --size 32 --no-checks " + args);
         ASSERT_EQ(r.status, 0) << args << ": " << r.err;

@@ -745,3 +745,29 @@ TEST(CacheModel, TwoHalvesHoldALineTwiceOnlyInTheWaysCopiesMayTake) {
     p.l2_halves = 3;
     EXPECT_THROW(check_cache_params(p, 32), InputError);
 }
+
+// DRAM past the L2 (issue 31, cache8): the verdict beside a modelled figure comes from the rows.
+TEST(HeldOut, DramPastTheL2IsJudgedFromTheRows) {
+    const HeldOutTable t = parse_held_out("gpu,kernel,size,ncu_l2_sectors,model_l2_sectors,ncu_l1_hit_pct,model_l1_hit_pct\n",
+                                          "gpu,device,date,tool\nh200,NVIDIA H200,2026-11-27,Nsight Compute\n", "test");
+    const std::vector<DramRow> rows = parse_dram_past_l2(
+        "gpu,kernel,size,ncu_dram_read_sectors,model_dram_read_sectors\n"
+        "h200,good,4096,1000000,1200000\nh200,good,6144,2000000,1900000\n"
+        "h200,bad,4096,1000000,1400000\nh200,bad,6144,2000000,2100000\n",
+        "test");
+    const std::string good = dram_past_l2_line(rows, t, "h200", "good");
+    EXPECT_EQ(good.find("the model is within 30 % for good at 4096^3, 6144^3 (Nsight Compute on the lent NVIDIA H200"), 0u) << good;
+    const std::string bad = dram_past_l2_line(rows, t, "h200", "bad");
+    EXPECT_EQ(bad.find("the model is outside 30 % for bad at 4096^3 (measured 32 MB, model +40.0 %)"), 0u) << bad;
+    EXPECT_NE(bad.find("within at 6144^3: quote the measurement"), std::string::npos) << bad;
+    EXPECT_EQ(dram_past_l2_line(rows, t, "h200", "other"), "");
+    EXPECT_EQ(dram_past_l2_line(rows, t, "h100", "good"), "");  // no source for that GPU
+    EXPECT_THROW(parse_dram_past_l2("gpu,kernel,size,ncu_dram_read_sectors,model_dram_read_sectors\nh200,x,4096,0,1\n", "t"),
+                 InputError);
+    // The compiled-in rows: every one outside the target is named with its measurement.
+    for (const DramRow& r : dram_past_l2_table()) {
+        const std::string line = dram_past_l2_line(dram_past_l2_table(), held_out_table(), r.gpu, r.kernel);
+        EXPECT_EQ(line.find(std::to_string(r.size) + "^3 (measured") != std::string::npos, !r.within()) << line;
+    }
+    EXPECT_EQ(dram_past_l2_table().size(), 8u);  // naive and tiled, 4,096^3 and 6,144^3, H200 and H100
+}

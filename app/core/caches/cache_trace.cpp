@@ -327,6 +327,8 @@ std::string cache_check_lines(const std::string& report_profile, const std::stri
     std::string out;
     if (!l2.empty()) out += indent + "L2 sectors, held to the hardware: " + l2 + "\n";
     if (!l1.empty()) out += indent + "L1 hit, held to the hardware: " + l1 + "\n";
+    const std::string dram = dram_past_l2_line(dram_past_l2_table(), held_out_table(), base, kernel);
+    if (!dram.empty()) out += indent + "DRAM reads past the L2, held to the hardware: " + dram + "\n";
     return out;
 }
 
@@ -335,7 +337,7 @@ std::string cache_report_table(const CacheReport& r, const std::string& title, c
     std::ostringstream o;
     o << "caches (MODELLED from the traced requests; profile " << r.profile << (title.empty() ? "" : ": " + title)
       << ")\n  L1 " << (p.l1_bytes ? std::to_string(p.l1_bytes / 1024) + " KB" : std::string("none")) << " x " << p.cus
-      << " compute units, L2 " << p.l2_bytes / 1024 << " KB shared, lines of " << p.line_bytes << " B in "
+      << " compute units, L2 " << p.l2_bytes / 1024 << " KB shared" << (p.l2_halves == 2 ? " in two halves" : "") << ", lines of " << p.line_bytes << " B in "
       << p.sector_bytes << "-B sectors, " << p.ways << "-way LRU, " << p.resident << " work-groups resident per unit\n";
     char head[256];
     std::snprintf(head, sizeof head, "  %-10s %10s %12s %7s %12s %7s %14s %14s\n", "", "L1 loads", "L1 sectors", "hit",
