@@ -227,6 +227,15 @@ TEST(CacheCli, ASampledKernelFromAFileStandsInForTheWholeLaunch) {
 
 // Oclgrind reports 128 MiB per buffer, but keeps buffers in host memory: a sampled launch whose C is
 // 128.3 MiB (issue 31, cache8: 6,144^3's A is 144 MiB) is traced, not refused; K = 16 keeps it cheap.
+// The h200 profile's L2 is two halves (cache8): an --l2 of one set leaves a half with none, which
+// is refused in one line, exit 2 (it crashed on a division by zero sets before the check).
+TEST(CacheCli, AnL2TooSmallForTwoHalvesIsRefused) {
+    const Result r = run("trace --kernel naive --size 32 --no-checks --caches h200 --l2 2");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("--l2 2 KB: the profile's L2 is two halves; accepted: 4 KB"), std::string::npos) << r.err;
+    EXPECT_EQ(run("trace --kernel naive --size 32 --no-checks --caches h200 --l2 4").status, 0);
+}
+
 TEST(CacheCli, ASampleMayHoldABufferPastTheEmulatorsNominal128MiB) {
     const Result r = run("trace --kernel naive --size 8200x4100x16 --sample 2 --no-checks --caches teaching "
                          "--model-groups 64 --json -");

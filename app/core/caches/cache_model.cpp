@@ -634,6 +634,11 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("--l2 " + kb_text(p.l2_bytes) + ": accepted: " + kb_text(smallest) + " (one set of " +
                          std::to_string(p.ways) + " lines of " + std::to_string(p.line_bytes) +
                          " bytes) to 1048576 KB");
+    // Two halves: each needs a set of its own (issue 31, cache8).
+    if (p.l2_halves == 2 && p.l2_bytes < 2 * smallest)
+        throw InputError("--l2 " + kb_text(p.l2_bytes) + ": the profile's L2 is two halves; accepted: " +
+                         kb_text(2 * smallest) + " (a set of " + std::to_string(p.ways) + " lines of " +
+                         std::to_string(p.line_bytes) + " bytes in each half) to 1048576 KB");
     if (uint64_t(p.cus) * (p.l1_bytes / p.line_bytes) > (1ull << 28))
         throw InputError("--cus " + std::to_string(p.cus) + ": with --l1 " + kb_text(p.l1_bytes) +
                          " the L1s would hold more than 2^28 lines; accepted: fewer compute units or a smaller L1");
