@@ -4,6 +4,7 @@ file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/kernels/*.cl ${ROOT}/kernels/*.
      ${ROOT}/assets/lessons/*.json  # lessons (issue 10)
      ${ROOT}/assets/caches/*.json   # cache model profiles (issue 11)
      ${ROOT}/docs/results/caches31/heldout.csv ${ROOT}/docs/results/caches31/measured.csv  # held-out check (issue 31)
+     ${ROOT}/docs/results/caches31/dram_past_l2.csv  # DRAM past the L2 (issue 31, cache8)
      ${ROOT}/assets/occupancy/*.json  # occupancy profiles (issue 33)
      ${ROOT}/assets/handout/*.html ${ROOT}/assets/handout/*.css ${ROOT}/assets/handout/*.js)  # the hand-out page (issue 22)
 list(SORT files)

@@ -106,6 +106,8 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         else if (k == "clusters") p.merge_clusters = uint32_t(v);
         else if (k == "hashed") p.hashed_sets = v != 0;
         else if (k == "lsample") p.line_sample = uint32_t(v);
+        else if (k == "halves") p.l2_halves = uint32_t(v);
+        else if (k == "copy_ways") p.l2_copy_ways = uint32_t(v);
         else if (k == "age") p.age_pace = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "drift") p.drift = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "l1hit") p.l1_hit_rounds = std::strtod(a.c_str() + eq + 1, nullptr);
@@ -176,7 +178,7 @@ int main(int argc, char** argv) {
             o.cache_requests = true;
             o.sample = sample;
             o.detail_budget_bytes = 1;
-            o.max_memory_bytes = 4ull << 30;
+            o.max_memory_bytes = 6ull << 30;  // 6,144^3 needs 4.6 GB (cache8)
             const Trace t = run_trace(config, o);
             if (!t.cache_requests || t.cache_requests_truncated) throw std::runtime_error("no request stream");
             const TranslatedGroups moved = fit_translated_groups(*t.cache_requests, sample, grid);

@@ -53,7 +53,7 @@ TEST(CacheCli, JsonCarriesTheContractsNamesAndConsistentSums) {
     EXPECT_EQ(keys(c), (std::set<std::string>{"profile", "params", "totals", "bounds", "buffers", "lines"}));
     EXPECT_EQ(keys(c["params"]), (std::set<std::string>{"l1_kb", "l2_kb", "line", "sector", "ways", "cus", "resident",
                                                           "inflight_rounds", "merge_clusters", "hashed_sets", "drift",
-                                                          "age_pace", "deal"}));
+                                                          "age_pace", "l2_halves", "l2_copy_ways", "deal"}));
     const std::set<std::string> counts = {"l1_sectors",      "l1_hit_sectors",  "l2_sectors",
                                           "l2_hit_sectors", "l2_merged_sectors", "dram_read_bytes", "dram_write_bytes"};
     EXPECT_EQ(keys(c["totals"]), counts);
@@ -225,6 +225,26 @@ TEST(CacheCli, ASampledKernelFromAFileStandsInForTheWholeLaunch) {
     EXPECT_EQ(s["caches"]["totals"], w["caches"]["totals"]);
 }
 
+// Oclgrind reports 128 MiB per buffer, but keeps buffers in host memory: a sampled launch whose C is
+// 128.3 MiB (issue 31, cache8: 6,144^3's A is 144 MiB) is traced, not refused; K = 16 keeps it cheap.
+// The h200 profile's L2 is two halves (cache8): an --l2 of one set leaves a half with none, which
+// is refused in one line, exit 2 (it crashed on a division by zero sets before the check).
+TEST(CacheCli, AnL2TooSmallForTwoHalvesIsRefused) {
+    const Result r = run("trace --kernel naive --size 32 --no-checks --caches h200 --l2 2");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("--l2 2 KB: the profile's L2 is two halves; accepted: 4 KB"), std::string::npos) << r.err;
+    EXPECT_EQ(run("trace --kernel naive --size 32 --no-checks --caches h200 --l2 4").status, 0);
+}
+
+TEST(CacheCli, ASampleMayHoldABufferPastTheEmulatorsNominal128MiB) {
+    const Result r = run("trace --kernel naive --size 8200x4100x16 --sample 2 --no-checks --caches teaching "
+                         "--model-groups 64 --json -");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["sample"]["groups_traced"], 4);
+    EXPECT_EQ(j["sample"]["groups_modelled"], 64);
+}
+
 TEST(CacheCli, ASampleStandsInForTheWholeLaunch) {
     const Result whole = run("trace --kernel tiled --size 128 --tile 16 --no-checks --caches teaching --json -");
     ASSERT_EQ(whole.status, 0) << whole.err;
@@ -273,6 +293,11 @@ TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
     EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-27", l2), std::string::npos) << h200.out;
     const Result h100 = run("trace --kernel naive --size 32 --no-checks --caches h100");
     EXPECT_NE(h100.out.find("L2 sectors, held to the hardware: "), std::string::npos) << h100.out;
+    // DRAM past the L2 (issue 31, cache8): naive and tiled carry their own line; other rungs none.
+    EXPECT_NE(h100.out.find("DRAM reads past the L2, held to the hardware: the model is "), std::string::npos) << h100.out;
+    EXPECT_NE(h100.out.find("in two halves"), std::string::npos) << h100.out;
+    const Result row = run("trace --kernel row --size 32 --no-checks --caches h200");
+    EXPECT_EQ(row.out.find("DRAM reads past the L2"), std::string::npos) << row.out;
     for (const std::string args : {"--caches h200 --l1 0", "--caches teaching"}) {
         const Result r = run("trace --kernel naive --size 32 --no-checks " + args);
         ASSERT_EQ(r.status, 0) << args << ": " << r.err;

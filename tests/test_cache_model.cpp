@@ -687,3 +687,87 @@ TEST(HeldOut, HardwareProfilesCarryTheCompiledInCheckPerKernel) {
     EXPECT_EQ(cache_check_lines("teaching"), "");
     EXPECT_EQ(cache_check_lines("nosuch"), "");
 }
+
+namespace {
+
+// The first line numbers (from `from`) whose home is L2 half `half`.
+std::vector<uint64_t> lines_at_home(const CacheParams& p, uint32_t half, size_t count, uint64_t from = 0) {
+    std::vector<uint64_t> out;
+    for (uint64_t line = from; out.size() < count; ++line)
+        if (l2_home_half(p, line) == half) out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+// The two-half L2 (issue 31, cache8). No L1, two units, one per half; each half one set of two
+// 64-B lines. Unit 0 reads sector 0 of line F (home half 0): DRAM. Unit 1 reads F's sector 1 (far:
+// no copy near, the home lacks it: DRAM, and a copy in half 1), then sector 0 (the copy lacks it,
+// the home has it: an L2 hit, now copied too), then sector 0 again (a hit in the copy).
+TEST(CacheModel, TwoHalvesReadAFarLineFromDramOnceAndKeepACopyNear) {
+    CacheParams p = tiny(0, 256, 2, 2, 1);
+    p.l2_halves = 2;
+    ASSERT_EQ(l2_near_half(p, 0), 0u);
+    ASSERT_EQ(l2_near_half(p, 1), 1u);
+    const uint64_t f = lines_at_home(p, 0, 1)[0];
+    CacheRequestStream s;
+    s.begin_group();  // group 0 on unit 0
+    s.add({2 * f}, false);
+    s.begin_group();  // group 1 on unit 1, a round later for its second read
+    s.add({2 * f + 1}, false);  // the other sector of F: DRAM
+    s.add({2 * f}, false);      // home hit; the copy in half 1 now holds both sectors
+    s.add({2 * f}, false);      // copy hit
+    const CacheReport r = run_cache_model(s, p, "hand");
+    EXPECT_EQ(r.totals.l2_sectors, 4u);
+    EXPECT_EQ(r.totals.l2_hit_sectors, 2u);
+    EXPECT_EQ(r.totals.dram_read_bytes, 2u * 32);
+}
+
+// A line is held twice only while both halves keep it: copies take ways from the near half's own
+// lines. Unit 1 (half 1; half 1 is one set of 2 ways) reads its near lines N1 and N2, then far
+// lines F1 and F2, then N2 again. With no limit on copies, F1's and F2's copies evict N1 and N2:
+// N2 is read from DRAM again (5 DRAM sectors). With copies limited to 1 way of a set, F2's copy
+// replaces F1's and N2 stays (4); with no copies, the same 4 (F1 and F2 are read from their home).
+TEST(CacheModel, TwoHalvesHoldALineTwiceOnlyInTheWaysCopiesMayTake) {
+    CacheParams p = tiny(0, 256, 2, 2, 1);
+    p.l2_halves = 2;
+    p.deal_order = {1};  // the one group runs on unit 1
+    const std::vector<uint64_t> n = lines_at_home(p, 1, 2), f = lines_at_home(p, 0, 2);
+    CacheRequestStream s;
+    s.begin_group();
+    for (uint64_t line : {n[0], n[1], f[0], f[1], n[1]}) s.add({2 * line}, false);
+    for (const auto& [copy_ways, dram] : std::vector<std::pair<uint32_t, uint64_t>>{{2, 5}, {16, 5}, {1, 4}, {0, 4}}) {
+        p.l2_copy_ways = copy_ways;
+        const CacheReport r = run_cache_model(s, p, "hand");
+        EXPECT_EQ(r.totals.dram_read_bytes, dram * 32) << "copy ways " << copy_ways;
+        EXPECT_EQ(r.totals.l2_sectors, 5u) << "copy ways " << copy_ways;  // L2 traffic does not depend on it
+    }
+    p.l2_halves = 3;
+    EXPECT_THROW(check_cache_params(p, 32), InputError);
+}
+
+// DRAM past the L2 (issue 31, cache8): the verdict beside a modelled figure comes from the rows.
+TEST(HeldOut, DramPastTheL2IsJudgedFromTheRows) {
+    const HeldOutTable t = parse_held_out("gpu,kernel,size,ncu_l2_sectors,model_l2_sectors,ncu_l1_hit_pct,model_l1_hit_pct\n",
+                                          "gpu,device,date,tool\nh200,NVIDIA H200,2026-11-27,Nsight Compute\n", "test");
+    const std::vector<DramRow> rows = parse_dram_past_l2(
+        "gpu,kernel,size,ncu_dram_read_sectors,model_dram_read_sectors\n"
+        "h200,good,4096,1000000,1200000\nh200,good,6144,2000000,1900000\n"
+        "h200,bad,4096,1000000,1400000\nh200,bad,6144,2000000,2100000\n",
+        "test");
+    const std::string good = dram_past_l2_line(rows, t, "h200", "good");
+    EXPECT_EQ(good.find("the model is within 30 % for good at 4096^3, 6144^3 (Nsight Compute on the lent NVIDIA H200"), 0u) << good;
+    const std::string bad = dram_past_l2_line(rows, t, "h200", "bad");
+    EXPECT_EQ(bad.find("the model is outside 30 % for bad at 4096^3 (measured 32 MB, model +40.0 %)"), 0u) << bad;
+    EXPECT_NE(bad.find("within at 6144^3: quote the measurement"), std::string::npos) << bad;
+    EXPECT_EQ(dram_past_l2_line(rows, t, "h200", "other"), "");
+    EXPECT_EQ(dram_past_l2_line(rows, t, "h100", "good"), "");  // no source for that GPU
+    EXPECT_THROW(parse_dram_past_l2("gpu,kernel,size,ncu_dram_read_sectors,model_dram_read_sectors\nh200,x,4096,0,1\n", "t"),
+                 InputError);
+    // The compiled-in rows: every one outside the target is named with its measurement.
+    for (const DramRow& r : dram_past_l2_table()) {
+        const std::string line = dram_past_l2_line(dram_past_l2_table(), held_out_table(), r.gpu, r.kernel);
+        EXPECT_EQ(line.find(std::to_string(r.size) + "^3 (measured") != std::string::npos, !r.within()) << line;
+    }
+    EXPECT_EQ(dram_past_l2_table().size(), 8u);  // naive and tiled, 4,096^3 and 6,144^3, H200 and H100
+}

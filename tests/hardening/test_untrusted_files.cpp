@@ -287,6 +287,7 @@ TEST(TraceFileCaches, ADamagedReportIsRefusedNamingTheField) {
     names(caches_refusal([](CacheReport& r) { r.params.cluster_of.assign(200, 0); }), "trace.caches cluster_of");
     names(caches_refusal([](CacheReport& r) { r.params.drift = 2.5; }), "drift");  // issue 31: a pace that runs backwards
     names(caches_refusal([](CacheReport& r) { r.params.age_pace = -1; }), "age_pace");
+    names(caches_refusal([](CacheReport& r) { r.params.l2_halves = 3; }), "l2_halves");  // issue 31, cache8
     // An invalid byte in the profile's name is written as U+FFFD (issue 32), so the file
     // reads back; the profile then names none known.
     {

@@ -27,6 +27,7 @@ public:
         uint64_t line = kEmpty;
         uint64_t valid = 0, dirty = 0;  // one bit per sector of the line
         uint64_t stamp = 0;             // last use
+        bool copy = false;              // a near half's copy of a line whose home is the far half (l2_halves 2)
     };
     static constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();
 
@@ -45,8 +46,9 @@ public:
         return nullptr;
     }
 
-    // A line for `line`, taking the least recently used way of its set.
-    Way& allocate(uint64_t line) {
+    // A line for `line`, taking the least recently used way of its set. A copy (l2_halves 2) in a
+    // set already holding `copy_ways` copies takes the least recently used copy's way instead.
+    Way& allocate(uint64_t line, bool copy = false, uint32_t copy_ways = ~0u) {
         Way* set = existing_set(line);
         if (!set) {
             const uint64_t index = set_of(line);
@@ -55,15 +57,27 @@ public:
             pool_.resize(pool_.size() + ways_);
             set = &pool_[first_way_[index]];
         }
-        Way* victim = &set[0];
-        for (uint32_t w = 0; w < ways_; ++w) {
-            if (set[w].line == kEmpty) {
-                victim = &set[w];
-                break;
-            }
-            if (set[w].stamp < victim->stamp) victim = &set[w];
+        Way* victim = nullptr;
+        if (copy && copy_ways < ways_) {
+            uint32_t copies = 0;
+            for (uint32_t w = 0; w < ways_; ++w)
+                if (set[w].line != kEmpty && set[w].copy) {
+                    ++copies;
+                    if (!victim || set[w].stamp < victim->stamp) victim = &set[w];
+                }
+            if (copies < copy_ways) victim = nullptr;
         }
-        *victim = Way{line, 0, 0, 0};
+        if (!victim) {
+            victim = &set[0];
+            for (uint32_t w = 0; w < ways_; ++w) {
+                if (set[w].line == kEmpty) {
+                    victim = &set[w];
+                    break;
+                }
+                if (set[w].stamp < victim->stamp) victim = &set[w];
+            }
+        }
+        *victim = Way{line, 0, 0, 0, copy};
         return *victim;
     }
 
@@ -207,7 +221,9 @@ public:
     Replay(const Groups& groups, const CacheParams& p, uint64_t first_groups)
         : groups_(groups), p_(p), shift_(coarsening_shift(groups.base().sector_bytes, p.sector_bytes)),
           sectors_per_line_(p.line_bytes / p.sector_bytes),
-          l2_(p.l2_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets),
+          l2_(std::max(1u, p.l2_halves),
+              SectorCache(p.l2_bytes / std::max(1u, p.l2_halves) / std::max(1u, p.line_sample), p.line_bytes, p.ways,
+                          p.hashed_sets)),
           group_end_(std::min(first_groups, groups.group_count())) {
         const CacheRequestStream& base = groups.base();
         l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets));
@@ -324,6 +340,7 @@ public:
                 queue.pop();
                 Slot& slot = slots[size_t(cu) * slots_per_cu + s];
                 cluster_ = cluster_of_unit_[cu];
+                near_ = l2_near_half(p_, cu);
                 const double wait = issue(groups_.request(slot.group, slot.next++, shift_, scratch_), l1_[cu]);
                 if (slot.next == slot.end) {
                     freed.emplace_back(s, cu);
@@ -402,7 +419,6 @@ private:
                 l1.touch(*w1);
                 continue;
             }
-            SectorCache::Way* w2 = l2_.find(line);
             // Merging joins an L1 miss to one in flight: with no L1 there are no misses to
             // merge, and every requested sector reaches L2 (issue 31, item 5).
             const bool merging = p_.inflight_rounds && l1.enabled();
@@ -415,15 +431,12 @@ private:
                 ++c.l2_sectors;
                 ++c.l2_load_sectors;
             }
-            if (w2 && (w2->valid & bit)) {
+            if (l2_load(line, bit)) {
                 if (!merged) ++c.l2_hit_sectors;
             } else {
                 c.dram_read_bytes += p_.sector_bytes;
                 ++dram_reads_[sector];
-                if (!w2) w2 = &l2_.allocate(line);
-                w2->valid |= bit;
             }
-            l2_.touch(*w2);
             if (l1.enabled()) {
                 if (!w1) w1 = &l1.allocate(line);
                 w1->valid |= bit;
@@ -463,23 +476,64 @@ private:
             const uint64_t line = sector / sectors_per_line_, bit = uint64_t(1) << (sector % sectors_per_line_);
             if (!sampled(line)) continue;
             ++c.l2_sectors;
-            SectorCache::Way* w2 = l2_.find(line);
+            SectorCache& l2 = l2_[home(line)];
+            SectorCache::Way* w2 = l2.find(line);
             if (w2 && (w2->valid & bit)) ++c.l2_hit_sectors;
-            if (!w2) w2 = &l2_.allocate(line);
+            if (!w2) w2 = &l2.allocate(line);
             w2->valid |= bit;
             if (!(w2->dirty & bit)) {
                 w2->dirty |= bit;
                 c.dram_write_bytes += p_.sector_bytes;
             }
-            l2_.touch(*w2);
+            l2.touch(*w2);
+            // The other half's copy of the sector is stale now.
+            for (size_t h = 0; h < l2_.size(); ++h)
+                if (h != home(line))
+                    if (SectorCache::Way* copy = l2_[h].find(line)) copy->valid &= ~bit;
         }
+    }
+
+    // The L2 half a line lives in (l2_halves 2): a bit of a multiplicative hash of its number,
+    // independent of the set index and of the line sample.
+    size_t home(uint64_t line) const { return l2_home_half(p_, line); }
+
+    // One load sector that missed L1, looked up in L2 by a unit wired to half near_: whether L2
+    // held it (else DRAM is read). The home half allocates and fills; a far line's copy in the
+    // near half is looked up first and kept after (at most l2_copy_ways ways of a set).
+    bool l2_load(uint64_t line, uint64_t bit) {
+        const size_t h = home(line);
+        if (h != near_) {
+            SectorCache& near = l2_[near_];
+            SectorCache::Way* copy = near.find(line);
+            if (copy && (copy->valid & bit)) {
+                near.touch(*copy);
+                return true;
+            }
+        }
+        SectorCache& l2 = l2_[h];
+        SectorCache::Way* w2 = l2.find(line);
+        const bool hit = w2 && (w2->valid & bit);
+        if (!hit) {
+            if (!w2) w2 = &l2.allocate(line);
+            w2->valid |= bit;
+        }
+        l2.touch(*w2);
+        if (h != near_ && p_.l2_copy_ways > 0) {
+            SectorCache& near = l2_[near_];
+            SectorCache::Way* copy = near.find(line);
+            if (!copy) copy = &near.allocate(line, true, p_.l2_copy_ways);
+            copy->valid |= bit;
+            near.touch(*copy);
+        }
+        return hit;
     }
 
     const Groups& groups_;
     CacheParams p_;
     unsigned shift_;
     uint64_t sectors_per_line_;
-    SectorCache l2_;
+    std::vector<SectorCache> l2_;  // one, or two halves (l2_halves)
+    size_t near_ = 0;              // the half the issuing unit is wired to
     uint64_t group_end_;
     uint64_t next_group_ = 0;
     std::vector<SectorCache> l1_;
@@ -564,6 +618,11 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("l1_hit_rounds " + std::to_string(p.l1_hit_rounds) + ": accepted: above 0 to 10 (1: a hit takes a round)");
     if (!(p.dram_rounds > 0 && p.dram_rounds <= 1000))
         throw InputError("dram_rounds " + std::to_string(p.dram_rounds) + ": accepted: above 0 to 1000 (1: a DRAM read takes a round)");
+    if (p.l2_halves != 1 && p.l2_halves != 2)
+        throw InputError("l2_halves " + std::to_string(p.l2_halves) + ": accepted: 1 (one L2) or 2 (two halves)");
+    if (p.l2_copy_ways > 1024)
+        throw InputError("l2_copy_ways " + std::to_string(p.l2_copy_ways) +
+                         ": accepted: 0 (no copies) to 1024 (as many as the ways: no limit)");
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;
@@ -575,6 +634,11 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("--l2 " + kb_text(p.l2_bytes) + ": accepted: " + kb_text(smallest) + " (one set of " +
                          std::to_string(p.ways) + " lines of " + std::to_string(p.line_bytes) +
                          " bytes) to 1048576 KB");
+    // Two halves: each needs a set of its own (issue 31, cache8).
+    if (p.l2_halves == 2 && p.l2_bytes < 2 * smallest)
+        throw InputError("--l2 " + kb_text(p.l2_bytes) + ": the profile's L2 is two halves; accepted: " +
+                         kb_text(2 * smallest) + " (a set of " + std::to_string(p.ways) + " lines of " +
+                         std::to_string(p.line_bytes) + " bytes in each half) to 1048576 KB");
     if (uint64_t(p.cus) * (p.l1_bytes / p.line_bytes) > (1ull << 28))
         throw InputError("--cus " + std::to_string(p.cus) + ": with --l1 " + kb_text(p.l1_bytes) +
                          " the L1s would hold more than 2^28 lines; accepted: fewer compute units or a smaller L1");
@@ -598,6 +662,16 @@ double group_pace(const CacheParams& p, uint64_t g) {
     z ^= z >> 31;
     const double u = double(z >> 11) * 0x1.0p-53 * 2.0 - 1.0;
     return 1.0 + p.drift * u;
+}
+
+uint32_t l2_home_half(const CacheParams& p, uint64_t line) {
+    if (p.l2_halves <= 1) return 0;
+    return uint32_t(((line * 0xD6E8FEB86659FD93ull) >> 32) % p.l2_halves);
+}
+
+uint32_t l2_near_half(const CacheParams& p, uint32_t cu) {
+    if (p.l2_halves <= 1 || p.cus == 0) return 0;
+    return uint32_t(uint64_t(cu) * p.l2_halves / p.cus);
 }
 
 CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector_bytes) {

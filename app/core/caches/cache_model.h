@@ -64,6 +64,19 @@ struct CacheParams {
     // caches of 1/line_sample the sets (each sampled set sees the traffic a whole cache's set
     // would); the caller scales the sector counts by line_sample. 1: every line (exact).
     uint32_t line_sample = 1;
+    // The L2 as two halves (issue 31, cache8; the A100/H100 whitepapers' two L2 partitions): 2,
+    // each half l2_bytes / 2 with its own sets; a line's home half is fixed by its address (a hash
+    // bit), and each unit is wired to one half (the first cus / 2 units by number to half 0, the
+    // rest to half 1). A load that misses L1 looks in the unit's near half; for a line whose home
+    // is the far half, the near half holds copies: a copy hit is an L2 hit, else the far (home)
+    // half is looked up (and reads DRAM on a miss) and the near half keeps a copy. Copies take at
+    // most l2_copy_ways ways of a near set (a copy beyond them replaces the set's least recently
+    // used copy), so homes keep the rest; 0: no copies (a far line is read from its home each
+    // time), the ways or more: no limit. Stores go to the home half and drop the sector from a
+    // copy. L2 sectors requested and L1 figures do not depend on it: only L2 hits and DRAM reads.
+    // 1: one L2 of the whole size (every rung's limiting cases exact either way).
+    uint32_t l2_halves = 1;
+    uint32_t l2_copy_ways = 16;
     // When not empty: the cluster of each unit, in the order the scheduler deals to them
     // (overrides merge_clusters' runs).
     std::vector<uint32_t> cluster_of;
@@ -159,5 +172,12 @@ CacheBounds cache_bounds(const CacheRequestStream& stream, uint32_t model_sector
 // Rounds between two requests of work-group `group` (its number in linear launch order):
 // 1 + drift * u, u in [-1, 1) a hash of the number, the same for a recorded and a made launch.
 double group_pace(const CacheParams& params, uint64_t group);
+
+// The L2 half that is the home of line number `line` (l2_halves 2): a bit of a multiplicative
+// hash of the number, independent of the set index and of the line sample. 0 with one L2.
+uint32_t l2_home_half(const CacheParams& params, uint64_t line);
+
+// The L2 half compute unit `cu` is wired to: the first cus / 2 units by number to half 0.
+uint32_t l2_near_half(const CacheParams& params, uint32_t cu);
 
 }  // namespace tilescope

@@ -128,6 +128,8 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
     c.hashed_sets = j.value("hashed_sets", false);
     c.drift = j.value("drift", 0.0);
     c.age_pace = j.value("age_pace", 0.0);
+    c.l2_halves = j.value("l2_halves", 1u);
+    c.l2_copy_ways = j.value("l2_copy_ways", c.ways);
     if (j.contains("deal_order")) c.deal_order = j.at("deal_order").get<std::vector<uint32_t>>();
     p.occupancy = j.value("occupancy", "");
     if (j.contains("registers")) {
@@ -296,6 +298,8 @@ json cache_report_to_json(const CacheReport& r) {
                    {"hashed_sets", r.params.hashed_sets},
                    {"drift", r.params.drift},
                    {"age_pace", r.params.age_pace},
+                   {"l2_halves", r.params.l2_halves},
+                   {"l2_copy_ways", r.params.l2_copy_ways},
                    {"deal", r.params.deal_order.empty() ? std::string("round-robin")
                                                         : "recorded order, " + std::to_string(r.params.deal_order.size()) + " groups"}};
     j["totals"] = counts_json(r.totals);
@@ -323,6 +327,8 @@ std::string cache_check_lines(const std::string& report_profile, const std::stri
     std::string out;
     if (!l2.empty()) out += indent + "L2 sectors, held to the hardware: " + l2 + "\n";
     if (!l1.empty()) out += indent + "L1 hit, held to the hardware: " + l1 + "\n";
+    const std::string dram = dram_past_l2_line(dram_past_l2_table(), held_out_table(), base, kernel);
+    if (!dram.empty()) out += indent + "DRAM reads past the L2, held to the hardware: " + dram + "\n";
     return out;
 }
 
@@ -331,7 +337,7 @@ std::string cache_report_table(const CacheReport& r, const std::string& title, c
     std::ostringstream o;
     o << "caches (MODELLED from the traced requests; profile " << r.profile << (title.empty() ? "" : ": " + title)
       << ")\n  L1 " << (p.l1_bytes ? std::to_string(p.l1_bytes / 1024) + " KB" : std::string("none")) << " x " << p.cus
-      << " compute units, L2 " << p.l2_bytes / 1024 << " KB shared, lines of " << p.line_bytes << " B in "
+      << " compute units, L2 " << p.l2_bytes / 1024 << " KB shared" << (p.l2_halves == 2 ? " in two halves" : "") << ", lines of " << p.line_bytes << " B in "
       << p.sector_bytes << "-B sectors, " << p.ways << "-way LRU, " << p.resident << " work-groups resident per unit\n";
     char head[256];
     std::snprintf(head, sizeof head, "  %-10s %10s %12s %7s %12s %7s %14s %14s\n", "", "L1 loads", "L1 sectors", "hit",

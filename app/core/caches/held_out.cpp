@@ -178,6 +178,61 @@ const HeldOutTable& held_out_table() {
     return table;
 }
 
+bool DramRow::within() const { return std::abs(error_pct()) <= kDramPastL2Target; }
+
+std::vector<DramRow> parse_dram_past_l2(const std::string& csv, const std::string& what) {
+    std::vector<DramRow> rows;
+    for (const auto& c : read_csv(csv, {"gpu", "kernel", "size", "ncu_dram_read_sectors", "model_dram_read_sectors"}, what)) {
+        DramRow r;
+        r.gpu = c[0];
+        r.kernel = c[1];
+        const double size = number(c[2], what, "size");
+        if (size < 1 || size > 1e6 || size != std::floor(size))
+            throw InputError(what + ": size '" + c[2] + "' is not a whole number from 1 to 1,000,000");
+        r.size = int(size);
+        r.ncu = number(c[3], what, "ncu_dram_read_sectors");
+        r.model = number(c[4], what, "model_dram_read_sectors");
+        if (r.gpu.empty() || r.kernel.empty() || r.ncu <= 0)
+            throw InputError(what + ": a row without its gpu or kernel, or with no measured reads");
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+const std::vector<DramRow>& dram_past_l2_table() {
+    static const std::vector<DramRow> table = [] {
+        for (const EmbeddedFile& f : embedded_files())
+            if (f.path == "docs/results/caches31/dram_past_l2.csv")
+                return parse_dram_past_l2(std::string(f.text), "docs/results/caches31/dram_past_l2.csv");
+        return std::vector<DramRow>{};
+    }();
+    return table;
+}
+
+std::string dram_past_l2_line(const std::vector<DramRow>& rows, const HeldOutTable& t, const std::string& gpu,
+                              const std::string& kernel) {
+    const HeldOutSource* src = source_of(t, gpu);
+    std::vector<std::string> in, out;
+    for (const DramRow& r : rows) {
+        if (r.gpu != gpu || r.kernel != kernel) continue;
+        if (r.within()) in.push_back(cube(r.size));
+        else
+            out.push_back(cube(r.size) + " (measured " + grouped(uint64_t(r.ncu * 32 / 1e6 + 0.5)) + " MB, model " +
+                          signed_pct(r.error_pct()) + ")");
+    }
+    if ((in.empty() && out.empty()) || !src) return "";
+    auto join = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+        return s;
+    };
+    const std::string where = src->tool + " on the lent " + src->device + ", " + src->date;
+    if (out.empty())
+        return "the model is within 30 % for " + kernel + " at " + join(in) + " (" + where + ")";
+    return "the model is outside 30 % for " + kernel + " at " + join(out) + "; " + where +
+           (in.empty() ? "" : "; within at " + join(in)) + ": quote the measurement, not this figure";
+}
+
 std::string held_out_l2_line(const HeldOutTable& t, const std::string& gpu, const std::string& kernel) {
     return line_for(t, gpu, kernel, "15 %", [](const HeldOutRow& r) { return r.l2_within(); },
                     [](const HeldOutRow& r) {

@@ -45,4 +45,23 @@ const HeldOutTable& held_out_table();
 std::string held_out_l2_line(const HeldOutTable& t, const std::string& gpu, const std::string& kernel = "");
 std::string held_out_l1_line(const HeldOutTable& t, const std::string& gpu, const std::string& kernel = "");
 
+// DRAM reads past the L2 (issue 31, item 2: naive and tiled at 4,096^3 and 6,144^3), measured and
+// modelled (docs/results/caches31/dram_past_l2.csv, compiled in; the model's figures are the
+// profiles', docs/caches.md "The L2 as two halves").
+constexpr double kDramPastL2Target = 30.0;  // DRAM read sectors within 30 % of Nsight Compute
+struct DramRow {
+    std::string gpu, kernel;
+    int size = 0;
+    double ncu = 0, model = 0;  // DRAM read sectors
+    double error_pct() const { return ncu > 0 ? (model - ncu) / ncu * 100.0 : 0.0; }
+    bool within() const;
+};
+// Parses dram_past_l2.csv text; throws InputError naming `what` and what is wrong. At most 10,000 rows.
+std::vector<DramRow> parse_dram_past_l2(const std::string& csv, const std::string& what);
+const std::vector<DramRow>& dram_past_l2_table();
+// One line for a profile's base name and a kernel the table holds: within 30 % at every size, or
+// where not, the measured figure with device and date (from `t`'s sources). "" for any other kernel.
+std::string dram_past_l2_line(const std::vector<DramRow>& rows, const HeldOutTable& t, const std::string& gpu,
+                              const std::string& kernel);
+
 }  // namespace tilescope

@@ -529,6 +529,7 @@ json caches_json(const CacheReport& r) {
             {"cluster_of", p.cluster_of},
             {"drift", p.drift},
             {"age_pace", p.age_pace},
+            {"l2_halves", {p.l2_halves, p.l2_copy_ways}},
             {"deal_order", p.deal_order},
             {"totals", cache_counts_json(r.totals)},
             {"bounds", {r.bounds.distinct_sectors, r.bounds.group_distinct_sectors}},
@@ -570,6 +571,15 @@ CacheReport caches_from(const json& j) {
         if (!a.is_number() || !(a.get<double>() >= 0 && a.get<double>() <= 10))
             throw json::other_error::create(501, "caches age_pace: not a number from 0 to 10", &a);
         r.params.age_pace = a.get<double>();
+    }
+    // Absent in files saved before the two-half L2 (issue 31, cache8): one L2.
+    if (j.contains("l2_halves")) {
+        const json& h = j.at("l2_halves");
+        if (!h.is_array() || h.size() != 2 || !h[0].is_number_unsigned() || !h[1].is_number_unsigned() ||
+            (h[0].get<uint64_t>() != 1 && h[0].get<uint64_t>() != 2) || h[1].get<uint64_t>() > 1024)
+            throw json::other_error::create(501, "caches l2_halves: not [1 or 2, copy ways from 0 to 1024]", &h);
+        r.params.l2_halves = h[0].get<uint32_t>();
+        r.params.l2_copy_ways = h[1].get<uint32_t>();
     }
     // Absent in files saved before the recorded deal order (issue 31, fourth round): round-robin.
     if (j.contains("deal_order")) r.params.deal_order = j.at("deal_order").get<std::vector<uint32_t>>();
