@@ -764,6 +764,12 @@ TEST(HeldOut, DramPastTheL2IsJudgedFromTheRows) {
     EXPECT_EQ(dram_past_l2_line(rows, t, "h100", "good"), "");  // no source for that GPU
     EXPECT_THROW(parse_dram_past_l2("gpu,kernel,size,ncu_dram_read_sectors,model_dram_read_sectors\nh200,x,4096,0,1\n", "t"),
                  InputError);
+    for (const char* size : {"0", "4096.5", "2000000"})  // the held-out table's rule for sizes, shared
+        EXPECT_THROW(parse_dram_past_l2(std::string("gpu,kernel,size,ncu_dram_read_sectors,model_dram_read_sectors\nh200,x,") +
+                                            size + ",5,1\n",
+                                        "t"),
+                     InputError)
+            << size;
     // The compiled-in rows: every one outside the target is named with its measurement.
     for (const DramRow& r : dram_past_l2_table()) {
         const std::string line = dram_past_l2_line(dram_past_l2_table(), held_out_table(), r.gpu, r.kernel);

@@ -72,6 +72,14 @@ std::optional<double> maybe(const std::string& s, const std::string& what, const
     return number(s, what, name);
 }
 
+// A table's size column: the edge of a cube, a whole number from 1 to 1,000,000.
+int whole_size(const std::string& s, const std::string& what) {
+    const double size = number(s, what, "size");
+    if (size < 1 || size > 1e6 || size != std::floor(size))
+        throw InputError(what + ": size '" + s + "' is not a whole number from 1 to 1,000,000");
+    return int(size);
+}
+
 const HeldOutSource* source_of(const HeldOutTable& t, const std::string& gpu) {
     for (const HeldOutSource& s : t.sources)
         if (s.gpu == gpu) return &s;
@@ -147,10 +155,7 @@ HeldOutTable parse_held_out(const std::string& heldout_csv, const std::string& m
         HeldOutRow r;
         r.gpu = c[0];
         r.kernel = c[1];
-        const double size = number(c[2], what, "size");
-        if (size < 1 || size > 1e6 || size != std::floor(size))
-            throw InputError(what + ": size '" + c[2] + "' is not a whole number from 1 to 1,000,000");
-        r.size = int(size);
+        r.size = whole_size(c[2], what);
         r.ncu_l2 = number(c[3], what, "ncu_l2_sectors");
         r.model_l2 = maybe(c[4], what, "model_l2_sectors");
         r.ncu_l1_hit = number(c[5], what, "ncu_l1_hit_pct");
@@ -186,10 +191,7 @@ std::vector<DramRow> parse_dram_past_l2(const std::string& csv, const std::strin
         DramRow r;
         r.gpu = c[0];
         r.kernel = c[1];
-        const double size = number(c[2], what, "size");
-        if (size < 1 || size > 1e6 || size != std::floor(size))
-            throw InputError(what + ": size '" + c[2] + "' is not a whole number from 1 to 1,000,000");
-        r.size = int(size);
+        r.size = whole_size(c[2], what);
         r.ncu = number(c[3], what, "ncu_dram_read_sectors");
         r.model = number(c[4], what, "model_dram_read_sectors");
         if (r.gpu.empty() || r.kernel.empty() || r.ncu <= 0)
