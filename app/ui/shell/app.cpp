@@ -39,6 +39,9 @@
 namespace tilescope::ui {
 namespace {
 
+// Said at a start that restores presenter mode from the settings; cleared once F5 toggles it.
+const char* const kPresenterRestored = "Presenter mode is on from your last session (F5 turns it off)";
+
 // The counters of the configuration on show (the panel itself: counters_panel.cpp).
 class CountersSection : public SidePanel {
 public:
@@ -71,7 +74,7 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     s_.presenter = o.presenter || (!o.scripted() && settings.presenter);
     // a setting that changes what this start shows is named, not silently applied
     if (!o.scripted() && !o.presenter && settings.presenter)
-        s_.message = "Presenter mode is on from your last session (F5 turns it off)";
+        s_.message = kPresenterRestored;
     s_.cursor.speed = settings.speed;
     s_.device_sel = o.device.empty() ? settings.device : o.device;
     s_.sidebar_width = settings.sidebar_width;
@@ -255,6 +258,8 @@ void App::set_presenter(bool on) {
     s_.presenter = on;
     panels_hidden_ = on;  // the side panel folds away for a projector; H brings it back
     apply_theme(on);
+    // the start's note that presenter mode came back from the last session is not true once toggled
+    if (s_.message == kPresenterRestored) s_.message.clear();
 }
 
 void App::handle_keys() {
