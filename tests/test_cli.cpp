@@ -202,10 +202,15 @@ TEST(Cli, ExercisesShowTheirMistakes) {
     struct Case {
         const char* args;
         const char* kind;
+        bool always_wrong;  // false: the wrong values race with right ones between work-groups
     };
-    for (const Case& c : {Case{"--kernel tiled_missing_barrier --size 16 --tile 8", "race"},
-                          Case{"--kernel tiled_divergent_barrier --size 12x12x16 --tile 8", "divergence"},
-                          Case{"--kernel naive_no_bounds --size 12x12x16 --tile 8", "out_of_bounds"}}) {
+    // naive_no_bounds: a work-item right of C's edge writes into the next row of C, racing the
+    // work-item whose element that is; the emulator runs work-groups on several threads, so which
+    // write lands last (and so whether C verifies) depends on the order of the day. Its diagnostic
+    // does not; that is what the exercise teaches (its note: "read the diagnostics").
+    for (const Case& c : {Case{"--kernel tiled_missing_barrier --size 16 --tile 8", "race", true},
+                          Case{"--kernel tiled_divergent_barrier --size 12x12x16 --tile 8", "divergence", true},
+                          Case{"--kernel naive_no_bounds --size 12x12x16 --tile 8", "out_of_bounds", false}}) {
         const Result r = run(std::string("trace ") + c.args + " --json -");
         ASSERT_EQ(r.status, 0) << c.args << ": " << r.err;
         const auto j = nlohmann::json::parse(r.out);
@@ -216,7 +221,9 @@ TEST(Cli, ExercisesShowTheirMistakes) {
                 EXPECT_GT(d["line"].get<int>(), 0) << c.args;
             }
         EXPECT_TRUE(found) << c.args << " should report " << c.kind;
-        EXPECT_FALSE(j["verified"].get<bool>()) << c.args;
+        if (c.always_wrong) EXPECT_FALSE(j["verified"].get<bool>()) << c.args;
+        // verified or not, the wrong cells listed are what the verdict says
+        EXPECT_EQ(j["verified"].get<bool>(), j["wrong_cells"].empty()) << c.args;
     }
     // --kernel all never includes them.
     const Result all = run("bench --device pocl --kernel all --size 4 --tile 4 --reps 1 --warmup 0 --csv -");
