@@ -2,6 +2,7 @@
 // message here, never a crash: everything goes through the same validation as the CLI.
 #include "ui/panels/setup_panel.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -211,6 +212,20 @@ void SetupPanel::draw_occupancy(const Trace& t, const HiddenFigures& hide) {
     text_wrapped("Work-groups of %llu work-items one compute unit holds at once (modelled from device profiles; "
                        "tilescope occupancy):", static_cast<unsigned long long>(key.first));
     const std::vector<std::string> heads = occupancy_row_headings();
+    // The table only where every column fits the panel at its widest cell; a narrower panel gets the
+    // same figures as one sentence per profile (a fixed-fit table would cut its right-hand columns).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float table_width = 0;
+    for (size_t c = 0; c < heads.size(); ++c) {
+        float widest = ImGui::CalcTextSize(heads[c].c_str()).x;
+        for (const ProfileOccupancy& r : occupancy_rows_)
+            widest = std::max(widest, ImGui::CalcTextSize(occupancy_row_cells(r)[c].c_str()).x);
+        table_width += widest + 2 * style.CellPadding.x + 1;
+    }
+    if (table_width > ImGui::GetContentRegionAvail().x) {
+        for (const ProfileOccupancy& r : occupancy_rows_) text_wrapped_keeping_tuples(occupancy_sentence(r));
+        return;
+    }
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
     if (!ImGui::BeginTable("occupancy", int(heads.size()), flags)) return;
     for (const std::string& h : heads) ImGui::TableSetupColumn(h.c_str());
