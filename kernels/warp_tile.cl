@@ -1,6 +1,7 @@
 // Rung 12, warp_tile: a third level of tiling, for the warp. A work-group computes a TS x TSN
-// tile of C (TSN = TS/NDIV columns: NDIV 1 gives square tiles, 2 tiles half as wide, so twice
-// as many groups, which fill the last round of groups on the compute units better) from
+// tile of C (TSN = TS*NMUL/NDIV columns: NDIV 1 gives square tiles, 2 tiles half as wide, so twice
+// as many groups, which fill the last round of groups on the compute units better; NMUL 2 tiles
+// twice as wide as tall, 64 x 128 at TS 64, the shape cuBLAS runs at 2474^3 on the H200) from
 // TSK-deep tiles of A and B in local memory, as in reg2d; but its work-items
 // are dealt out by sub-group (32 consecutive work-items, a warp on NVIDIA GPUs), and each
 // sub-group owns one WM x WN tile of C. Its 32 work-items read only that tile's WM rows of A
@@ -40,9 +41,12 @@
 #define TS 128      // C tile per work-group: TS x TS
 #endif
 #ifndef NDIV
-#define NDIV 1      // the group's tile of C is TS rows x TS/NDIV columns
+#define NDIV 1      // the group's tile of C is TS rows x TS*NMUL/NDIV columns
 #endif
-#define TSN (TS / NDIV)
+#ifndef NMUL
+#define NMUL 1
+#endif
+#define TSN (TS * NMUL / NDIV)
 #ifndef TSK
 #define TSK 8       // depth of the A and B tiles (two sets of each: 2*(TS+PAD+TSN)*TSK floats)
 #endif
@@ -104,11 +108,12 @@
 #define AROW (TS + PAD)
 #define AVECS (TS * TSK / 4)                            // float4s per tile of A
 #define BVECS (TSN * TSK / 4)                           // and of B
-#define LOADS ((AVECS + NT - 1) / NT)                   // of A's tile per work-item (at least B's)
+#define ALOADS ((AVECS + NT - 1) / NT)                  // of A's tile per work-item
+#define LOADS (ALOADS > BLOADS ? ALOADS : BLOADS)       // load slots per work-item (B's exceed A's when NMUL > NDIV)
 #define BLOADS ((BVECS + NT - 1) / NT)                  // of B's tile per work-item
 
-#if NDIV < 1 || TS % NDIV != 0 || TS % WM != 0 || TSN % WN != 0 || WN % WNITER != 0
-#error "need NDIV | TS, WM | TS, WN | TS/NDIV and WNITER | WN"
+#if NDIV < 1 || NMUL < 1 || (TS * NMUL) % NDIV != 0 || TS % WM != 0 || TSN % WN != 0 || WN % WNITER != 0
+#error "need NDIV | TS*NMUL, WM | TS, WN | TS*NMUL/NDIV and WNITER | WN"
 #endif
 #if WMITER < 1 || (WM * WN) % (WARP * TM * TN * WNITER) != 0 || WM % WMITER != 0
 #error "the sub-group tile must split into WMITER x WNITER steps of 32 work-items x TM x TN"
@@ -141,7 +146,7 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 #if !CHECKED
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
-        if ((AVECS % NT == 0 || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = LD4(A + aoff[l] + k0); \
+        if (((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = LD4(A + aoff[l] + k0); \
         if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS) && (EDGES == 0 || boff[l] >= 0)) \
             bnext[l] = (ODD != 0 && bcut[l]) ? load4(B, K, N, k0 + brow[l], col0 + bcol[l]) : LD4(B + boff[l] + k0 * N); } }
 #if EDGES == 0
@@ -149,20 +154,20 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 #else
 #define FIRST_PHASE { \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
-        if (AVECS % NT == 0 || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], kfirst + acol[l]); \
+        if ((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], kfirst + acol[l]); \
         if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, kfirst + brow[l], col0 + bcol[l]); } }
 #endif
 #else
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
-        if (AVECS % NT == 0 || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
+        if ((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
         if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
 #define FIRST_PHASE LOAD_PHASE(0)
 #endif
 // STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
 #define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
-        if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+        if ((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) { \
         at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x; \
         at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y; \
         at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z; \

@@ -714,10 +714,44 @@ TEST(FastestTrial, ASplitKWinnersNeighboursAreOneSliceFewerAndOneMore) {
     EXPECT_TRUE(trial_slice_neighbours(LaunchConfig{*find_rung("warp_tile"), parse_size("301x299x1001"), 64, p}, {}).empty());
 }
 
+// The second round's wide point (trial_wide_point, speed12): 64 x 128 tiles (TS 64, NMUL 2) at
+// TSK 16 beside a warp_tile or splitk winner, with its SLICES and INPLACE; none beside a winner
+// that is already wide, another rung, or when that point was timed already.
+TEST(FastestTrial, AWarpTileWinnersWidePointIs64By128) {
+    const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    const LaunchConfig w{*find_rung("warp_tile"), parse_size("2474"), 128, p};
+    const std::optional<LaunchConfig> wide = trial_wide_point(w, {});
+    ASSERT_TRUE(wide.has_value());
+    EXPECT_EQ(wide->kernel.name, "warp_tile");
+    EXPECT_EQ(wide->tile, 64);
+    const std::map<std::string, int64_t> want{{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64},
+                                              {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
+    EXPECT_EQ(wide->params, want);
+    // 128 work-items, 64 x 128 of C each: ceil(2474/128) x ceil(2474/64) groups.
+    const ResolvedLaunch r = resolve(*wide);
+    EXPECT_EQ(r.local[0], 128u);
+    EXPECT_EQ(r.groups[0], size_t((2474 + 127) / 128));
+    EXPECT_EQ(r.groups[1], size_t((2474 + 63) / 64));
+    // A splitk winner keeps its slices (and INPLACE); the wide point is splitk too.
+    std::map<std::string, int64_t> q = p;
+    q["SLICES"] = 3;
+    q["INPLACE"] = 1;
+    const std::optional<LaunchConfig> ws = trial_wide_point(LaunchConfig{*find_rung("splitk"), parse_size("1109"), 64, q}, {});
+    ASSERT_TRUE(ws.has_value());
+    EXPECT_EQ(ws->kernel.name, "splitk");
+    EXPECT_EQ(ws->params.at("SLICES"), 3);
+    EXPECT_EQ(ws->params.at("INPLACE"), 1);
+    EXPECT_EQ(ws->params.at("NMUL"), 2);
+    // Already wide, already timed, or another rung: none.
+    EXPECT_FALSE(trial_wide_point(*wide, {}).has_value());
+    EXPECT_FALSE(trial_wide_point(w, {*wide}).has_value());
+    EXPECT_FALSE(trial_wide_point(LaunchConfig{*find_rung("tiled"), parse_size("2474"), 16, {}}, {}).has_value());
+}
+
 // On PoCL, at a shape between two splitk rows of 4 and 5 slices: the rows' two points are timed
 // (round 1), then the winner again beside its neighbour not yet timed (round 2, same launches: 3
-// slices beside 4, 6 beside 5); the fastest of round 2 runs, verified, is remembered, and the
-// reason gives both rounds' figures.
+// slices beside 4, 6 beside 5) and beside its wide point (64 x 128, the winner's slices); the
+// fastest of round 2 runs, verified, is remembered, and the reason gives both rounds' figures.
 TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     const DeviceInfo& pocl = select_device("pocl");
     const TuningSandbox sandbox("slices", true);
@@ -740,20 +774,28 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     const nlohmann::json b = nlohmann::json::parse(slurp(dir / "b.json"))[0];
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& trials = b["pick_trials"];
-    ASSERT_EQ(trials.size(), 4u) << trials.dump();
+    ASSERT_EQ(trials.size(), 5u) << trials.dump();
     for (const auto& t : trials) EXPECT_EQ(t["verified"], true) << t.dump();
     for (size_t i = 0; i < trials.size(); ++i) EXPECT_EQ(trials[i]["round"], i < 2 ? 1 : 2) << trials.dump();
     const size_t w1 = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? 0 : 1;
-    // Round 2: the winner first, then its neighbour that round 1 did not time.
+    // Round 2: the winner first, then its neighbour that round 1 did not time, then its wide point.
     EXPECT_EQ(trials[2]["params"], trials[w1]["params"]);
     const int64_t s = trials[w1]["params"]["SLICES"];
     EXPECT_EQ(trials[3]["params"]["SLICES"], s == 4 ? 3 : 6) << trials.dump();
-    const size_t w2 = trials[3]["gflops"].get<double>() > trials[2]["gflops"].get<double>() ? 3 : 2;
+    EXPECT_EQ(trials[4]["tile"], 64);
+    EXPECT_EQ(trials[4]["params"]["NMUL"], 2) << trials.dump();
+    EXPECT_EQ(trials[4]["params"]["SLICES"], s) << trials.dump();
+    size_t w2 = 2;
+    for (size_t i = 3; i < 5; ++i)
+        if (trials[i]["gflops"].get<double>() > trials[w2]["gflops"].get<double>()) w2 = i;
     EXPECT_EQ(b["kernel"], "splitk");
+    EXPECT_EQ(b["tile"], trials[w2]["tile"]) << b.dump();
     EXPECT_EQ(b["params"]["SLICES"], trials[w2]["params"]["SLICES"]) << b.dump();
+    EXPECT_EQ(b["params"].value("NMUL", 1), trials[w2]["params"].value("NMUL", 1)) << b.dump();
     EXPECT_EQ(b["verified"], true);
     const std::string reason = b["pick_reason"];
-    EXPECT_NE(reason.find("; then its K-slices beside it ("), std::string::npos) << reason;
+    EXPECT_NE(reason.find("; then its neighbours beside it ("), std::string::npos) << reason;
+    EXPECT_NE(reason.find("splitk 64x128 SLICES=" + std::to_string(s) + " "), std::string::npos) << reason;
     EXPECT_EQ(reason.find(" runs; remembered") != std::string::npos, w2 != 2) << reason;
     const nlohmann::json kept = nlohmann::json::parse(slurp(dir / "xdg" / "tilescope" / "tuning" / timed_picks_file(pocl)));
     ASSERT_EQ(kept["fastest"].size(), 1u) << kept.dump();

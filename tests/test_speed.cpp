@@ -407,3 +407,32 @@ TEST(WarpTileHalfWide, VerifiesOnPoclAtRandomSizes) {
                 EXPECT_EQ(m.launch.groups[0], uint64_t((m.ran_at.N + p.tile / 2 - 1) / (p.tile / 2))) << size.label();
             }
 }
+
+// speed12: warp_tile's wide tiles (NMUL 2: TS x 2*TS of C per group; 64 x 128 at TS 64, the point
+// the trial's second round times) verify against the CPU reference on PoCL at sizes drawn at
+// random on every run (seed printed; TILESCOPE_TEST_SEED repeats one): the kernel's own load paths
+// and on padded copies, splitk too. B's tile is twice A's here, so a work-item loads more of B
+// than of A (LOADS is the larger count, A's extra slots skipped).
+TEST(WarpTileWide, VerifiesOnPoclAtRandomSizes) {
+    RandomDraws draw("WarpTileWide");
+    const uint64_t seed = draw.seed;
+    Runner r(select_device("pocl"));
+    const RunOptions o = one_launch();
+    const std::map<std::string, int64_t> wide = {{"NMUL", 2}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2},
+                                                 {"TM", 8},   {"TN", 4},   {"PAD", 4}};
+    for (const char* name : {"warp_tile", "splitk"})
+        for (const bool pad : {false, true}) {
+            // M, N, K anything up to a few tiles; N and K may or may not be multiples of 4.
+            const ProblemSize size{draw(1, 200), draw(1, 300), draw(1, 120)};
+            LaunchConfig c{*find_rung(name), size, 64, wide, "given"};
+            if (std::string(name) == "splitk") c.params["SLICES"] = draw(2, 6);
+            c.pad = pad;
+            const Measurement m = r.measure(c, o);
+            EXPECT_TRUE(m.verification.verified) << name << " " << size.label() << " pad " << pad << " seed " << seed << ": "
+                                                 << m.verification.summary();
+            EXPECT_EQ(m.verification.checked_elements, size.M * size.N) << size.label();
+            // The groups along N are 128 wide, along M 64 tall.
+            EXPECT_EQ(m.launch.groups[0], uint64_t((m.ran_at.N + 127) / 128)) << size.label();
+            EXPECT_EQ(m.launch.groups[1], uint64_t((m.ran_at.M + 63) / 64)) << size.label();
+        }
+}

@@ -95,6 +95,26 @@ TEST(WarpTileHalfWide, TracedCountsMatchTheClosedForms) {
         }
 }
 
+// speed12: warp_tile's wide tiles (NMUL 2: 64 x 128 of C per group at TS 64, TSK 16) traced on
+// the emulator: every closed form holds exactly at sizes that take each load path (37x29x45: every
+// load checked; 200x136x44: float4-aligned rows with edges and a K remainder; 128x256x32: no edge),
+// and by hand the groups along N and the local stores follow 2*TS, not TS. splitk shares the source.
+TEST(WarpTileWide, TracedCountsMatchTheClosedForms) {
+    const std::map<std::string, int64_t> wide = {{"NMUL", 2}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2},
+                                                 {"TM", 8},   {"TN", 4},   {"PAD", 4}};
+    for (const char* name : {"warp_tile", "splitk"})
+        for (const std::string size : {"37x29x45", "200x136x44", "128x256x32"}) {
+            const KernelSpec* k = find_rung(name);
+            ASSERT_NE(k, nullptr);
+            const LaunchConfig c{*k, parse_size(size), 64, wide, "given"};
+            const Trace t = traced_exactly(c, std::string(name) + " " + size);
+            const uint64_t gx = (c.size.N + 127) / 128, gy = (c.size.M + 63) / 64, p = (c.size.K + 15) / 16;
+            EXPECT_EQ(t.groups[0], gx) << name << " " << size;
+            EXPECT_EQ(t.groups[1], gy) << name << " " << size;
+            EXPECT_EQ(t.totals.local_store_bytes, 4 * gx * gy * p * (64 + 128) * 16) << name << " " << size;
+        }
+}
+
 // Issue 30: INPLACE=1 (warp_tile and splitk read rows that are not float4-aligned where they are,
 // with vload4, instead of on padded copies) traced on the emulator at sizes whose rows of A and B
 // are not aligned (K and N not multiples of 4, and N alone): it verifies, the emulator's checks

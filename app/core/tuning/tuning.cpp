@@ -738,6 +738,16 @@ std::string slices_label(const LaunchConfig& c) {
     return c.params.count("SLICES") ? "SLICES=" + std::to_string(param_of(c, "SLICES", 1)) : std::string("no split");
 }
 
+// A round-two point as the reason names it: its K-slices, and "64x128" for the wide point.
+std::string round_label(const LaunchConfig& c) {
+    return (param_of(c, "NMUL", 1) > 1 ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
+           slices_label(c);
+}
+
+bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
+    return a.kernel.name == b.kernel.name && a.tile == b.tile && a.params == b.params;
+}
+
 }  // namespace
 
 std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
@@ -746,9 +756,7 @@ std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, con
     if (it == winner.params.end() || winner.kernel.custom || !winner.kernel.find_param("SLICES")) return out;
     const int64_t s = it->second, runs = slices_run(winner);
     const auto known = [&](const LaunchConfig& c) {
-        const auto same = [&](const LaunchConfig& t) {
-            return t.kernel.name == c.kernel.name && t.tile == c.tile && t.params == c.params;
-        };
+        const auto same = [&](const LaunchConfig& t) { return same_point(t, c); };
         return std::any_of(tried.begin(), tried.end(), same) || std::any_of(out.begin(), out.end(), same);
     };
     for (const int64_t v : {s - 1, s + 1}) {
@@ -777,6 +785,24 @@ std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, con
         if (!known(c)) out.push_back(std::move(c));
     }
     return out;
+}
+
+std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
+    if (winner.kernel.custom || (winner.kernel.name != "warp_tile" && winner.kernel.name != "splitk") ||
+        !winner.kernel.find_param("NMUL") || param_of(winner, "NMUL", 1) != 1)
+        return std::nullopt;
+    LaunchConfig c = winner;
+    c.tile = 64;
+    c.params = {{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
+    for (const char* kept : {"SLICES", "INPLACE"})
+        if (const auto it = winner.params.find(kept); it != winner.params.end()) c.params[kept] = it->second;
+    if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
+    try {
+        resolve(c);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    return c;
 }
 
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
@@ -825,13 +851,15 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
     char head[160];
     std::snprintf(head, sizeof head, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ", ms.size(),
                   out.trial_s);
-    // Round two: a winner that splits K is timed again beside its own point with one slice
-    // fewer and one more (trial_slice_neighbours); the fastest of that round runs. The rows'
-    // slice counts were measured at other shapes, and at this one the best count can differ.
+    // Round two: the winner is timed again beside its own point with one slice fewer and one
+    // more when it splits K (trial_slice_neighbours) and beside the wide point (trial_wide_point);
+    // the fastest of that round runs. The rows' slice counts were measured at other shapes, and
+    // at this one the best count can differ; the rows never tried the wide tiles.
     std::string second;
     double best_gflops = ms[best].gflops;
-    std::vector<LaunchConfig> near;
-    for (LaunchConfig& c : trial_slice_neighbours(tried[best], tried)) {
+    std::vector<LaunchConfig> candidates = trial_slice_neighbours(tried[best], tried), near;
+    if (auto wide = trial_wide_point(tried[best], tried)) candidates.push_back(std::move(*wide));
+    for (LaunchConfig& c : candidates) {
         try {
             runner.validate(c);
         } catch (const InputError&) {
@@ -847,7 +875,7 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         try {
             m2 = runner.measure_interleaved(round, ro);
         } catch (const InputError& e) {  // a neighbour the device would not run: round 1's winner stays
-            second = "; its K-slices beside it not timed: " + shown(e.what(), 240);
+            second = "; its neighbours beside it not timed: " + shown(e.what(), 240);
         }
         const double s2 = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         out.trial_s += s2;
@@ -858,22 +886,23 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
             out.trials.push_back(PickTrial{round[i].kernel.name, round[i].tile, round[i].params, ok[best]->choice.size,
                                            good ? m2[i].gflops : 0, good, 2});
             char f[160];
-            std::snprintf(f, sizeof f, "%s%s %s %.0f%s", i ? ", " : "", round[i].kernel.name.c_str(), slices_label(round[i]).c_str(),
+            std::snprintf(f, sizeof f, "%s%s %s %.0f%s", i ? ", " : "", round[i].kernel.name.c_str(), round_label(round[i]).c_str(),
                           m2[i].gflops, good ? "" : " (did not verify)");
             figures2 += f;
             if (good && (best2 < 0 || m2[i].gflops > m2[best2].gflops)) best2 = static_cast<int>(i);
         }
         char h2[160];
-        std::snprintf(h2, sizeof h2, "; then its K-slices beside it (%.1f s, same launches): ", s2);
+        std::snprintf(h2, sizeof h2, "; then its neighbours beside it (%.1f s, same launches): ", s2);
         if (!m2.empty()) second = h2 + figures2 + " GFLOP/s";
         if (best2 > 0) {  // a neighbour won: it runs, said in the pick's reason
             out.pick.choice.kernel = round[best2].kernel.name;
+            out.pick.choice.tile = round[best2].tile;
             out.pick.choice.params = round[best2].params;
-            out.pick.note += "; " + slices_label(round[best2]) + " here (timed beside the row's " + slices_label(round[0]) + ")";
+            out.pick.note += "; " + round_label(round[best2]) + " here (timed beside the row's " + slices_label(round[0]) + ")";
             explain_pick(device, size, out.pick);
             tried[best] = round[best2];
             best_gflops = m2[best2].gflops;
-            second += "; " + round[best2].kernel.name + " " + slices_label(round[best2]) + " runs";
+            second += "; " + round[best2].kernel.name + " " + round_label(round[best2]) + " runs";
         }
     }
     std::string remembered;

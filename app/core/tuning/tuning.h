@@ -292,9 +292,9 @@ inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are t
 // of this shape in user_tuning_dir()/timed_picks_file (a damaged file there is left as it is;
 // the reason says it was not remembered). `options` gives the cancel flag and progress lines
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
-// Then, when the fastest point splits K (splitk's SLICES), a second round (PickTrial::round 2)
-// times it again beside trial_slice_neighbours, the same launches each; the fastest of that
-// round runs and is remembered. The rows' slice counts were measured at other shapes: at the
+// Then a second round (PickTrial::round 2) times the fastest point again beside
+// trial_slice_neighbours (when it splits K: splitk's SLICES) and trial_wide_point (warp_tile and
+// splitk), the same launches each; the fastest of that round runs and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
                                             const RunOptions& options);
@@ -304,6 +304,14 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
 // (compares_with, warp_tile for splitk) with the same parameters. Points in `tried` and points
 // that no longer resolve are left out. None for a point without SLICES.
 std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
+
+// The trial's wide point beside a winner of warp_tile or splitk (speed12): 64 x 128 tiles (TS 64,
+// NMUL 2: cuBLAS's shape at 2474^3 on the H200) at TSK 16, with the winner's SLICES and INPLACE.
+// The tables were tuned without NMUL, so the second round times it beside the winner: at the
+// H200's weak squares near 2474^3 it measured 2-5 % faster than their rows' points, and slower
+// at 4096^3 and 6144^3 (docs/benchmarks.md, speed12). nullopt for other rungs, a winner that is
+// already wide, a point in `tried` or one that does not resolve.
+std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
 // The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
 LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
