@@ -43,9 +43,8 @@ for f in glob.glob(f'{root}/caches*/h*/run.txt') + glob.glob(f'{root}/caches*/*/
 # And for l1_kb=cuda: the 256 KB an SM holds less the smallest shared-memory carve-out
 # (Hopper's steps, KB) that holds those blocks' shared memory plus 1 KB each that CUDA keeps.
 CARVEOUTS = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
-# l1_kb=cuda1k (cache9): the 1 KB a block is counted for kernels without shared memory too.
-def l1_kb(kernel, every_block=False):
-    need = int(blocks_per_sm[kernel]) * (smem[kernel] + 1024) if smem[kernel] or every_block else 0
+def l1_kb(kernel):
+    need = int(blocks_per_sm[kernel]) * (smem[kernel] + 1024) if smem[kernel] else 0
     return 256 - next(c for c in CARVEOUTS if c * 1024 >= need)
 
 # l1_kb=ncu (cache9): 256 KB less the carve-out the driver gave each twin, as ncu recorded it
@@ -65,7 +64,7 @@ def measured_l1_kb(kernel):
 
 def per_launch(params, kernel):
     sub = {'resident=cuda': lambda: f'resident={blocks_per_sm[kernel]}', 'l1_kb=cuda': lambda: f'l1_kb={l1_kb(kernel)}',
-           'l1_kb=cuda1k': lambda: f'l1_kb={l1_kb(kernel, True)}', 'l1_kb=ncu': lambda: f'l1_kb={measured_l1_kb(kernel)}'}
+           'l1_kb=ncu': lambda: f'l1_kb={measured_l1_kb(kernel)}'}
     return ' '.join(sub[p]() if p in sub else p for p in params.split())
 
 def run(stream, params):
