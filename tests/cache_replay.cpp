@@ -9,7 +9,7 @@
 //   cache_replay smodel IN.sstream GROUPS PROFILE [NAME=V]...  replay its first GROUPS groups (0: all);
 //                                                    l2_sectors and l2_merged_sectors scaled to the whole launch
 //   cache_replay model IN.stream PROFILE [NAME=V]... replay; NAME: l1_kb l2_kb ways cus resident inflight
-//                                                    clusters hashed drift clustermap
+//                                                    clusters hashed drift clustermap l1rand (cache9)
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -112,6 +112,7 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         else if (k == "drift") p.drift = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "l1hit") p.l1_hit_rounds = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "dram") p.dram_rounds = std::strtod(a.c_str() + eq + 1, nullptr);
+        else if (k == "l1rand") p.l1_random = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "clustermap") {
             std::ifstream f(a.substr(eq + 1));
             for (uint32_t c; f >> c;) p.cluster_of.push_back(c);

@@ -345,6 +345,43 @@ TEST(CacheModel, DramReadsHoldTheGroupThatLeads) {
     EXPECT_THROW(run_cache_model(s, p, "hand"), InputError);
 }
 
+// L1 replacement (cache9): an L1 of one set of 4 ways (256 B of 64-B lines), walked cyclically.
+// 4 lines fit: 4 misses, then every read hits, LRU or random (a set with a free way evicts
+// nothing). 5 lines: LRU evicts each line just before it comes round again, so all 100 reads
+// miss; with random victims (l1_random 1) a line survives a lap with chance (3/4) per fill, so
+// some reads hit but not all; the same stream gives the same counts each time.
+TEST(CacheModel, RandomL1VictimsLoseACyclicSetLargerThanTheCacheGradually) {
+    auto walk = [](uint64_t lines) {
+        CacheRequestStream s;
+        s.begin_group();
+        for (int lap = 0; lap < 20; ++lap)
+            for (uint64_t l = 0; l < lines; ++l) s.add({2 * l}, false);
+        return s;
+    };
+    CacheParams p = tiny(256, 1 << 16, 4);
+    for (double share : {0.0, 1.0}) {
+        p.l1_random = share;
+        const CacheReport fits = run_cache_model(walk(4), p, "hand");
+        EXPECT_EQ(fits.totals.l1_hit_sectors, 80u - 4u) << share;
+    }
+    p.l1_random = 0;
+    const CacheReport lru = run_cache_model(walk(5), p, "hand");
+    EXPECT_EQ(lru.totals.l1_sectors, 100u);
+    EXPECT_EQ(lru.totals.l1_hit_sectors, 0u);
+    EXPECT_EQ(lru.totals.l2_sectors, 100u);
+    p.l1_random = 1;
+    const CacheReport random = run_cache_model(walk(5), p, "hand");
+    EXPECT_GT(random.totals.l1_hit_sectors, 20u);
+    EXPECT_LT(random.totals.l1_hit_sectors, 80u);
+    EXPECT_EQ(random.totals.l2_sectors, 100u - random.totals.l1_hit_sectors);
+    EXPECT_EQ(run_cache_model(walk(5), p, "hand").totals, random.totals);
+    EXPECT_EQ(random.totals.dram_read_bytes, 5u * p.sector_bytes);  // the L2 still holds all 5
+    p.l1_random = 1.5;
+    EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
+    p.l1_random = -0.1;
+    EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
+}
+
 // Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
 // round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
 // (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second

@@ -298,6 +298,12 @@ int main(int argc, char** argv) {
         dim3 block(t.bx, t.by), grid;
         if (t.ts_n == 0) grid = dim3((M + t.ts_m - 1) / t.ts_m);
         else grid = dim3((N + t.ts_n - 1) / t.ts_n, (M + t.ts_m - 1) / t.ts_m);
+        // cache9: TWINS_CARVEOUT=P asks for a shared-memory carve-out of P percent of the most (the
+        // driver rounds up to a step; ncu's launch__shared_mem_config_size says what it took).
+        if (const char* pct = std::getenv("TWINS_CARVEOUT")) {
+            cudaFuncSetAttribute(t.plain, cudaFuncAttributePreferredSharedMemoryCarveout, std::atoi(pct));
+            cudaFuncSetAttribute(t.rec, cudaFuncAttributePreferredSharedMemoryCarveout, std::atoi(pct));
+        }
         cudaFuncAttributes fa{};
         cudaFuncGetAttributes(&fa, t.plain);
         int per_sm = 0;

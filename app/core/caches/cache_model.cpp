@@ -32,9 +32,13 @@ public:
     static constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();
 
     SectorCache() = default;
-    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways, bool hashed)
+    // random_share (CacheParams::l1_random): the share of fills into a full set that evict a way
+    // picked by a hash instead of the least recently used one.
+    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways, bool hashed, double random_share = 0)
         : sets_(bytes / (uint64_t(line_bytes) * ways)), ways_(ways), hashed_(hashed),
-          fold_bits_(sets_ > 1 ? unsigned(std::bit_width(sets_ - 1)) : 0) {}
+          fold_bits_(sets_ > 1 ? unsigned(std::bit_width(sets_ - 1)) : 0),
+          random_below_(random_share >= 1 ? std::numeric_limits<uint64_t>::max()
+                                          : uint64_t(random_share * 0x1p64)) {}
 
     bool enabled() const { return sets_ > 0; }
 
@@ -69,12 +73,18 @@ public:
         }
         if (!victim) {
             victim = &set[0];
+            bool full = true;
             for (uint32_t w = 0; w < ways_; ++w) {
                 if (set[w].line == kEmpty) {
                     victim = &set[w];
+                    full = false;
                     break;
                 }
                 if (set[w].stamp < victim->stamp) victim = &set[w];
+            }
+            if (full && random_below_) {
+                const uint64_t h = mix(++fills_);
+                if (h < random_below_) victim = &set[mix(h) % ways_];
             }
         }
         *victim = Way{line, 0, 0, 0, copy};
@@ -85,6 +95,13 @@ public:
 
 private:
     static constexpr uint32_t kNoSet = std::numeric_limits<uint32_t>::max();
+    // splitmix64's finaliser: the random victims' draws, a fixed function of the fill count.
+    static uint64_t mix(uint64_t x) {
+        x += 0x9e3779b97f4a7c15ull;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    }
     Way* existing_set(uint64_t line) {
         if (first_way_.empty()) return nullptr;
         const uint32_t first = first_way_[set_of(line)];
@@ -107,6 +124,8 @@ private:
     bool hashed_ = false;
     unsigned fold_bits_ = 0;
     uint64_t clock_ = 0;
+    uint64_t random_below_ = 0;  // a fill's draw below this evicts a hashed way (0: LRU only)
+    uint64_t fills_ = 0;         // fills into a full set while random_below_ > 0
     std::vector<uint32_t> first_way_;  // per set: its first way in pool_, or kNoSet
     std::vector<Way> pool_;
 };
@@ -226,7 +245,8 @@ public:
                           p.hashed_sets)),
           group_end_(std::min(first_groups, groups.group_count())) {
         const CacheRequestStream& base = groups.base();
-        l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets));
+        l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets,
+                                      p.l1_random));
         by_buffer_.resize(base.buffers.size());
         for (const auto& r : base.requests) line_index_.emplace(r.line, 0);
         std::vector<int32_t> lines;
@@ -618,6 +638,8 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("l1_hit_rounds " + std::to_string(p.l1_hit_rounds) + ": accepted: above 0 to 10 (1: a hit takes a round)");
     if (!(p.dram_rounds > 0 && p.dram_rounds <= 1000))
         throw InputError("dram_rounds " + std::to_string(p.dram_rounds) + ": accepted: above 0 to 1000 (1: a DRAM read takes a round)");
+    if (!(p.l1_random >= 0 && p.l1_random <= 1))
+        throw InputError("l1_random " + std::to_string(p.l1_random) + ": accepted: 0 (LRU) to 1 (random replacement)");
     if (p.l2_halves != 1 && p.l2_halves != 2)
         throw InputError("l2_halves " + std::to_string(p.l2_halves) + ": accepted: 1 (one L2) or 2 (two halves)");
     if (p.l2_copy_ways > 1024)

@@ -54,6 +54,13 @@ struct CacheParams {
     // every request one round (the order of earlier rounds). An experiment of cache_replay
     // (`dram=`); see docs/caches.md for whether a profile uses it.
     double dram_rounds = 1;
+    // L1 replacement (issue 31, cache9): the share of L1 fills into a full set whose victim is a
+    // way picked by a hash (of the cache's own fill count, so a replay is deterministic) instead of
+    // the least recently used one. 0: LRU (every profile); 1: random replacement. An LRU cache
+    // keeps all of a cyclic working set a little smaller than itself and none of one a little
+    // larger; with a share of random victims it loses such a set gradually. An experiment of
+    // cache_replay (`l1rand=`); see docs/caches.md for whether a profile uses it. The L2 stays LRU.
+    double l1_random = 0;
     // Set index of both levels: false, line number mod sets; true, the line number's higher
     // bits XOR-folded onto its low ones first (an assumption: GPUs hash their set index,
     // NVIDIA does not say how; without it a column walk with a power-of-two stride falls
