@@ -86,6 +86,7 @@ struct FastestPick {
     std::string note;       // "tuned here", "tuned for a similar device: NAME", "defaults for GPUs"
     std::string reason;     // one line: why this rung ("splitk: C is 128x128 ...")
     double distance = 0;    // from the row's shape to the one asked for (log M, N, K); 0: a row of this shape
+    bool remembered = false;  // a row bench timed at this shape (timed_picks_file): nothing left to time
 };
 
 // Entries of a tuning file's "fastest" table, in file order; unreadable entries are left out
@@ -296,6 +297,10 @@ inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are t
 // trial_slice_neighbours (when it splits K: splitk's SLICES) and trial_wide_point (warp_tile and
 // splitk), the same launches each; the fastest of that round runs and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
+// Where round 1 has one point only (a row of this very shape, or nearest rows that all name one
+// point) round 2 still runs, with that point as its winner (speed13: the tables never tried the
+// wide point, 9 % faster at 3900x4779x1928 on the H200); the result is remembered the same way.
+// Nothing is timed at a remembered row, or when the point has no neighbour to time.
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
                                             const RunOptions& options);
 
