@@ -789,6 +789,7 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     size_t w2 = 2;
     for (size_t i = 3; i < 5; ++i)
         if (trials[i]["gflops"].get<double>() > trials[w2]["gflops"].get<double>()) w2 = i;
+    if (trials[w2]["gflops"].get<double>() < trials[2]["gflops"].get<double>() * (1 + kRoundTwoMargin)) w2 = 2;  // within the margin
     EXPECT_EQ(b["kernel"], "splitk");
     EXPECT_EQ(b["tile"], trials[w2]["tile"]) << b.dump();
     EXPECT_EQ(b["params"]["SLICES"], trials[w2]["params"]["SLICES"]) << b.dump();
@@ -838,7 +839,8 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
         size_t w = 0;
         for (size_t i = 1; i < trials.size(); ++i)
             if (trials[i]["gflops"].get<double>() > trials[w]["gflops"].get<double>()) w = i;
-        return trials[w];
+        // a neighbour less than kRoundTwoMargin faster than the round's first point: that one stays
+        return trials[w]["gflops"].get<double>() < trials[0]["gflops"].get<double>() * (1 + kRoundTwoMargin) ? trials[0] : trials[w];
     };
     // A record's parameters hold the trial's (it may add the rung's defaults).
     const auto holds = [](const nlohmann::json& record, const nlohmann::json& trial) {

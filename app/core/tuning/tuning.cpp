@@ -806,6 +806,18 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
     return c;
 }
 
+namespace {
+
+// Whether round two's fastest (best2 > 0) is less than kRoundTwoMargin faster than the round's
+// first point (the winner it is timed beside), which then stays; a first point that did not
+// verify is no bar.
+bool best2_within_margin(const std::vector<Measurement>& m2, int best2) {
+    const bool first_good = m2[0].gflops > 0 && (!m2[0].checked || m2[0].verification.verified);
+    return first_good && m2[best2].gflops < m2[0].gflops * (1 + kRoundTwoMargin);
+}
+
+}  // namespace
+
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
                                             const RunOptions& options) {
     const std::vector<FastestPick> cands = fastest_candidates(device, size, kPickTrialRows);
@@ -916,6 +928,13 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         else
             std::snprintf(h2, sizeof h2, "; then its neighbours beside it (%.1f s, same launches): ", s2);
         if (!m2.empty()) second = h2 + figures2 + " GFLOP/s";
+        if (best2 > 0 && best2_within_margin(m2, best2)) {  // within the noise of 2 launches: the round's first point stays
+            char kept[160];
+            std::snprintf(kept, sizeof kept, "; %s %s kept (the fastest beside it less than %.0f%% faster)", round[0].kernel.name.c_str(),
+                          round_label(round[0]).c_str(), 100 * kRoundTwoMargin);
+            second += kept;
+            best2 = 0;
+        }
         if (single && best2 < 0) {  // nothing verified (or nothing ran): the row's point as it was, not remembered
             out.pick.reason = why + second + "; not remembered. " + out.pick.reason;
             return out;
