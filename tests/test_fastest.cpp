@@ -59,6 +59,18 @@ DeviceInfo fake_gpu(const std::string& platform, const std::string& name) {
 const nlohmann::json kWarpLarge = {{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
 const nlohmann::json kSplitk128 = {{"PAD", 4}, {"SLICES", 128}, {"TM", 4}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
 
+// Sizes drawn each run from a seed the test prints: odd and no multiple of 3, so no tile divides them.
+struct OddDraw {
+    unsigned seed = std::random_device{}();
+    std::mt19937 rng{seed};
+    int operator()(int lo, int hi) {
+        int v;
+        do v = std::uniform_int_distribution<int>(lo, hi)(rng);
+        while (v % 2 == 0 || v % 3 == 0);
+        return v;
+    }
+};
+
 nlohmann::json entry(const std::string& size, const std::string& kernel, int tile, const nlohmann::json& params, double gflops) {
     return {{"size", size}, {"kernel", kernel}, {"tile", tile}, {"params", params}, {"gflops", gflops}};
 }
@@ -263,9 +275,8 @@ TEST(BenchFastest, PicksFromThisDevicesTableAndVerifiesAtOddSizes) {
     doc["fastest"] = {entry("48", "tiled", 8, nlohmann::json::object(), 5), entry("200x20x900", "naive", 16, nlohmann::json::object(), 2)};
     write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
 
-    const unsigned seed = std::random_device{}();
-    std::mt19937 rng(seed);
-    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    OddDraw odd;
+    const unsigned seed = odd.seed;
     const std::string square = std::to_string(odd(33, 71));
     const std::string skinny = std::to_string(odd(150, 250)) + "x" + std::to_string(odd(15, 29)) + "x" + std::to_string(odd(700, 999));
     SCOPED_TRACE("seed " + std::to_string(seed) + ": sizes " + square + ", " + skinny);
@@ -518,9 +529,8 @@ TEST(TuneWritesTheTable, EachTunedShapeKeepsTheFastestStoredPoint) {
     const DeviceInfo& pocl = select_device("pocl");
     const TuningSandbox sandbox("tune", true);
     const fs::path& dir = sandbox.dir;
-    const unsigned seed = std::random_device{}();
-    std::mt19937 rng(seed);
-    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    OddDraw odd;
+    const unsigned seed = odd.seed;
     const std::string shape = std::to_string(odd(41, 79)) + "x" + std::to_string(odd(41, 79)) + "x" + std::to_string(odd(41, 79));
     const std::string other = std::to_string(odd(150, 250)) + "x" + std::to_string(odd(15, 29)) + "x" + std::to_string(odd(100, 200));
     SCOPED_TRACE("seed " + std::to_string(seed) + ": sizes " + shape + ", " + other);
@@ -569,9 +579,8 @@ TEST(TuneWritesTheTable, EachTunedShapeKeepsTheFastestStoredPoint) {
 TEST(LongK, SplitkAndWarpTileVerifyBeyond65536OnPocl) {
     const TuningSandbox sandbox("longk", true);
     const fs::path& dir = sandbox.dir;
-    const unsigned seed = std::random_device{}();
-    std::mt19937 rng(seed);
-    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    OddDraw odd;
+    const unsigned seed = odd.seed;
     const std::string size = std::to_string(odd(5, 13)) + "x" + std::to_string(odd(5, 13)) + "x" + std::to_string(odd(65537, 80000));
     SCOPED_TRACE("seed " + std::to_string(seed) + ": size " + size);
     std::printf("LongK seed %u: size %s\n", seed, size.c_str());
@@ -764,9 +773,8 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
     doc["fastest"] = {entry("40x40x900", "splitk", 64, p4, 5), entry("90x90x1500", "splitk", 64, p5, 5)};
     write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
-    const unsigned seed = std::random_device{}();
-    std::mt19937 rng(seed);
-    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    OddDraw odd;
+    const unsigned seed = odd.seed;
     const std::string size = std::to_string(odd(45, 85)) + "x" + std::to_string(odd(45, 85)) + "x" + std::to_string(odd(1001, 1399));
     SCOPED_TRACE("seed " + std::to_string(seed) + ": size " + size);
     std::printf("FastestTrial slices seed %u: size %s\n", seed, size.c_str());
@@ -814,9 +822,8 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     const DeviceInfo& pocl = select_device("pocl");
     const TuningSandbox sandbox("single", true);
     const fs::path& dir = sandbox.dir;
-    const unsigned seed = std::random_device{}();
-    std::mt19937 rng(seed);
-    const auto odd = [&](int lo, int hi) { int v; do v = std::uniform_int_distribution<int>(lo, hi)(rng); while (v % 2 == 0 || v % 3 == 0); return v; };
+    OddDraw odd;
+    const unsigned seed = odd.seed;
     const std::string row = std::to_string(odd(37, 59)) + "x" + std::to_string(odd(37, 59)) + "x" + std::to_string(odd(37, 59));
     const std::string between = std::to_string(odd(105, 135)) + "x" + std::to_string(odd(105, 135)) + "x" + std::to_string(odd(1250, 1550));
     SCOPED_TRACE("seed " + std::to_string(seed) + ": sizes " + row + ", " + between);
