@@ -547,6 +547,7 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
         if (!c || d != 0 || c->device != label) return false;
         c->origin = origin;
         found = FastestPick{std::move(*c), TuningMatch::exact, "timed here at this shape", ""};
+        found->remembered = true;
         return true;
     });
     if (!found)
@@ -805,12 +806,24 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
     return c;
 }
 
+namespace {
+
+// Whether round two's fastest (best2 > 0) is less than kRoundTwoMargin faster than the round's
+// first point (the winner it is timed beside), which then stays; a first point that did not
+// verify is no bar.
+bool best2_within_margin(const std::vector<Measurement>& m2, int best2) {
+    const bool first_good = m2[0].gflops > 0 && (!m2[0].checked || m2[0].verification.verified);
+    return first_good && m2[best2].gflops < m2[0].gflops * (1 + kRoundTwoMargin);
+}
+
+}  // namespace
+
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
                                             const RunOptions& options) {
     const std::vector<FastestPick> cands = fastest_candidates(device, size, kPickTrialRows);
     if (cands.empty()) return std::nullopt;
     TimedPick out{cands.front(), {}, 0};
-    if (cands.size() < 2) return out;
+    if (cands.front().remembered) return out;  // timed here before: nothing left to time
     std::vector<const FastestPick*> ok;
     std::vector<LaunchConfig> tried;
     for (const FastestPick& p : cands) {
@@ -823,40 +836,48 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         ok.push_back(&p);
         tried.push_back(std::move(c));
     }
-    if (tried.size() < 2) return out;
-    if (options.progress)
-        options.progress(size.label() + " is not a row of the table; timing the " + std::to_string(tried.size()) +
-                         " points of its nearest rows here");
-    const auto t0 = std::chrono::steady_clock::now();
+    if (tried.empty()) return out;
     RunOptions ro = options;
-    ro.progress = nullptr;  // the line above says what runs; not a line per launch
+    ro.progress = nullptr;  // the progress lines say what runs; not a line per launch
     ro.reps = 2;
     ro.warmup = 1;
-    const std::vector<Measurement> ms = runner.measure_interleaved(tried, ro);
-    out.trial_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    int best = -1;
-    std::string figures, rows;
-    for (size_t i = 0; i < ms.size() && i < tried.size(); ++i) {
-        const bool good = ms[i].gflops > 0 && (!ms[i].checked || ms[i].verification.verified);
-        out.trials.push_back(PickTrial{tried[i].kernel.name, tried[i].tile, tried[i].params, ok[i]->choice.size, good ? ms[i].gflops : 0, good});
-        char f[160];
-        std::snprintf(f, sizeof f, "%s%s TS=%d %.0f%s", i ? ", " : "", tried[i].kernel.name.c_str(), tried[i].tile, ms[i].gflops,
-                      good ? "" : " (did not verify)");
-        figures += f;
-        rows += (i ? ", " : "") + ok[i]->choice.size;
-        if (good && (best < 0 || ms[i].gflops > ms[best].gflops)) best = static_cast<int>(i);
+    // Round one: the rows' points, when there are two or more; with one, round two alone runs,
+    // its winner that point (a row of this shape, or nearest rows that all name it).
+    int best = 0;
+    double best_gflops = 0;
+    std::string head, figures, rows;
+    if (tried.size() >= 2) {
+        if (options.progress)
+            options.progress(size.label() + " is not a row of the table; timing the " + std::to_string(tried.size()) +
+                             " points of its nearest rows here");
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<Measurement> ms = runner.measure_interleaved(tried, ro);
+        out.trial_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        best = -1;
+        for (size_t i = 0; i < ms.size() && i < tried.size(); ++i) {
+            const bool good = ms[i].gflops > 0 && (!ms[i].checked || ms[i].verification.verified);
+            out.trials.push_back(PickTrial{tried[i].kernel.name, tried[i].tile, tried[i].params, ok[i]->choice.size, good ? ms[i].gflops : 0, good});
+            char f[160];
+            std::snprintf(f, sizeof f, "%s%s TS=%d %.0f%s", i ? ", " : "", tried[i].kernel.name.c_str(), tried[i].tile, ms[i].gflops,
+                          good ? "" : " (did not verify)");
+            figures += f;
+            rows += (i ? ", " : "") + ok[i]->choice.size;
+            if (good && (best < 0 || ms[i].gflops > ms[best].gflops)) best = static_cast<int>(i);
+        }
+        if (best < 0) return out;  // none verified: the nearest row's point, as without a trial
+        out.pick = *ok[best];
+        best_gflops = ms[best].gflops;
+        char h[160];
+        std::snprintf(h, sizeof h, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ", ms.size(),
+                      out.trial_s);
+        head = h + figures + " GFLOP/s; nearest rows " + rows;
     }
-    if (best < 0) return out;  // none verified: the nearest row's point, as without a trial
-    out.pick = *ok[best];
-    char head[160];
-    std::snprintf(head, sizeof head, "fastest of %zu points timed here (%.1f s: 1 warm-up + 2 launches each, verified): ", ms.size(),
-                  out.trial_s);
+    const bool single = out.trials.empty();
     // Round two: the winner is timed again beside its own point with one slice fewer and one
     // more when it splits K (trial_slice_neighbours) and beside the wide point (trial_wide_point);
     // the fastest of that round runs. The rows' slice counts were measured at other shapes, and
     // at this one the best count can differ; the rows never tried the wide tiles.
     std::string second;
-    double best_gflops = ms[best].gflops;
     std::vector<LaunchConfig> candidates = trial_slice_neighbours(tried[best], tried), near;
     if (auto wide = trial_wide_point(tried[best], tried)) candidates.push_back(std::move(*wide));
     for (LaunchConfig& c : candidates) {
@@ -867,7 +888,16 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
         }
         near.push_back(std::move(c));
     }
+    if (single && near.empty()) return out;  // one point and nothing beside it: nothing to time
+    // Where round one did not run, what the row's point is and why it is timed at all.
+    const std::string why = ok[0]->distance == 0 ? size.label() + " is a row of the table"
+                            : cands.size() == 1  ? "its nearest rows name one point (" + ok[0]->choice.size + "'s)"
+                                                 : "one point of its nearest rows runs on this device (" + ok[0]->choice.size + "'s)";
+    if (single) out.pick = *ok[0];
     if (!near.empty()) {
+        if (single && options.progress)
+            options.progress(why + "; timing its point beside its " + std::to_string(near.size()) +
+                             " neighbours here (the tables never tried them at this shape)");
         std::vector<LaunchConfig> round{tried[best]};
         round.insert(round.end(), near.begin(), near.end());
         const auto t1 = std::chrono::steady_clock::now();
@@ -891,9 +921,25 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
             figures2 += f;
             if (good && (best2 < 0 || m2[i].gflops > m2[best2].gflops)) best2 = static_cast<int>(i);
         }
-        char h2[160];
-        std::snprintf(h2, sizeof h2, "; then its neighbours beside it (%.1f s, same launches): ", s2);
+        char h2[200];
+        if (single)
+            std::snprintf(h2, sizeof h2, "; its point timed here beside its neighbours, which the tables never tried at this shape (%.1f s: 1 warm-up + 2 launches each, verified): ",
+                          s2);
+        else
+            std::snprintf(h2, sizeof h2, "; then its neighbours beside it (%.1f s, same launches): ", s2);
         if (!m2.empty()) second = h2 + figures2 + " GFLOP/s";
+        if (best2 > 0 && best2_within_margin(m2, best2)) {  // within the noise of 2 launches: the round's first point stays
+            char kept[160];
+            std::snprintf(kept, sizeof kept, "; %s %s kept (the fastest beside it less than %.0f%% faster)", round[0].kernel.name.c_str(),
+                          round_label(round[0]).c_str(), 100 * kRoundTwoMargin);
+            second += kept;
+            best2 = 0;
+        }
+        if (single && best2 < 0) {  // nothing verified (or nothing ran): the row's point as it was, not remembered
+            out.pick.reason = why + second + "; not remembered. " + out.pick.reason;
+            return out;
+        }
+        if (single) best_gflops = m2[best2].gflops;
         if (best2 > 0) {  // a neighbour won: it runs, said in the pick's reason
             out.pick.choice.kernel = round[best2].kernel.name;
             out.pick.choice.tile = round[best2].tile;
@@ -918,7 +964,7 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
     } catch (const InputError& e) {
         remembered = "; not remembered: '" + shown(path, 400) + "': " + shown(e.what(), 240);
     }
-    out.pick.reason = std::string(head) + figures + " GFLOP/s; nearest rows " + rows + second + remembered + ". " + out.pick.reason;
+    out.pick.reason = (single ? why : head) + second + remembered + ". " + out.pick.reason;
     return out;
 }
 

@@ -86,6 +86,7 @@ struct FastestPick {
     std::string note;       // "tuned here", "tuned for a similar device: NAME", "defaults for GPUs"
     std::string reason;     // one line: why this rung ("splitk: C is 128x128 ...")
     double distance = 0;    // from the row's shape to the one asked for (log M, N, K); 0: a row of this shape
+    bool remembered = false;  // a row bench timed at this shape (timed_picks_file): nothing left to time
 };
 
 // Entries of a tuning file's "fastest" table, in file order; unreadable entries are left out
@@ -284,6 +285,10 @@ struct TimedPick {
     double trial_s = 0;             // wall time of the trial
 };
 inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are timed
+// Round two's neighbour replaces the point it is timed beside only when at least this much faster:
+// at 6000^3 on the H200 (a row) the wide point won round two by 0.8 % and then ran 1.0 % slower
+// over 10 launches than the row's point (docs/benchmarks.md, speed13).
+inline constexpr double kRoundTwoMargin = 0.01;
 
 // pick_fastest, and at a shape that is no row of the tables, the distinct points of the
 // kPickTrialRows nearest rows (fastest_candidates) that `runner` accepts timed here in turn
@@ -294,8 +299,13 @@ inline constexpr int kPickTrialRows = 3;  // the nearest rows whose points are t
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
 // Then a second round (PickTrial::round 2) times the fastest point again beside
 // trial_slice_neighbours (when it splits K: splitk's SLICES) and trial_wide_point (warp_tile and
-// splitk), the same launches each; the fastest of that round runs and is remembered. The rows' slice counts were measured at other shapes: at the
+// splitk), the same launches each; the fastest of that round runs (a neighbour only when at least
+// kRoundTwoMargin faster than the point it is timed beside) and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
+// Where round 1 has one point only (a row of this very shape, or nearest rows that all name one
+// point) round 2 still runs, with that point as its winner (speed13: the tables never tried the
+// wide point, 9 % faster at 3900x4779x1928 on the H200); the result is remembered the same way.
+// Nothing is timed at a remembered row, or when the point has no neighbour to time.
 std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& device, const ProblemSize& size, bool pad,
                                             const RunOptions& options);
 
