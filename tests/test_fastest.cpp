@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "core/device/opencl_env.h"
+#include "core/device/runner.h"
 #include "core/kernel/catalog.h"
 #include "core/tasks/performance.h"
 #include "test_support.h"
@@ -120,6 +121,57 @@ TEST(FastestPick, TheNearestMeasuredShapeNamesTheRungAndItsPoint) {
     p = pick_fastest(gpu, parse_size("96x6000x9000"));
     ASSERT_TRUE(p);
     EXPECT_NE(p->choice.params.count("TSK"), 0u);
+    fs::remove_all(dir);
+}
+
+// A row naming a point this device refuses (a work-group larger than it allows: NMUL makes the
+// tile 64 x 64,000,000 here) is left out like a row that does not resolve, in the device's table
+// and in the rows remembered from a trial: the pick, and the line that explains it, name the
+// point that runs.
+TEST(FastestPick, ARowTheDeviceRefusesIsLeftOut) {
+    const TuningSandbox sandbox("refused", false);
+    const fs::path& dir = sandbox.dir;
+    DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
+    gpu.max_work_group = 1024;
+    gpu.max_work_item_sizes = {1024, 1024, 64};
+    gpu.local_mem = 48 * 1024;
+    nlohmann::json huge = kSplitk128;
+    huge["NMUL"] = 1000000;
+    huge["NDIV"] = 1;
+    huge["SLICES"] = 2;
+    const LaunchConfig refused{*find_rung("splitk"), parse_size("500"), 64, {}, "tuned"};
+    LaunchConfig c = refused;
+    for (const auto& [k, v] : huge.items()) c.params[k] = v.get<int64_t>();
+    EXPECT_THROW(check_group_limits("splitk", resolve(c), gpu), InputError);  // it resolves, the device refuses it
+
+    nlohmann::json doc = {{"device", gpu.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("500", "splitk", 64, huge, 1e9), entry("700", "warp_tile", 128, kWarpLarge, 30000)};
+    write(dir / (device_slug(gpu) + ".json"), doc.dump());
+    auto p = pick_fastest(gpu, parse_size("500"));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->choice.kernel, "warp_tile") << p->reason;
+    EXPECT_EQ(p->choice.size, "700");
+    EXPECT_GT(p->distance, 0);
+    EXPECT_EQ(p->reason.find("slices"), std::string::npos) << p->reason;
+    EXPECT_EQ(fastest_candidates(gpu, parse_size("500"), 3).size(), 1u);  // the refused row is no candidate either
+
+    // The same row remembered from a trial at this shape is not taken as "timed here".
+    const fs::path user = dir / "xdg" / "tilescope" / "tuning";
+    fs::create_directories(user);
+    nlohmann::json timed = {{"device", gpu.label()}, {"fastest", {entry("500", "splitk", 64, huge, 1e9)}}};
+    write(user / timed_picks_file(gpu), timed.dump());
+    p = pick_fastest(gpu, parse_size("500"));
+    ASSERT_TRUE(p);
+    EXPECT_FALSE(p->remembered);
+    EXPECT_EQ(p->choice.kernel, "warp_tile") << p->reason;
+    // Without the limits (a device that reports none) the row is taken: the test above is the limit's doing.
+    gpu.max_work_group = 0;
+    gpu.max_work_item_sizes.clear();
+    gpu.local_mem = 0;
+    p = pick_fastest(gpu, parse_size("500"));
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->remembered);
+    EXPECT_EQ(p->choice.kernel, "splitk");
     fs::remove_all(dir);
 }
 

@@ -455,6 +455,22 @@ Runner::~Runner() {
     clblast::ClearCache();
 }
 
+void check_group_limits(const std::string& what, const ResolvedLaunch& launch, const DeviceInfo& d) {
+    // A limit the device does not report (0: a device described by hand, as in the tests) is not checked.
+    if (d.max_work_group > 0 && launch.group_size() > d.max_work_group)
+        throw InputError(what + " needs work-groups of " + std::to_string(launch.group_size()) + " work-items (" +
+                         launch.local_text() + "), but " + d.label() + " allows at most " +
+                         std::to_string(d.max_work_group));
+    for (int i = 0; i < launch.dims; ++i)
+        if (i < static_cast<int>(d.max_work_item_sizes.size()) && launch.local[i] > d.max_work_item_sizes[i])
+            throw InputError(what + " needs " + std::to_string(launch.local[i]) + " work-items in dimension " +
+                             std::to_string(i) + ", but " + d.label() + " allows at most " +
+                             std::to_string(d.max_work_item_sizes[i]));
+    if (d.local_mem > 0 && launch.local_arg_bytes > d.local_mem)
+        throw InputError(what + " needs " + human_bytes(launch.local_arg_bytes) + " of local memory per work-group; " +
+                         d.label() + " has " + human_bytes(d.local_mem));
+}
+
 void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& launch) const {
     const DeviceInfo& d = device_;
     // A tuned tile was not typed by the user: the message names the file it came from.
@@ -462,20 +478,7 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
                                   ? "--tile " + std::to_string(config.tile)
                                   : "tuned TS=" + std::to_string(config.tile) + " (from '" + config.tuning_origin + "')") +
                              ": kernel '" + config.kernel.name + "'";
-    if (config.kernel.library.empty()) {
-        if (launch.group_size() > d.max_work_group)
-            throw InputError(tile + " needs work-groups of " + std::to_string(launch.group_size()) + " work-items (" +
-                             launch.local_text() + "), but " + d.label() + " allows at most " +
-                             std::to_string(d.max_work_group));
-        for (int i = 0; i < launch.dims; ++i)
-            if (i < static_cast<int>(d.max_work_item_sizes.size()) && launch.local[i] > d.max_work_item_sizes[i])
-                throw InputError(tile + " needs " + std::to_string(launch.local[i]) + " work-items in dimension " +
-                                 std::to_string(i) + ", but " + d.label() + " allows at most " +
-                                 std::to_string(d.max_work_item_sizes[i]));
-        if (launch.local_arg_bytes > d.local_mem)
-            throw InputError(tile + " needs " + human_bytes(launch.local_arg_bytes) + " of local memory per work-group; " +
-                             d.label() + " has " + human_bytes(d.local_mem));
-    }
+    if (config.kernel.library.empty()) check_group_limits(tile, launch, d);
     const std::string size = "--size " + config.size.label() + ":";
     for (const ResolvedArg& a : launch.args)
         // Oclgrind's 128 MiB per buffer is nominal too (it keeps buffers in host memory): a sampled

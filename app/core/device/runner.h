@@ -29,6 +29,11 @@ struct RunResult {
     double seconds = 0;                          // wall time of the launch
 };
 
+// The work-group shape and local memory a launch needs against what `device` allows (the
+// part of Runner::check_limits that does not depend on buffers). `what` starts the message.
+// A limit the device reports as 0 (unknown) is not checked. Throws InputError naming the limit.
+void check_group_limits(const std::string& what, const ResolvedLaunch& launch, const DeviceInfo& device);
+
 class Runner {
 public:
     explicit Runner(const DeviceInfo& device);

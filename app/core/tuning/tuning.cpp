@@ -493,14 +493,18 @@ double shape_distance(const ProblemSize& a, const ProblemSize& b) {
 }
 
 // The entries of one file's table that still resolve at `size` (a rung of the catalog, its
-// parameters, the size's limits), each with its distance, in file order.
-std::vector<std::pair<double, TunedChoice>> resolvable_rows(const std::string& text, const ProblemSize& size) {
+// parameters, the size's limits) and whose work-groups `device` allows (a row from someone
+// else's file may name a point no device runs: it is left out here, so the pick and the
+// line that explains it name the point that runs), each with its distance, in file order.
+std::vector<std::pair<double, TunedChoice>> resolvable_rows(const std::string& text, const ProblemSize& size,
+                                                            const DeviceInfo& device) {
     std::vector<std::pair<double, TunedChoice>> out;
     for (TunedChoice& c : fastest_entries_in(text)) {
         const KernelSpec* k = find_rung(c.kernel);
         if (!k) continue;
         try {
-            resolve(LaunchConfig{*k, size, c.tile, c.params, "tuned"});
+            const ResolvedLaunch launch = resolve(LaunchConfig{*k, size, c.tile, c.params, "tuned"});
+            if (k->library.empty()) check_group_limits(c.kernel, launch, device);
         } catch (const InputError&) {
             continue;
         }
@@ -511,11 +515,11 @@ std::vector<std::pair<double, TunedChoice>> resolvable_rows(const std::string& t
 }
 
 // The nearest entry of one file's table that still resolves at `size`, or nullopt.
-std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size,
+std::optional<TunedChoice> nearest_fastest(const std::string& text, const ProblemSize& size, const DeviceInfo& device,
                                            double* distance = nullptr) {
     std::optional<TunedChoice> best;
     double best_distance = 0;
-    for (auto& [d, c] : resolvable_rows(text, size))
+    for (auto& [d, c] : resolvable_rows(text, size, device))
         if (!best || d < best_distance) {
             best_distance = d;
             best = std::move(c);
@@ -543,7 +547,7 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
     // A pick bench timed at this very shape and remembered (timed_picks_file) comes first.
     for_each_tuning_file(timed_picks_file(device), [&](const std::string& origin, const std::string& text) {
         double d = 0;
-        auto c = nearest_fastest(text, size, &d);
+        auto c = nearest_fastest(text, size, device, &d);
         if (!c || d != 0 || c->device != label) return false;
         c->origin = origin;
         found = FastestPick{std::move(*c), TuningMatch::exact, "timed here at this shape", ""};
@@ -553,7 +557,7 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
     if (!found)
         for_each_tuning_file(device_slug(device) + ".json", [&](const std::string& origin, const std::string& text) {
             if (is_type_defaults(origin)) return false;
-            auto c = nearest_fastest(text, size, &best_distance);
+            auto c = nearest_fastest(text, size, device, &best_distance);
             if (!c) return false;
             c->origin = origin;
             found = FastestPick{std::move(*c), TuningMatch::exact, "tuned here", ""};
@@ -563,7 +567,7 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
         for_each_tuning_file(std::string(), [&](const std::string& origin, const std::string& text) {
             if (is_type_defaults(origin)) return false;
             double d = 0;
-            auto c = nearest_fastest(text, size, &d);
+            auto c = nearest_fastest(text, size, device, &d);
             if (!c || c->device == label || device_family(c->device) != family) return false;
             if (found && d >= best_distance) return false;
             c->origin = origin;
@@ -575,7 +579,7 @@ std::optional<FastestPick> pick_fastest(const DeviceInfo& device, const ProblemS
     if (!found && (device.is_cpu || device.is_gpu)) {
         const std::string type = device.is_gpu ? "gpu" : "cpu";
         for_each_tuning_file("defaults-" + type + ".json", [&](const std::string& origin, const std::string& text) {
-            auto c = nearest_fastest(text, size, &best_distance);
+            auto c = nearest_fastest(text, size, device, &best_distance);
             if (!c) return false;
             c->origin = origin;
             c->device.clear();
@@ -603,7 +607,7 @@ std::vector<FastestPick> fastest_candidates(const DeviceInfo& device, const Prob
     };
     std::vector<Row> all;
     const auto add = [&](const std::string& origin, const std::string& text, TuningMatch match, const std::string& note) {
-        for (auto& [d, c] : resolvable_rows(text, size)) {
+        for (auto& [d, c] : resolvable_rows(text, size, device)) {
             if (match == TuningMatch::similar && (c.device == label || device_family(c.device) != family)) continue;
             c.origin = origin;
             if (match == TuningMatch::type_defaults) c.device.clear();
