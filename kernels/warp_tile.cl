@@ -29,7 +29,7 @@
 // zeros and stores outside C are skipped, so any M, N, K work. INPLACE 2 reads those rows in
 // place too, but one float per work-item and load, consecutive work-items on consecutive floats
 // of a row (whole 32-byte sectors per sub-group; vload4's four loads each touch a sector for
-// every two work-items): on the H200 1-9 % faster than the padded copies at points of TSK 8 where
+// every two work-items): on the H200 up to 9 % faster than the padded copies at splitk points of TSK 8 where
 // one side is short and K long, slower at the wide point (docs/benchmarks.md, speed14).
 // On padded copies (the runner's, when N or K is not a multiple of 4) the host may define CN, the
 // user's N: C is then the user's own M x CN matrix, stored where it lies (float4 stores where CN

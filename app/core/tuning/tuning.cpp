@@ -752,6 +752,17 @@ bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
     return a.kernel.name == b.kernel.name && a.tile == b.tile && a.params == b.params;
 }
 
+// A round-two point `c`, unless `tried` holds it already or it does not resolve.
+std::optional<LaunchConfig> untried(LaunchConfig c, const std::vector<LaunchConfig>& tried) {
+    if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
+    try {
+        resolve(c);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    return c;
+}
+
 }  // namespace
 
 std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
@@ -800,18 +811,12 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
     c.params = {{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
     for (const char* kept : {"SLICES", "INPLACE"})
         if (const auto it = winner.params.find(kept); it != winner.params.end()) c.params[kept] = it->second;
-    if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
-    try {
-        resolve(c);
-    } catch (const InputError&) {
-        return std::nullopt;
-    }
-    return c;
+    return untried(std::move(c), tried);
 }
 
 std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
     const KernelSpec& k = winner.kernel;
-    if (k.custom || (k.name != "warp_tile" && k.name != "splitk") || !k.find_param("INPLACE") || !k.pad ||
+    if (k.custom || k.name != "splitk" || !k.find_param("INPLACE") || !k.pad ||
         param_of(winner, "INPLACE", 0) != 0 || param_of(winner, "NMUL", 1) != 1 || param_of(winner, "TSK", 8) != 8)
         return std::nullopt;
     // Only where the winner runs on padded copies: rows of A or B not float4-aligned.
@@ -823,13 +828,7 @@ std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, cons
     if (nt <= 0 || tsn <= 0 || (ts * 8) % nt != 0 || nt % 8 != 0 || nt % tsn != 0) return std::nullopt;
     LaunchConfig c = winner;
     c.params["INPLACE"] = 2;
-    if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
-    try {
-        resolve(c);
-    } catch (const InputError&) {
-        return std::nullopt;
-    }
-    return c;
+    return untried(std::move(c), tried);
 }
 
 namespace {
