@@ -26,7 +26,11 @@
 // copies): the groups run the unchecked loop as when ODD is 0, reading each float4 with vload4
 // (rows of A start anywhere; a float4 of A inside its row, since the partial phase is phase 0),
 // and the float4s of B that cross its right edge element by element. Loads past an edge give
-// zeros and stores outside C are skipped, so any M, N, K work.
+// zeros and stores outside C are skipped, so any M, N, K work. INPLACE 2 reads those rows in
+// place too, but one float per work-item and load, consecutive work-items on consecutive floats
+// of a row (whole 32-byte sectors per sub-group; vload4's four loads each touch a sector for
+// every two work-items): on the H200 up to 9 % faster than the padded copies at splitk points of TSK 8 where
+// one side is short and K long, slower at the wide point (docs/benchmarks.md, speed14).
 // On padded copies (the runner's, when N or K is not a multiple of 4) the host may define CN, the
 // user's N: C is then the user's own M x CN matrix, stored where it lies (float4 stores where CN
 // is a multiple of 4, else element by element, columns past CN skipped), so C needs no padded copy
@@ -78,7 +82,7 @@
 #define PPS 0       // phases per K-slice (rung splitk), set by the host; 0: a group walks all of K
 #endif
 #ifndef INPLACE
-#define INPLACE 0   // 1: rows not float4-aligned are read in place with vload4 (the host makes no padded copies)
+#define INPLACE 0   // 1: rows not float4-aligned are read in place with vload4, 2: a float at a time (the host makes no padded copies)
 #endif
 #ifdef CN
 #define C_IN_PLACE 1  // CN, the user's N, set by the host on padded copies: C is the user's M x CN matrix
@@ -111,6 +115,8 @@
 #define ALOADS ((AVECS + NT - 1) / NT)                  // of A's tile per work-item
 #define LOADS (ALOADS > BLOADS ? ALOADS : BLOADS)       // load slots per work-item (B's exceed A's when NMUL > NDIV)
 #define BLOADS ((BVECS + NT - 1) / NT)                  // of B's tile per work-item
+#define ASC (TS * TSK / NT)                             // INPLACE 2: floats of A's tile per work-item
+#define BSC (TSK * TSN / NT)                            // and of B's
 
 #if NDIV < 1 || NMUL < 1 || (TS * NMUL) % NDIV != 0 || TS % WM != 0 || TSN % WN != 0 || WN % WNITER != 0
 #error "need NDIV | TS*NMUL, WM | TS, WN | TS*NMUL/NDIV and WNITER | WN"
@@ -120,6 +126,9 @@
 #endif
 #if WSUBM % TM != 0 || WSUBN % TN != 0 || (WSUBM / TM) * (WSUBN / TN) != WARP
 #error "a step must give each of the 32 work-items one TM x TN block"
+#endif
+#if INPLACE == 2 && ((TS * TSK) % NT != 0 || NT % TSK != 0 || NT % TSN != 0)
+#error "INPLACE 2 needs NT | TS*TSK, TSK | NT and TSN | NT"
 #endif
 #if TM % 4 != 0 || TN % 4 != 0 || TSK % 4 != 0 || TS % 4 != 0 || TSN % 4 != 0 || AROW % 4 != 0
 #error "TM, TN, TSK, TS and TS+PAD must be multiples of 4"
@@ -143,7 +152,23 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
 // The pieces of one phase, written once and used where the phase loop needs them.
 // LOAD_PHASE(p): issue phase p's global loads into anext/bnext (nothing waits for them yet).
 // FIRST_PHASE: phase 0's loads (K%TSK - TSK before 0 when TSK does not divide K).
-#if !CHECKED
+#if INPLACE == 2 && ODD != 0
+// INPLACE 2: rows not float4-aligned read in place one float per work-item and load, consecutive
+// work-items on consecutive floats of a row (a sub-group reads whole 32-byte sectors, where
+// vload4's four loads each touch a sector per two work-items). ASC floats of A's tile and BSC of
+// B's per work-item: float j of A at row tid/TSK + j*NT/TSK, column tid%TSK of the tile; of B
+// at e = tid + j*NT: row e/TSN, column e%TSN. Past the bottom or right edge: zeros (skipped).
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
+    _Pragma("unroll") for (int j = 0; j < ASC; ++j) if (j < arows) asn[j] = A[aoffs + j * (NT / TSK) * K + k0]; \
+    _Pragma("unroll") for (int j = 0; j < BSC; ++j) if (bin(j)) bsn[j] = B[boffs(j) + k0 * N]; }
+#define FIRST_PHASE { const int k0 = kfirst; \
+    _Pragma("unroll") for (int j = 0; j < ASC; ++j) asn[j] = (j < arows && k0 + tid % TSK >= 0) ? A[aoffs + j * (NT / TSK) * K + k0] : 0.0f; \
+    _Pragma("unroll") for (int j = 0; j < BSC; ++j) bsn[j] = (bin(j) && k0 + (tid + j * NT) / TSN >= 0) ? B[boffs(j) + k0 * N] : 0.0f; }
+#define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; __local float* btf = (__local float*)bt[set]; \
+    _Pragma("unroll") for (int j = 0; j < ASC; ++j) at[(tid % TSK) * AROW + tid / TSK + j * (NT / TSK)] = asn[j]; \
+    _Pragma("unroll") for (int j = 0; j < BSC; ++j) btf[tid + j * NT] = bsn[j]; \
+    barrier(CLK_LOCAL_MEM_FENCE); }
+#elif !CHECKED
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
         if (((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = LD4(A + aoff[l] + k0); \
@@ -164,6 +189,7 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
         if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
 #define FIRST_PHASE LOAD_PHASE(0)
 #endif
+#if !(INPLACE == 2 && ODD != 0)
 // STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
 #define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
@@ -174,6 +200,7 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
         at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; } \
         if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bt[set][tid + l * NT] = bnext[l]; } \
     barrier(CLK_LOCAL_MEM_FENCE); }
+#endif
 // COMPUTE_PHASE(set): for each k of the tiles in one set, read the work-item's fragments of
 // A and B (float4s) and do its WMITER*TM x WNITER*TN multiply-adds.
 #define COMPUTE_PHASE(set) { const __local float4* as = at4[set]; const __local float4* bs = bt[set]; \
@@ -218,8 +245,20 @@ void mm_warp_tile(const int M, const int N, const int K,
         #pragma unroll
         for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = 0.0f;
 
+#if INPLACE == 2 && ODD != 0
+    // A phase's tiles, one float at a time (INPLACE 2): where the work-item's floats start in A
+    // and B at k = 0, how many of its rows of A lie inside M, whether its column of B lies inside N.
+    float asn[ASC], bsn[BSC];
+    const int aoffs = (row0 + tid / TSK) * K + tid % TSK;
+    const int arows = (M - row0 - tid / TSK + NT / TSK - 1) / (NT / TSK);
+    const int boffs0 = (tid / TSN) * N + col0 + tid % TSN;
+    const bool bin0 = col0 + tid % TSN < N;
+#define boffs(j) (boffs0 + (j) * (NT / TSN) * N)
+#define bin(j) bin0
+#else
     // A phase's tiles, held in registers between their global loads and their stores.
     float4 anext[LOADS], bnext[LOADS];
+#endif
     // Where the K loop starts: K%TSK - TSK before 0 when TSK does not divide K, so that only
     // phase 0 is partial (the checked paths start at 0 and need no shift).
     const int kshift = (CHECKED || K % TSK == 0) ? 0 : K % TSK - TSK;
@@ -241,6 +280,7 @@ void mm_warp_tile(const int M, const int N, const int K,
     // happens in the groups on those edges.
     // bcut (INPLACE, N not a multiple of 4): the float4 of B crosses its right edge, so it is
     // read element by element (a whole one would read past the end of B's last row).
+#if !(INPLACE == 2 && ODD != 0)
     int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS], aoff[LOADS], boff[LOADS];
     bool bcut[LOADS];
     #pragma unroll
@@ -254,6 +294,7 @@ void mm_warp_tile(const int M, const int N, const int K,
         boff[l] = (EDGES == 0 || col0 + bcol[l] < N) ? brow[l] * N + col0 + bcol[l] : -1;
         bcut[l] = col0 + bcol[l] + 4 > N;
     }
+#endif
 
     // Phase 0's tiles go into set 0. Then, for each later phase p: issue p's global loads,
     // compute phase p-1 from its set, store p's tiles into the other set (everybody finished

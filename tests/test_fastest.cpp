@@ -810,10 +810,47 @@ TEST(FastestTrial, AWarpTileWinnersWidePointIs64By128) {
     EXPECT_FALSE(trial_wide_point(LaunchConfig{*find_rung("tiled"), parse_size("2474"), 16, {}}, {}).has_value());
 }
 
+// The second round's in-place point (trial_inplace_point, speed14): a splitk winner with INPLACE 2,
+// only where it runs on padded copies (N or K not a multiple of 4) at TSK 8 and not wide.
+TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
+    const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"SLICES", 8}};
+    const LaunchConfig w{*find_rung("splitk"), parse_size("3286x571x7062"), 64, p};
+    const std::optional<LaunchConfig> in = trial_inplace_point(w, {});
+    ASSERT_TRUE(in.has_value());
+    std::map<std::string, int64_t> want = p;
+    want["INPLACE"] = 2;
+    EXPECT_EQ(in->params, want);
+    EXPECT_EQ(in->tile, 64);
+    EXPECT_EQ(in->kernel.name, "splitk");
+    // 128 x 64 (TS 128, NDIV 2) too; K alone odd is enough.
+    std::map<std::string, int64_t> n2 = p;
+    n2["NDIV"] = 2;
+    EXPECT_TRUE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), parse_size("8797x660x1841"), 128, n2}, {}).has_value());
+    // Aligned rows (no copies to save), TSK 16, the wide point, a winner in place already, one
+    // timed already, another rung (warp_tile too), a run without padding: none.
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), parse_size("3286x572x7064"), 64, p}, {}).has_value());
+    std::map<std::string, int64_t> q = p;
+    q["TSK"] = 16;
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), w.size, 64, q}, {}).has_value());
+    q = p;
+    q["NMUL"] = 2;
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), w.size, 64, q}, {}).has_value());
+    EXPECT_FALSE(trial_inplace_point(*in, {}).has_value());
+    EXPECT_FALSE(trial_inplace_point(w, {*in}).has_value());
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("tiled"), w.size, 16, {}}, {}).has_value());
+    std::map<std::string, int64_t> whole = p;  // warp_tile: measured slower in place (H100, speed14)
+    whole.erase("SLICES");
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), w.size, 64, whole}, {}).has_value());
+    LaunchConfig unpadded = w;
+    unpadded.pad = false;
+    EXPECT_FALSE(trial_inplace_point(unpadded, {}).has_value());
+}
+
 // On PoCL, at a shape between two splitk rows of 4 and 5 slices: the rows' two points are timed
 // (round 1), then the winner again beside its neighbour not yet timed (round 2, same launches: 3
-// slices beside 4, 6 beside 5) and beside its wide point (64 x 128, the winner's slices); the
-// fastest of round 2 runs, verified, is remembered, and the reason gives both rounds' figures.
+// slices beside 4, 6 beside 5), beside its wide point (64 x 128, the winner's slices) and, the
+// drawn N and K being odd, beside itself reading in place (INPLACE 2, speed14); the fastest of
+// round 2 runs, verified, is remembered, and the reason gives both rounds' figures.
 TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     const DeviceInfo& pocl = select_device("pocl");
     const TuningSandbox sandbox("slices", true);
@@ -835,7 +872,7 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     const nlohmann::json b = nlohmann::json::parse(slurp(dir / "b.json"))[0];
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& trials = b["pick_trials"];
-    ASSERT_EQ(trials.size(), 5u) << trials.dump();
+    ASSERT_EQ(trials.size(), 6u) << trials.dump();
     for (const auto& t : trials) EXPECT_EQ(t["verified"], true) << t.dump();
     for (size_t i = 0; i < trials.size(); ++i) EXPECT_EQ(trials[i]["round"], i < 2 ? 1 : 2) << trials.dump();
     const size_t w1 = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? 0 : 1;
@@ -846,18 +883,24 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     EXPECT_EQ(trials[4]["tile"], 64);
     EXPECT_EQ(trials[4]["params"]["NMUL"], 2) << trials.dump();
     EXPECT_EQ(trials[4]["params"]["SLICES"], s) << trials.dump();
+    nlohmann::json in_place = trials[w1]["params"];
+    in_place["INPLACE"] = 2;
+    EXPECT_EQ(trials[5]["params"], in_place) << trials.dump();
     size_t w2 = 2;
-    for (size_t i = 3; i < 5; ++i)
+    for (size_t i = 3; i < 6; ++i)
         if (trials[i]["gflops"].get<double>() > trials[w2]["gflops"].get<double>()) w2 = i;
     if (trials[w2]["gflops"].get<double>() < trials[2]["gflops"].get<double>() * (1 + kRoundTwoMargin)) w2 = 2;  // within the margin
     EXPECT_EQ(b["kernel"], "splitk");
     EXPECT_EQ(b["tile"], trials[w2]["tile"]) << b.dump();
     EXPECT_EQ(b["params"]["SLICES"], trials[w2]["params"]["SLICES"]) << b.dump();
     EXPECT_EQ(b["params"].value("NMUL", 1), trials[w2]["params"].value("NMUL", 1)) << b.dump();
+    EXPECT_EQ(b["params"].value("INPLACE", 0), trials[w2]["params"].value("INPLACE", 0)) << b.dump();
+    EXPECT_EQ(b.contains("padded_copies"), trials[w2]["params"].value("INPLACE", 0) == 0) << b.dump();
     EXPECT_EQ(b["verified"], true);
     const std::string reason = b["pick_reason"];
     EXPECT_NE(reason.find("; then its neighbours beside it ("), std::string::npos) << reason;
     EXPECT_NE(reason.find("splitk 64x128 SLICES=" + std::to_string(s) + " "), std::string::npos) << reason;
+    EXPECT_NE(reason.find("splitk SLICES=" + std::to_string(s) + " in place "), std::string::npos) << reason;
     EXPECT_EQ(reason.find(" runs; remembered") != std::string::npos, w2 != 2) << reason;
     const nlohmann::json kept = nlohmann::json::parse(slurp(dir / "xdg" / "tilescope" / "tuning" / timed_picks_file(pocl)));
     ASSERT_EQ(kept["fastest"].size(), 1u) << kept.dump();
@@ -914,7 +957,7 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
         return nlohmann::json();
     };
 
-    // The row: its point, then its wide point (no K-slices to vary).
+    // The row: its point, then its wide point (no K-slices to vary; warp_tile: not in place).
     const nlohmann::json a = bench(row, "a.json");
     ASSERT_TRUE(a.contains("pick_trials")) << a.dump();
     const nlohmann::json& ta = a["pick_trials"];
@@ -937,11 +980,12 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 1 neighbours"), std::string::npos)
         << slurp(dir / "err");
 
-    // Between three splitk rows of one point: that point beside 3 and 5 slices and its wide point.
+    // Between three splitk rows of one point: that point beside 3 and 5 slices, its wide point and
+    // itself in place.
     const nlohmann::json b = bench(between, "b.json");
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& tb = b["pick_trials"];
-    ASSERT_EQ(tb.size(), 4u) << tb.dump();
+    ASSERT_EQ(tb.size(), 5u) << tb.dump();
     for (const auto& t : tb) {
         EXPECT_EQ(t["round"], 2) << tb.dump();
         EXPECT_EQ(t["verified"], true) << t.dump();
@@ -952,6 +996,8 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     EXPECT_EQ(tb[2]["params"]["SLICES"], 5);
     EXPECT_EQ(tb[3]["params"]["NMUL"], 2);
     EXPECT_EQ(tb[3]["params"]["SLICES"], 4);
+    EXPECT_EQ(tb[4]["params"]["INPLACE"], 2);
+    EXPECT_EQ(tb[4]["params"]["SLICES"], 4);
     EXPECT_TRUE(holds(b, won(tb))) << b.dump();
     EXPECT_EQ(b["verified"], true);
     const std::string rb = b["pick_reason"];

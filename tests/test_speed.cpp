@@ -353,21 +353,25 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
 // copies; rows that are not float4-aligned read with vload4, B's float4s across its right edge
 // element by element) and verifies against the CPU reference on PoCL at sizes drawn at random on
 // every run (seed printed; TILESCOPE_TEST_SEED repeats one): K and N not multiples of 4, then N
-// alone, splitk with many slices and half-wide tiles too.
+// alone, splitk with many slices and half-wide tiles too. INPLACE=2 (speed14: a float per work-item
+// and load) the same, at TS 64 and at the wide point too.
 TEST(InPlaceRungs, VerifyOnPoclAtRandomSizes) {
     RandomDraws draw("InPlaceRungs");
     const uint64_t seed = draw.seed;
     Runner r(select_device("pocl"));
     const RunOptions o = one_launch();
+    for (const int64_t inplace : {1, 2})
     for (const char* name : {"warp_tile", "splitk"})
         for (int i = 0; i < 3; ++i) {
             const int64_t k4 = draw(1, 40) * 4;
             const ProblemSize size{draw(1, 150), draw(1, 40) * 4 + draw(1, 3), i == 1 ? k4 : k4 + draw(1, 3)};
-            std::map<std::string, int64_t> params = {{"INPLACE", 1}};
+            std::map<std::string, int64_t> params = {{"INPLACE", inplace}};
+            if (inplace == 2 && i == 1) params.insert({{"NMUL", 2}, {"TSK", 16}, {"TM", 8}});
             if (i == 2) params.insert({{"NDIV", 2}, {"WN", 32}, {"WNITER", 1}});
             if (std::string(name) == "splitk") params["SLICES"] = i == 0 ? 3 : 16;
             const Measurement m = r.measure(LaunchConfig{*find_rung(name), size, 64, params, "given"}, o);
-            EXPECT_TRUE(m.verification.verified) << name << " " << size.label() << " seed " << seed << ": " << m.verification.summary();
+            EXPECT_TRUE(m.verification.verified) << name << " INPLACE=" << inplace << " " << size.label() << " seed " << seed << ": "
+                                                 << m.verification.summary();
             EXPECT_EQ(m.verification.checked_elements, size.M * size.N);
             EXPECT_EQ(m.ran_at, size) << name << " " << size.label() << ": no padded copies";
         }

@@ -125,7 +125,8 @@ TEST(WarpTileInPlace, TracedCountsMatchTheClosedForms) {
         for (const std::string size : {"37x29x45", "45x30x43", "70x38x48"}) {
             const KernelSpec* k = find_rung(name);
             ASSERT_NE(k, nullptr);
-            traced_exactly(LaunchConfig{*k, parse_size(size), 64, {{"INPLACE", 1}, {"TM", 8}, {"TN", 4}}, "given"},
-                           std::string(name) + " " + size);
+            for (const int64_t inplace : {1, 2})  // 2 (speed14): a float per work-item and load
+                traced_exactly(LaunchConfig{*k, parse_size(size), 64, {{"INPLACE", inplace}, {"TM", 8}, {"TN", 4}}, "given"},
+                               std::string(name) + " INPLACE=" + std::to_string(inplace) + " " + size);
         }
 }

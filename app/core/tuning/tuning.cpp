@@ -710,7 +710,9 @@ void explain_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick
                       static_cast<long long>(slices), static_cast<long long>((size.K + slices - 1) / slices));
         found->reason += line;
     }
-    if (param("INPLACE") != 0) found->reason += "; rows that are not float4-aligned read in place (INPLACE=1: no padded copies)";
+    if (const int64_t inplace = param("INPLACE"); inplace != 0)
+        found->reason += "; rows that are not float4-aligned read in place (INPLACE=" + std::to_string(inplace) +
+                         (inplace == 2 ? ", a float per work-item and load" : "") + ": no padded copies)";
 }
 
 }  // namespace
@@ -743,14 +745,26 @@ std::string slices_label(const LaunchConfig& c) {
     return c.params.count("SLICES") ? "SLICES=" + std::to_string(param_of(c, "SLICES", 1)) : std::string("no split");
 }
 
-// A round-two point as the reason names it: its K-slices, and "64x128" for the wide point.
+// A round-two point as the reason names it: its K-slices, "64x128" for the wide point, and
+// "in place" for the in-place point.
 std::string round_label(const LaunchConfig& c) {
     return (param_of(c, "NMUL", 1) > 1 ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
-           slices_label(c);
+           slices_label(c) + (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
 }
 
 bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
     return a.kernel.name == b.kernel.name && a.tile == b.tile && a.params == b.params;
+}
+
+// A round-two point `c`, unless `tried` holds it already or it does not resolve.
+std::optional<LaunchConfig> untried(LaunchConfig c, const std::vector<LaunchConfig>& tried) {
+    if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
+    try {
+        resolve(c);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    return c;
 }
 
 }  // namespace
@@ -801,13 +815,24 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
     c.params = {{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
     for (const char* kept : {"SLICES", "INPLACE"})
         if (const auto it = winner.params.find(kept); it != winner.params.end()) c.params[kept] = it->second;
-    if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
-    try {
-        resolve(c);
-    } catch (const InputError&) {
+    return untried(std::move(c), tried);
+}
+
+std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
+    const KernelSpec& k = winner.kernel;
+    if (k.custom || k.name != "splitk" || !k.find_param("INPLACE") || !k.pad ||
+        param_of(winner, "INPLACE", 0) != 0 || param_of(winner, "NMUL", 1) != 1 || param_of(winner, "TSK", 8) != 8)
         return std::nullopt;
-    }
-    return c;
+    // Only where the winner runs on padded copies: rows of A or B not float4-aligned.
+    if (!winner.pad || (winner.size.N % k.pad->N == 0 && winner.size.K % k.pad->K == 0)) return std::nullopt;
+    // The kernel's own condition for INPLACE 2 (warp_tile.cl): NT | TS*TSK, TSK | NT, TSN | NT.
+    const int64_t ts = winner.tile, tsn = ts * param_of(winner, "NMUL", 1) / std::max<int64_t>(1, param_of(winner, "NDIV", 1));
+    const int64_t wm = std::max<int64_t>(1, param_of(winner, "WM", 32)), wn = std::max<int64_t>(1, param_of(winner, "WN", 64));
+    const int64_t nt = (ts / wm) * (tsn / wn) * 32;
+    if (nt <= 0 || tsn <= 0 || (ts * 8) % nt != 0 || nt % 8 != 0 || nt % tsn != 0) return std::nullopt;
+    LaunchConfig c = winner;
+    c.params["INPLACE"] = 2;
+    return untried(std::move(c), tried);
 }
 
 namespace {
@@ -878,12 +903,14 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
     }
     const bool single = out.trials.empty();
     // Round two: the winner is timed again beside its own point with one slice fewer and one
-    // more when it splits K (trial_slice_neighbours) and beside the wide point (trial_wide_point);
+    // more when it splits K (trial_slice_neighbours), beside the wide point (trial_wide_point)
+    // and, where it runs on padded copies, beside itself reading in place (trial_inplace_point);
     // the fastest of that round runs. The rows' slice counts were measured at other shapes, and
     // at this one the best count can differ; the rows never tried the wide tiles.
     std::string second;
     std::vector<LaunchConfig> candidates = trial_slice_neighbours(tried[best], tried), near;
     if (auto wide = trial_wide_point(tried[best], tried)) candidates.push_back(std::move(*wide));
+    if (auto inplace = trial_inplace_point(tried[best], tried)) candidates.push_back(std::move(*inplace));
     for (LaunchConfig& c : candidates) {
         try {
             runner.validate(c);

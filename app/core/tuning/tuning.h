@@ -298,8 +298,8 @@ inline constexpr double kRoundTwoMargin = 0.01;
 // the reason says it was not remembered). `options` gives the cancel flag and progress lines
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
 // Then a second round (PickTrial::round 2) times the fastest point again beside
-// trial_slice_neighbours (when it splits K: splitk's SLICES) and trial_wide_point (warp_tile and
-// splitk), the same launches each; the fastest of that round runs (a neighbour only when at least
+// trial_slice_neighbours (when it splits K: splitk's SLICES), trial_wide_point (warp_tile and
+// splitk) and trial_inplace_point (splitk on padded copies), the same launches each; the fastest of that round runs (a neighbour only when at least
 // kRoundTwoMargin faster than the point it is timed beside) and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
 // Where round 1 has one point only (a row of this very shape, or nearest rows that all name one
@@ -322,6 +322,18 @@ std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, con
 // at 4096^3 and 6144^3 (docs/benchmarks.md, speed12). nullopt for other rungs, a winner that is
 // already wide, a point in `tried` or one that does not resolve.
 std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
+
+// The trial's in-place point beside a splitk winner that runs on padded copies (N or K not a
+// multiple of 4) (speed14): the same point with INPLACE 2, which makes no copies and reads A and B
+// where they lie, one float per work-item and load, consecutive work-items on consecutive floats
+// of a row. On the H200 at four shapes with one short side and a long K, at splitk points of TSK 8
+// (TS 64, and 128 x 64) it ran up to 9 % faster than the same point on copies in 17 of 20 pairs and
+// at most 1.8 % slower; at the wide point (TSK 16) 13-25 % slower; beside warp_tile winners (no split)
+// at three large shapes on the H100 3-15 % slower (docs/benchmarks.md, speed14). So only beside a
+// splitk point of TSK 8 that is not wide; nullopt for other rungs, a winner that reads in place
+// already, a shape whose rows are aligned, a point in `tried`, one that breaks the kernel's
+// INPLACE 2 condition or does not resolve.
+std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
 // The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
 LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
