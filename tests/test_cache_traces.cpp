@@ -617,8 +617,8 @@ TEST(CacheResidency, TheL1IsWhatTheSharedMemoryCarveOutLeaves) {
 
 // The carve-out the driver took for each twin by default (cache10; ncu's
 // launch__shared_mem_config_size, docs/results/caches31/cache9/carveout/ncu_default_640.csv on the
-// lent H200 and carveout_h100/ncu_default_640.csv, ncu_default_1088.csv on the lent H100, the same
-// everywhere): the rule (twice the static shared memory plus CUDA's 1 KB a block, for the blocks
+// lent H200 and carveout_h100/ncu_default_640.csv, ncu_default_1088.csv on the lent H100, and
+// cache10/h200, cache10/h100 ncu_1216.csv, ncu_1600.csv, ncu_1984.csv: the same everywhere): the rule (twice the static shared memory plus CUDA's 1 KB a block, for the blocks
 // CUDA ran, and at least 32 KB) reproduces all seven; the fourth round's rule (once, none without
 // shared memory) gives four of them less.
 TEST(CacheResidency, TheDriversCarveOutRuleGivesWhatNcuRecorded) {
