@@ -290,7 +290,7 @@ TEST(CacheCli, HeldOutCheckSitsBesideTheModelledFigures) {
     EXPECT_LT(total, l2);
     EXPECT_NE(h200.out.find("Nsight Compute", l2), std::string::npos) << h200.out;
     EXPECT_NE(h200.out.find("for naive at", l2), std::string::npos) << h200.out;  // this kernel's check
-    EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-27", l2), std::string::npos) << h200.out;
+    EXPECT_NE(h200.out.find("NVIDIA H200, 2026-11-28", l2), std::string::npos) << h200.out;
     const Result h100 = run("trace --kernel naive --size 32 --no-checks --caches h100");
     EXPECT_NE(h100.out.find("L2 sectors, held to the hardware: "), std::string::npos) << h100.out;
     // DRAM past the L2 (issue 31, cache8): naive and tiled carry their own line; other rungs none.

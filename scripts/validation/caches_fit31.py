@@ -40,11 +40,13 @@ for f in glob.glob(f'{root}/caches*/h*/run.txt') + glob.glob(f'{root}/caches*/*/
             blocks_per_sm[kv['kernel']] = kv['blocks_per_sm']
             smem[kv['kernel']] = int(kv.get('smem_static', '0'))
 
-# And for l1_kb=cuda: the 256 KB an SM holds less the smallest shared-memory carve-out
-# (Hopper's steps, KB) that holds those blocks' shared memory plus 1 KB each that CUDA keeps.
+# And for l1_kb=cuda: the 256 KB an SM holds less the carve-out the driver takes (cache10, the rule
+# the app's launch_params follows): the smallest of Hopper's steps (KB) that holds, for each resident
+# block, twice its shared memory plus the 1 KB CUDA keeps a block, and at least 32 KB. It gives the
+# carve-out ncu recorded for all seven twins (l1_kb=ncu below).
 CARVEOUTS = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
 def l1_kb(kernel):
-    need = int(blocks_per_sm[kernel]) * (smem[kernel] + 1024) if smem[kernel] else 0
+    need = max(32 * 1024, int(blocks_per_sm[kernel]) * (2 * smem[kernel] + 1024))
     return 256 - next(c for c in CARVEOUTS if c * 1024 >= need)
 
 # l1_kb=ncu (cache9): 256 KB less the carve-out the driver gave each twin, as ncu recorded it

@@ -22,7 +22,8 @@ metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_ls
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__m_xbar2l1tex_read_sectors.sum,\
 lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,\
-dram__sectors_read.sum,dram__sectors_write.sum,gpu__time_duration.sum
+dram__sectors_read.sum,dram__sectors_write.sum,gpu__time_duration.sum,\
+launch__shared_mem_config_size,launch__shared_mem_per_block_static,launch__shared_mem_per_block_driver
 for s in "$@"; do
   /tmp/caches_twins "$s" "$seven" | tee -a "$out/run.txt"
   timeout 200 "$NCU" --metrics "$metrics" --csv /tmp/caches_twins "$s" "$seven" >"$out/ncu_$s.csv" 2>"$out/ncu_$s.err" ||

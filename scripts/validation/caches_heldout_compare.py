@@ -14,7 +14,8 @@ model_dir, results = sys.argv[1], sys.argv[2]
 order = ['naive', 'tiled', 'row', 'reg2d', 'tiled_wpt', 'reg2d_tpad', 'naive_bt']
 rows = []
 for gpu in ('h200', 'h100'):
-    for f in sorted(glob.glob(f'{results}/{gpu}/ncu_*.csv'), key=lambda p: int(p.split('_')[-1][:-4])):
+    for f in sorted((p for p in glob.glob(f'{results}/{gpu}/ncu_*.csv') if os.path.basename(p)[4:-4].isdigit()),
+                    key=lambda p: int(p.split('_')[-1][:-4])):  # ncu_SIZE.csv only (not cache10's ncu_lrc_*)
         size = int(f.split('_')[-1][:-4])
         ncu = load(f)
         for k in order:

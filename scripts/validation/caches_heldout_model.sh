@@ -4,7 +4,9 @@
 # modelled with the h200 profile (h100 gives the same counts while A, B and C fit its L2).
 #   scripts/validation/caches_heldout_model.sh OUTDIR "SIZE[:GROUPS] .." [KERNEL..]
 # GROUPS caps --model-groups (the first groups in launch order; L2 figures are then scaled by
-# caches_heldout_compare.py). Each launch's JSON: OUTDIR/KERNEL_SIZE.json.
+# caches_heldout_compare.py). Each launch's JSON: OUTDIR/KERNEL_SIZE.json. TRACE_EXTRA: options added to
+# each trace (cache10 ran naive_bt with a binary built before its profile change: TRACE_EXTRA='--l1 224', the
+# L1 the changed profile gives it).
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bin="${TILESCOPE:-$here/../../build/tilescope}"
@@ -22,7 +24,7 @@ for sg in $sizes; do
       src=(--kernel "$k")
     fi
     start=$(date +%s)
-    "$bin" trace "${src[@]}" --size "$s" --no-checks --caches h200 --sample 3 "${cap[@]}" --json "$out/${k}_$s.json" \
+    "$bin" trace "${src[@]}" --size "$s" --no-checks --caches h200 --sample 3 "${cap[@]}" ${TRACE_EXTRA:-} --json "$out/${k}_$s.json" \
       >"$out/${k}_$s.txt" 2>&1 || echo "failed: $k $s: $(tail -1 "$out/${k}_$s.txt")"
     echo "$k $s $(( $(date +%s) - start )) s"
   done

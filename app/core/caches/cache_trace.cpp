@@ -140,6 +140,8 @@ CacheProfile parse_cache_profile(const std::string& name, const std::string& tex
         p.warp_size = std::max(1u, r.at("warp").get<uint32_t>());
     }
     if (j.contains("carveouts_kb")) p.carveouts_kb = j.at("carveouts_kb").get<std::vector<uint32_t>>();
+    p.carveout_local_factor = j.value("carveout_local_factor", 1u);
+    p.carveout_min_kb = j.value("carveout_min_kb", 0u);
     if (j.value("sysfs", false)) {
         p.from_sysfs = true;
         p.source = "read at run time from " + read_cpu_caches(c) + "; " + p.source;
@@ -214,20 +216,27 @@ uint32_t launch_resident(const CacheProfile& profile, uint32_t group_threads, ui
     return std::max(1u, groups);
 }
 
+uint32_t launch_carveout_kb(const CacheProfile& profile, uint32_t resident, uint64_t group_local_bytes) {
+    if (profile.carveouts_kb.empty() || (group_local_bytes == 0 && profile.carveout_min_kb == 0)) return 0;
+    const uint64_t reserved =
+        profile.occupancy.empty() ? 0 : load_occupancy_profile(profile.occupancy).reserved_bytes_per_group;
+    const uint64_t need = std::max(uint64_t(profile.carveout_min_kb) * 1024,
+                                   uint64_t(resident) * (profile.carveout_local_factor * group_local_bytes + reserved));
+    uint32_t largest = 0;
+    for (uint32_t kb : profile.carveouts_kb) {
+        if (uint64_t(kb) * 1024 >= need) return kb;
+        largest = std::max(largest, kb);
+    }
+    return largest;
+}
+
 CacheParams launch_params(const CacheProfile& profile, const CacheOverrides& overrides, uint32_t group_threads,
                           uint64_t group_local_bytes) {
     CacheParams p = profile.params;
     if (group_threads > 0 && !profile.occupancy.empty()) {
         p.resident = launch_resident(profile, group_threads, group_local_bytes, overrides.regs.value_or(0));
-        if (!profile.carveouts_kb.empty() && group_local_bytes > 0) {
-            const uint64_t reserved = load_occupancy_profile(profile.occupancy).reserved_bytes_per_group;
-            const uint64_t need = uint64_t(p.resident) * (group_local_bytes + reserved);
-            for (uint32_t kb : profile.carveouts_kb)
-                if (uint64_t(kb) * 1024 >= need) {
-                    p.l1_bytes = p.l1_bytes > uint64_t(kb) * 1024 ? p.l1_bytes - uint64_t(kb) * 1024 : 0;
-                    break;
-                }
-        }
+        const uint64_t carveout = uint64_t(launch_carveout_kb(profile, p.resident, group_local_bytes)) * 1024;
+        p.l1_bytes = p.l1_bytes > carveout ? p.l1_bytes - carveout : 0;
     }
     return apply_overrides(p, overrides);
 }

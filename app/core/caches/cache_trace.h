@@ -37,6 +37,12 @@ struct CacheProfile {
     // holds the resident groups' local memory (plus what the system reserves per group).
     // Empty: the L1 keeps l1_kb whatever local memory a launch takes.
     std::vector<uint32_t> carveouts_kb;
+    // The driver's choice among those steps (cache10, read off the carve-outs ncu recorded for the
+    // seven CUDA twins on the lent H200 and H100): the smallest step that holds, for each resident
+    // group, carveout_local_factor times its local memory plus what the system reserves, and at
+    // least carveout_min_kb (taken by kernels without local memory too). 1 and 0: the smallest step
+    // that holds the groups, none for a launch without local memory (the fourth round's rule).
+    uint32_t carveout_local_factor = 1, carveout_min_kb = 0;
 };
 
 // Profiles compiled into the binary (assets/caches/), by name.
@@ -75,8 +81,14 @@ CacheParams apply_overrides(CacheParams params, const CacheOverrides& overrides)
 // `group_local_bytes` of local memory and `regs` registers a work-item (0: not counted), by the
 // profile's occupancy and register file; the profile's `resident` when it names no occupancy.
 uint32_t launch_resident(const CacheProfile& profile, uint32_t group_threads, uint64_t group_local_bytes, uint32_t regs);
+// The shared-memory carve-out (KB) the profile's driver takes for `resident` groups of
+// `group_local_bytes` each: carveouts_kb's smallest step holding carveout_local_factor times the
+// local memory plus the occupancy profile's reserve per group, and at least carveout_min_kb (the
+// largest step when none holds that); 0 when the profile has no steps, or the launch no local
+// memory and the profile no minimum.
+uint32_t launch_carveout_kb(const CacheProfile& profile, uint32_t resident, uint64_t group_local_bytes);
 // The profile's parameters for one launch: its residency (launch_resident) and the L1 that
-// the local memory of those groups leaves (carveouts_kb), then the overrides (an explicit
+// the local memory of those groups leaves (launch_carveout_kb), then the overrides (an explicit
 // --resident or --l1 wins). group_threads 0: the launch's shape is unknown, the profile's own.
 CacheParams launch_params(const CacheProfile& profile, const CacheOverrides& overrides, uint32_t group_threads,
                           uint64_t group_local_bytes);
