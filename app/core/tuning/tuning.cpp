@@ -712,7 +712,10 @@ void explain_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick
     }
     if (const int64_t inplace = param("INPLACE"); inplace != 0)
         found->reason += "; rows that are not float4-aligned read in place (INPLACE=" + std::to_string(inplace) +
-                         (inplace == 2 ? ", a float per work-item and load" : "") + ": no padded copies)";
+                         (inplace == 1   ? ": no padded copies)"
+                          : inplace == 3 ? ", A's a float per work-item and load: B on a padded copy)"
+                          : inplace == 4 ? ", B's a float per work-item and load: A on a padded copy)"
+                                         : ", a float per work-item and load: no padded copies)");
 }
 
 }  // namespace
@@ -746,10 +749,11 @@ std::string slices_label(const LaunchConfig& c) {
 }
 
 // A round-two point as the reason names it: its K-slices, "64x128" for the wide point, and
-// "in place" for the in-place point.
+// "in place" for the in-place point ("A in place", "B in place": that operand alone, INPLACE 3, 4).
 std::string round_label(const LaunchConfig& c) {
+    const int64_t inplace = param_of(c, "INPLACE", 0);
     return (param_of(c, "NMUL", 1) > 1 ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
-           slices_label(c) + (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
+           slices_label(c) + (inplace == 2 ? " in place" : inplace == 3 ? " A in place" : inplace == 4 ? " B in place" : "");
 }
 
 bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
