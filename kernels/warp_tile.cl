@@ -90,26 +90,11 @@
 #define C_IN_PLACE 0
 #define CN N        // C's row length: N
 #endif
-#ifndef ODDA
-#define ODDA ODD    // K%4, set by the host: 0 when every row of A is float4-aligned
-#endif
-#ifndef ODDB
-#define ODDB ODD    // N%4, set by the host: 0 when every row of B is float4-aligned
-#endif
 #define CHECKED (EDGES != 0 && ODD != 0 && !INPLACE)    // every load checked, every phase
-#define IPA (INPLACE >= 2 && ODDA != 0)                 // A read in place a float at a time
-#define IPB (INPLACE >= 2 && ODDB != 0)                 // B likewise
-#define VLOAD4(p) vload4(0, (p))                        // an unaligned float4 of global memory
-#define ALOAD4(p) (*(const __global float4*)(p))        // an aligned one
-#if ODDA != 0 && INPLACE
-#define LDA4 VLOAD4
+#if ODD != 0 && INPLACE
+#define LD4(p) vload4(0, (p))                          // an unaligned float4 of global memory
 #else
-#define LDA4 ALOAD4
-#endif
-#if ODDB != 0 && INPLACE
-#define LDB4 VLOAD4
-#else
-#define LDB4 ALOAD4
+#define LD4(p) (*(const __global float4*)(p))
 #endif
 #if PPS
 #define OUT W       // the partial products, one M x N slice per K-slice
@@ -142,8 +127,8 @@
 #if WSUBM % TM != 0 || WSUBN % TN != 0 || (WSUBM / TM) * (WSUBN / TN) != WARP
 #error "a step must give each of the 32 work-items one TM x TN block"
 #endif
-#if INPLACE >= 2 && ((TS * TSK) % NT != 0 || NT % TSK != 0 || NT % TSN != 0)
-#error "INPLACE 2 to 4 need NT | TS*TSK, TSK | NT and TSN | NT"
+#if INPLACE == 2 && ((TS * TSK) % NT != 0 || NT % TSK != 0 || NT % TSN != 0)
+#error "INPLACE 2 needs NT | TS*TSK, TSK | NT and TSN | NT"
 #endif
 #if TM % 4 != 0 || TN % 4 != 0 || TSK % 4 != 0 || TS % 4 != 0 || TSN % 4 != 0 || AROW % 4 != 0
 #error "TM, TN, TSK, TS and TS+PAD must be multiples of 4"
@@ -164,89 +149,58 @@ inline float4 load4(const __global float* X, int rows, int cols, int r, int c) {
     return x;
 }
 
-// The pieces of one phase, written once and used where the phase loop needs them, each in two
-// parts, A's and B's (an operand read in place a float at a time has its own, below).
+// The pieces of one phase, written once and used where the phase loop needs them.
 // LOAD_PHASE(p): issue phase p's global loads into anext/bnext (nothing waits for them yet).
 // FIRST_PHASE: phase 0's loads (K%TSK - TSK before 0 when TSK does not divide K).
-// INPLACE 2 (and 3, 4: the runner's padded copies of one operand, the other read in place):
-// rows not float4-aligned read in place one float per work-item and load, consecutive
+#if INPLACE == 2 && ODD != 0
+// INPLACE 2: rows not float4-aligned read in place one float per work-item and load, consecutive
 // work-items on consecutive floats of a row (a sub-group reads whole 32-byte sectors, where
-// vload4's four loads each touch a sector per two work-items). Per operand: A's rows are
-// float4-aligned when K%4 is 0 (ODDA), B's when N%4 is 0 (ODDB), and an aligned operand (a
-// padded copy too) is read a float4 at a time. ASC floats of A's tile and BSC of B's per
-// work-item: float j of A at row tid/TSK + j*NT/TSK, column tid%TSK of the tile; of B at
-// e = tid + j*NT: row e/TSN, column e%TSN. Past the bottom or right edge: zeros (skipped). KB
-// (INPLACE 4, set by the runner where it pads K for A's copy and binds B as it is): B's rows,
-// the user's K; rows of B at or past it give zeros (A's copy has zeros there too).
-#ifdef KB
-#define BROW_IN(k) ((k) < KB)
+// vload4's four loads each touch a sector per two work-items). ASC floats of A's tile and BSC of
+// B's per work-item: float j of A at row tid/TSK + j*NT/TSK, column tid%TSK of the tile; of B
+// at e = tid + j*NT: row e/TSN, column e%TSN. Past the bottom or right edge: zeros (skipped).
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
+    _Pragma("unroll") for (int j = 0; j < ASC; ++j) if (j < arows) asn[j] = A[aoffs + j * (NT / TSK) * K + k0]; \
+    _Pragma("unroll") for (int j = 0; j < BSC; ++j) if (bin(j)) bsn[j] = B[boffs(j) + k0 * N]; }
+#define FIRST_PHASE { const int k0 = kfirst; \
+    _Pragma("unroll") for (int j = 0; j < ASC; ++j) asn[j] = (j < arows && k0 + tid % TSK >= 0) ? A[aoffs + j * (NT / TSK) * K + k0] : 0.0f; \
+    _Pragma("unroll") for (int j = 0; j < BSC; ++j) bsn[j] = (bin(j) && k0 + (tid + j * NT) / TSN >= 0) ? B[boffs(j) + k0 * N] : 0.0f; }
+#define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; __local float* btf = (__local float*)bt[set]; \
+    _Pragma("unroll") for (int j = 0; j < ASC; ++j) at[(tid % TSK) * AROW + tid / TSK + j * (NT / TSK)] = asn[j]; \
+    _Pragma("unroll") for (int j = 0; j < BSC; ++j) btf[tid + j * NT] = bsn[j]; \
+    barrier(CLK_LOCAL_MEM_FENCE); }
+#elif !CHECKED
+#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if (((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = LD4(A + aoff[l] + k0); \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS) && (EDGES == 0 || boff[l] >= 0)) \
+            bnext[l] = (ODD != 0 && bcut[l]) ? load4(B, K, N, k0 + brow[l], col0 + bcol[l]) : LD4(B + boff[l] + k0 * N); } }
+#if EDGES == 0
+#define FIRST_PHASE LOAD_PHASE(0)
 #else
-#define BROW_IN(k) 1
+#define FIRST_PHASE { \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if ((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], kfirst + acol[l]); \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, kfirst + brow[l], col0 + bcol[l]); } }
 #endif
-#if CHECKED
+#else
 #define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
         if ((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], k0 + acol[l]); \
         if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bnext[l] = load4(B, K, N, k0 + brow[l], col0 + bcol[l]); } }
 #define FIRST_PHASE LOAD_PHASE(0)
-#else
-#if IPA
-#define LOAD_A(k0) _Pragma("unroll") for (int j = 0; j < ASC; ++j) if (j < arows) asn[j] = A[aoffs + j * (NT / TSK) * K + (k0)];
-#define FIRST_A(k0) _Pragma("unroll") for (int j = 0; j < ASC; ++j) \
-    asn[j] = (j < arows && (k0) + tid % TSK >= 0) ? A[aoffs + j * (NT / TSK) * K + (k0)] : 0.0f;
-#else
-#define LOAD_A(k0) _Pragma("unroll") for (int l = 0; l < ALOADS; ++l) \
-    if ((AVECS % NT == 0 || tid + l * NT < AVECS) && (EDGES == 0 || aoff[l] >= 0)) anext[l] = LDA4(A + aoff[l] + (k0));
-#if EDGES == 0
-#define FIRST_A(k0) LOAD_A(k0)
-#else
-#define FIRST_A(k0) _Pragma("unroll") for (int l = 0; l < ALOADS; ++l) \
-    if (AVECS % NT == 0 || tid + l * NT < AVECS) anext[l] = load4(A, M, K, row0 + arow[l], (k0) + acol[l]);
 #endif
-#endif
-#if IPB
-#ifdef KB
-#define LOAD_B(k0) _Pragma("unroll") for (int j = 0; j < BSC; ++j) \
-    if (bin(j)) bsn[j] = BROW_IN((k0) + (tid + j * NT) / TSN) ? B[boffs(j) + (k0) * N] : 0.0f;
-#else
-#define LOAD_B(k0) _Pragma("unroll") for (int j = 0; j < BSC; ++j) if (bin(j)) bsn[j] = B[boffs(j) + (k0) * N];
-#endif
-#define FIRST_B(k0) _Pragma("unroll") for (int j = 0; j < BSC; ++j) \
-    bsn[j] = (bin(j) && (k0) + (tid + j * NT) / TSN >= 0 && BROW_IN((k0) + (tid + j * NT) / TSN)) ? B[boffs(j) + (k0) * N] : 0.0f;
-#else
-#define LOAD_B(k0) _Pragma("unroll") for (int l = 0; l < BLOADS; ++l) \
-    if ((BVECS % NT == 0 || tid + l * NT < BVECS) && (EDGES == 0 || boff[l] >= 0)) \
-        bnext[l] = (ODDB != 0 && bcut[l]) ? load4(B, K, N, (k0) + brow[l], col0 + bcol[l]) : LDB4(B + boff[l] + (k0) * N);
-#if EDGES == 0
-#define FIRST_B(k0) LOAD_B(k0)
-#else
-#define FIRST_B(k0) _Pragma("unroll") for (int l = 0; l < BLOADS; ++l) \
-    if (BVECS % NT == 0 || tid + l * NT < BVECS) bnext[l] = load4(B, K, N, (k0) + brow[l], col0 + bcol[l]);
-#endif
-#endif
-#define LOAD_PHASE(p) { const int k0 = (p) * TSK + kfirst; LOAD_A(k0) LOAD_B(k0) }
-#define FIRST_PHASE { FIRST_A(kfirst) FIRST_B(kfirst) }
-#endif
+#if !(INPLACE == 2 && ODD != 0)
 // STORE_PHASE(set): store the loaded tiles into one set (A transposed) and wait for everyone.
-#if IPA
-#define STORE_A(at) _Pragma("unroll") for (int j = 0; j < ASC; ++j) at[(tid % TSK) * AROW + tid / TSK + j * (NT / TSK)] = asn[j];
-#else
-#define STORE_A(at) _Pragma("unroll") for (int l = 0; l < ALOADS; ++l) \
-    if (AVECS % NT == 0 || tid + l * NT < AVECS) { \
+#define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+        if ((AVECS % NT == 0 && l < ALOADS) || tid + l * NT < AVECS) { \
         at[(acol[l] + 0) * AROW + arow[l]] = anext[l].x; \
         at[(acol[l] + 1) * AROW + arow[l]] = anext[l].y; \
         at[(acol[l] + 2) * AROW + arow[l]] = anext[l].z; \
-        at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; }
-#endif
-#if IPB
-#define STORE_B(set) { __local float* btf = (__local float*)bt[set]; \
-    _Pragma("unroll") for (int j = 0; j < BSC; ++j) btf[tid + j * NT] = bsn[j]; }
-#else
-#define STORE_B(set) _Pragma("unroll") for (int l = 0; l < BLOADS; ++l) \
-    if (BVECS % NT == 0 || tid + l * NT < BVECS) bt[set][tid + l * NT] = bnext[l];
-#endif
-#define STORE_PHASE(set) { __local float* at = (__local float*)at4[set]; STORE_A(at) STORE_B(set) \
+        at[(acol[l] + 3) * AROW + arow[l]] = anext[l].w; } \
+        if (l < BLOADS && (BVECS % NT == 0 || tid + l * NT < BVECS)) bt[set][tid + l * NT] = bnext[l]; } \
     barrier(CLK_LOCAL_MEM_FENCE); }
+#endif
 // COMPUTE_PHASE(set): for each k of the tiles in one set, read the work-item's fragments of
 // A and B (float4s) and do its WMITER*TM x WNITER*TN multiply-adds.
 #define COMPUTE_PHASE(set) { const __local float4* as = at4[set]; const __local float4* bs = bt[set]; \
@@ -291,25 +245,19 @@ void mm_warp_tile(const int M, const int N, const int K,
         #pragma unroll
         for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = 0.0f;
 
-    // A phase's tiles, one float at a time where an operand is read so (IPA, IPB): where the
-    // work-item's floats start in A and B at k = 0, how many of its rows of A lie inside M,
-    // whether its column of B lies inside N; else held as float4s between their global loads
-    // and their stores.
-#if IPA
-    float asn[ASC];
+#if INPLACE == 2 && ODD != 0
+    // A phase's tiles, one float at a time (INPLACE 2): where the work-item's floats start in A
+    // and B at k = 0, how many of its rows of A lie inside M, whether its column of B lies inside N.
+    float asn[ASC], bsn[BSC];
     const int aoffs = (row0 + tid / TSK) * K + tid % TSK;
     const int arows = (M - row0 - tid / TSK + NT / TSK - 1) / (NT / TSK);
-#else
-    float4 anext[LOADS];
-#endif
-#if IPB
-    float bsn[BSC];
     const int boffs0 = (tid / TSN) * N + col0 + tid % TSN;
     const bool bin0 = col0 + tid % TSN < N;
 #define boffs(j) (boffs0 + (j) * (NT / TSN) * N)
 #define bin(j) bin0
 #else
-    float4 bnext[LOADS];
+    // A phase's tiles, held in registers between their global loads and their stores.
+    float4 anext[LOADS], bnext[LOADS];
 #endif
     // Where the K loop starts: K%TSK - TSK before 0 when TSK does not divide K, so that only
     // phase 0 is partial (the checked paths start at 0 and need no shift).
@@ -332,7 +280,7 @@ void mm_warp_tile(const int M, const int N, const int K,
     // happens in the groups on those edges.
     // bcut (INPLACE, N not a multiple of 4): the float4 of B crosses its right edge, so it is
     // read element by element (a whole one would read past the end of B's last row).
-#if !(IPA && IPB)
+#if !(INPLACE == 2 && ODD != 0)
     int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS], aoff[LOADS], boff[LOADS];
     bool bcut[LOADS];
     #pragma unroll

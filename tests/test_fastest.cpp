@@ -811,7 +811,8 @@ TEST(FastestTrial, AWarpTileWinnersWidePointIs64By128) {
 }
 
 // The second round's in-place point (trial_inplace_point, speed14): a splitk winner with INPLACE 2,
-// only where it runs on padded copies (N or K not a multiple of 4) at TSK 8 and not wide.
+// only where it runs on padded copies (N or K not a multiple of 4) at TSK 8 and not wide; a
+// warp_tile winner too at a short K (speed15).
 TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
     const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"SLICES", 8}};
     const LaunchConfig w{*find_rung("splitk"), parse_size("3286x571x7062"), 64, p};
@@ -841,6 +842,13 @@ TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
     std::map<std::string, int64_t> whole = p;  // warp_tile: measured slower in place (H100, speed14)
     whole.erase("SLICES");
     EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), w.size, 64, whole}, {}).has_value());
+    // ... but at a short K (speed15: K at most kInPlaceShortK) warp_tile is timed in place too.
+    const std::optional<LaunchConfig> wt = trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x646"), 64, whole}, {});
+    ASSERT_TRUE(wt.has_value());
+    EXPECT_EQ(wt->params.at("INPLACE"), 2);
+    EXPECT_EQ(wt->kernel.name, "warp_tile");
+    EXPECT_TRUE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x1024"), 64, whole}, {}).has_value());
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x1025"), 64, whole}, {}).has_value());
     LaunchConfig unpadded = w;
     unpadded.pad = false;
     EXPECT_FALSE(trial_inplace_point(unpadded, {}).has_value());

@@ -123,9 +123,7 @@ const char* kHelp =
     "       read rows that are not float4-aligned where they are (vload4), which the H200's table\n"
     "       picks for tiny outputs with a long K, where the copies cost more than they save;\n"
     "       INPLACE=2 reads them a float per work-item and load, consecutive work-items on\n"
-    "       consecutive floats (fastest's trial times it beside a splitk winner on copies);\n"
-    "       INPLACE=3 reads A so and copies B (only N padded), INPLACE=4 reads B so and copies\n"
-    "       A (only K padded; where N is a multiple of 4 it runs as 2).\n"
+    "       consecutive floats (fastest's trial times it beside a splitk winner on copies).\n"
     "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
     "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";

@@ -88,16 +88,8 @@ TimeSummary summarize_times(std::vector<double> times_s) {
 std::optional<LaunchConfig> padded_config(const LaunchConfig& config, const DeviceInfo& device) {
     const KernelSpec& k = config.kernel;
     if (!config.pad || !k.pad || device.is_emulator || !k.library.empty() || !k.check) return std::nullopt;
-    // INPLACE (warp_tile, splitk): the kernel reads rows that are not float4-aligned where they
-    // are, 1 and 2 both operands' (no copies); 3 A's (only N is padded: B's copy, the kernel's K the
-    // user's); 4 B's (only K is padded: A's copy, B bound as it is, its rows told by the define KB),
-    // where B's rows are not float4-aligned (else as 2).
-    const auto ip = config.params.find("INPLACE");
-    const int64_t inplace = ip == config.params.end() ? 0 : ip->second;
-    if (inplace == 1 || inplace == 2) return std::nullopt;
-    const bool own_source = k.carried_by.empty() && !k.custom;
-    if (inplace >= 3 && !own_source) return std::nullopt;
-    if (inplace == 4 && config.size.N % k.pad->N == 0) return std::nullopt;
+    // INPLACE=1 (warp_tile, splitk): the kernel reads rows that are not float4-aligned where they are.
+    if (const auto it = config.params.find("INPLACE"); it != config.params.end() && it->second != 0) return std::nullopt;
     for (const ArgSpec& a : k.args)
         if (a.kind == ArgSpec::Kind::Matrix && a.layout != Layout::RowMajor) return std::nullopt;
     // Up to the multiple, then one more where that lands on a multiple to avoid (PadSpec::avoid_*).
@@ -108,32 +100,20 @@ std::optional<LaunchConfig> padded_config(const LaunchConfig& config, const Devi
     LaunchConfig p = config;
     p.size = ProblemSize{up(config.size.M, k.pad->M, k.pad->avoid_M), up(config.size.N, k.pad->N, k.pad->avoid_N),
                          up(config.size.K, k.pad->K, k.pad->avoid_K)};
-    if (inplace == 3) p.size.K = config.size.K;
-    if (inplace == 4) p.size.N = config.size.N;
     if (p.size == config.size) return std::nullopt;
-    // Each matrix argument of the kernel (and of its second kernel) named `name`, at the user's shape.
-    const auto user_shaped = [&](const std::string& name, const std::string& rows, const std::string& cols) {
-        for (std::vector<ArgSpec>* args : {&p.kernel.args, p.kernel.then ? &p.kernel.then->args : nullptr})
-            if (args)
-                for (ArgSpec& a : *args)
-                    if (a.kind == ArgSpec::Kind::Matrix && a.name == name) {
-                        if (!rows.empty()) a.rows = rows;
-                        if (!cols.empty()) a.cols = cols;
-                    }
-    };
-    // INPLACE 4 with K padded: B is the user's K x N matrix, read in place; KB its rows.
-    if (inplace == 4 && p.size.K != config.size.K) {
-        p.kernel.defines.push_back({"KB", std::to_string(config.size.K)});
-        user_shaped(k.check->b, std::to_string(config.size.K), "");
-        p.kernel.check.reset();  // A (M x Kp) and B (K x N) no longer read as a product
-    }
     // C stored where it lies (ladder.json pad "C", PadSpec::c_in_place): the kernel learns the
     // user's N from that define and its C argument keeps the user's shape, so the runner binds
     // the user's C as it is, with no padded copy and no copy back. Only where M is not padded,
     // and only for the catalog's own source (a source from a file may not know the define).
-    if (!k.pad->c_in_place.empty() && own_source && p.size.M == config.size.M && p.size.N != config.size.N) {
+    if (!k.pad->c_in_place.empty() && k.carried_by.empty() && !k.custom && p.size.M == config.size.M &&
+        p.size.N != config.size.N) {
         p.kernel.defines.push_back({k.pad->c_in_place, std::to_string(config.size.N)});
-        user_shaped(k.check->c, "", std::to_string(config.size.N));
+        const auto user_shaped = [&](std::vector<ArgSpec>& args) {
+            for (ArgSpec& a : args)
+                if (a.kind == ArgSpec::Kind::Matrix && a.name == k.check->c) a.cols = std::to_string(config.size.N);
+        };
+        user_shaped(p.kernel.args);
+        if (p.kernel.then) user_shaped(p.kernel.then->args);
         // C is verified at the user's shapes (the config's check, as every padded run is); the
         // padded launch's own shapes (M x N = M x Kp * Kp x Np) no longer read as a product.
         p.kernel.check.reset();

@@ -712,10 +712,7 @@ void explain_pick(const DeviceInfo& device, const ProblemSize& size, FastestPick
     }
     if (const int64_t inplace = param("INPLACE"); inplace != 0)
         found->reason += "; rows that are not float4-aligned read in place (INPLACE=" + std::to_string(inplace) +
-                         (inplace == 1   ? ": no padded copies)"
-                          : inplace == 3 ? ", A's a float per work-item and load: B on a padded copy)"
-                          : inplace == 4 ? ", B's a float per work-item and load: A on a padded copy)"
-                                         : ", a float per work-item and load: no padded copies)");
+                         (inplace == 2 ? ", a float per work-item and load" : "") + ": no padded copies)";
 }
 
 }  // namespace
@@ -749,11 +746,10 @@ std::string slices_label(const LaunchConfig& c) {
 }
 
 // A round-two point as the reason names it: its K-slices, "64x128" for the wide point, and
-// "in place" for the in-place point ("A in place", "B in place": that operand alone, INPLACE 3, 4).
+// "in place" for the in-place point.
 std::string round_label(const LaunchConfig& c) {
-    const int64_t inplace = param_of(c, "INPLACE", 0);
     return (param_of(c, "NMUL", 1) > 1 ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
-           slices_label(c) + (inplace == 2 ? " in place" : inplace == 3 ? " A in place" : inplace == 4 ? " B in place" : "");
+           slices_label(c) + (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
 }
 
 bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
@@ -824,7 +820,9 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
 
 std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
     const KernelSpec& k = winner.kernel;
-    if (k.custom || k.name != "splitk" || !k.find_param("INPLACE") || !k.pad ||
+    // splitk; warp_tile (no split) only at a short K (speed15).
+    const bool short_k_whole = k.name == "warp_tile" && winner.size.K <= kInPlaceShortK;
+    if (k.custom || (k.name != "splitk" && !short_k_whole) || !k.find_param("INPLACE") || !k.pad ||
         param_of(winner, "INPLACE", 0) != 0 || param_of(winner, "NMUL", 1) != 1 || param_of(winner, "TSK", 8) != 8)
         return std::nullopt;
     // Only where the winner runs on padded copies: rows of A or B not float4-aligned.
