@@ -811,7 +811,8 @@ TEST(FastestTrial, AWarpTileWinnersWidePointIs64By128) {
 }
 
 // The second round's in-place point (trial_inplace_point, speed14): a splitk winner with INPLACE 2,
-// only where it runs on padded copies (N or K not a multiple of 4) at TSK 8 and not wide.
+// only where it runs on padded copies (N or K not a multiple of 4) at TSK 8 and not wide; a
+// warp_tile winner too at a short K (speed15).
 TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
     const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"SLICES", 8}};
     const LaunchConfig w{*find_rung("splitk"), parse_size("3286x571x7062"), 64, p};
@@ -841,6 +842,13 @@ TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
     std::map<std::string, int64_t> whole = p;  // warp_tile: measured slower in place (H100, speed14)
     whole.erase("SLICES");
     EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), w.size, 64, whole}, {}).has_value());
+    // ... but at a short K (speed15: K at most kInPlaceShortK) warp_tile is timed in place too.
+    const std::optional<LaunchConfig> wt = trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x646"), 64, whole}, {});
+    ASSERT_TRUE(wt.has_value());
+    EXPECT_EQ(wt->params.at("INPLACE"), 2);
+    EXPECT_EQ(wt->kernel.name, "warp_tile");
+    EXPECT_TRUE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x1024"), 64, whole}, {}).has_value());
+    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x1025"), 64, whole}, {}).has_value());
     LaunchConfig unpadded = w;
     unpadded.pad = false;
     EXPECT_FALSE(trial_inplace_point(unpadded, {}).has_value());
@@ -957,11 +965,12 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
         return nlohmann::json();
     };
 
-    // The row: its point, then its wide point (no K-slices to vary; warp_tile: not in place).
+    // The row: its point, then its wide point (no K-slices to vary) and, K being short and odd
+    // (speed15), itself in place.
     const nlohmann::json a = bench(row, "a.json");
     ASSERT_TRUE(a.contains("pick_trials")) << a.dump();
     const nlohmann::json& ta = a["pick_trials"];
-    ASSERT_EQ(ta.size(), 2u) << ta.dump();
+    ASSERT_EQ(ta.size(), 3u) << ta.dump();
     for (const auto& t : ta) {
         EXPECT_EQ(t["round"], 2) << ta.dump();
         EXPECT_EQ(t["verified"], true) << t.dump();
@@ -969,15 +978,19 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     }
     EXPECT_EQ(ta[0]["params"], p);
     EXPECT_EQ(ta[1]["params"]["NMUL"], 2) << ta.dump();
+    nlohmann::json in_place = p;
+    in_place["INPLACE"] = 2;
+    EXPECT_EQ(ta[2]["params"], in_place) << ta.dump();
     EXPECT_GT(a["pick_trial_s"].get<double>(), 0);
     EXPECT_TRUE(holds(a, won(ta))) << a.dump();
     EXPECT_EQ(a["verified"], true);
     const std::string ra = a["pick_reason"];
     EXPECT_EQ(ra.rfind(parse_size(row).label() + " is a row of the table; its point timed here beside its neighbours", 0), 0u) << ra;
     EXPECT_NE(ra.find("warp_tile 64x128 no split "), std::string::npos) << ra;
+    EXPECT_NE(ra.find("warp_tile no split in place "), std::string::npos) << ra;
     EXPECT_NE(ra.find("remembered as the row for " + parse_size(row).label()), std::string::npos) << ra;
     EXPECT_EQ(remembered(row)["params"], won(ta)["params"]) << slurp(timed);
-    EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 1 neighbours"), std::string::npos)
+    EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 2 neighbours"), std::string::npos)
         << slurp(dir / "err");
 
     // Between three splitk rows of one point: that point beside 3 and 5 slices, its wide point and

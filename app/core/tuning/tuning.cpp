@@ -820,7 +820,9 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
 
 std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
     const KernelSpec& k = winner.kernel;
-    if (k.custom || k.name != "splitk" || !k.find_param("INPLACE") || !k.pad ||
+    // splitk; warp_tile (no split) only at a short K (speed15).
+    const bool short_k_whole = k.name == "warp_tile" && winner.size.K <= kInPlaceShortK;
+    if (k.custom || (k.name != "splitk" && !short_k_whole) || !k.find_param("INPLACE") || !k.pad ||
         param_of(winner, "INPLACE", 0) != 0 || param_of(winner, "NMUL", 1) != 1 || param_of(winner, "TSK", 8) != 8)
         return std::nullopt;
     // Only where the winner runs on padded copies: rows of A or B not float4-aligned.

@@ -332,7 +332,12 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
 // at three large shapes on the H100 3-15 % slower (docs/benchmarks.md, speed14). So only beside a
 // splitk point of TSK 8 that is not wide; nullopt for other rungs, a winner that reads in place
 // already, a shape whose rows are aligned, a point in `tried`, one that breaks the kernel's
-// INPLACE 2 condition or does not resolve.
+// INPLACE 2 condition or does not resolve. Beside a warp_tile winner of TSK 8 too where K is at
+// most kInPlaceShortK (speed15, H200: warp_tile TS 64 in place 18 % faster than on copies at
+// 2248x1853x646, 5 % slower at 3001x2503x701; round 2 keeps the faster). Reading only one operand
+// in place (INPLACE 3, 4) was slower than INPLACE 2 or within 0.5 % of it at all six shapes measured,
+// so it is not timed (docs/benchmarks.md, speed15).
+constexpr int64_t kInPlaceShortK = 1024;
 std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
 // The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
