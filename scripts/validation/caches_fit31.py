@@ -6,7 +6,8 @@ at 448^3, 896^3, 1,920^3; naive_bt, the check kernel, left out). The model's sid
 whole streams (`cache_replay dump KERNEL SIZE DIR/KERNEL_SIZE.stream`, used where present) or
 sampled streams (`cache_replay sdump KERNEL SIZE DIR/KERNEL_SIZE.sstream`) replayed with
 `cache_replay smodel`. Prints, per parameter set, how many fit figures fall within 15 % (L2
-sectors) and 3 points (L1 hit), and the median and worst L2 error.
+sectors) and 3 points (L1 hit), and the median and worst L2 error; FIT_VERBOSE lists each figure with
+the L1 misses the model joined in flight (l2_merged_sectors, cache11).
   caches_fit31.py STREAMDIR CACHE_REPLAY 'drift=0.05 inflight=16' ['...' ...]"""
 import glob, os, statistics, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
@@ -76,7 +77,7 @@ def run(stream, params):
     out = subprocess.run([replay] + mode + ['h200'] + params.split(),
                          capture_output=True, text=True, check=True).stdout
     kv = dict(x.split('=') for x in out.split())
-    return float(kv['l2_sectors']), float(kv['l1_hit_rate'])
+    return float(kv['l2_sectors']), float(kv['l1_hit_rate']), float(kv.get('l2_merged_sectors', 0))
 
 def stream_of(k, size):
     s = f'{stream_dir}/{k}_{size}.stream'  # a whole traced launch (cache_replay dump)
@@ -98,13 +99,13 @@ with ThreadPoolExecutor(int(os.environ.get('FIT_JOBS', '2'))) as ex:
                 continue
             l2 = sum(v[0] for v in vals) / len(vals)
             hit = sum(v[1] for v in vals) / len(vals)
-            m2, mh = model[(k, size)]
+            m2, mh, mj = model[(k, size)]
             e = 100 * (m2 - l2) / l2
             ok = abs(e) <= 15 and abs(mh - hit) <= 3
             inside += ok
             total += 1
             errs.append(abs(e))
-            lines.append(f'  {gpu} {k:10s} {size:5d} ncu {l2:14,.0f} model {m2:14,.0f} {e:+6.1f}%  hit {hit:6.2f} {mh:6.2f}'
+            lines.append(f'  {gpu} {k:10s} {size:5d} ncu {l2:14,.0f} model {m2:14,.0f} {e:+6.1f}%  hit {hit:6.2f} {mh:6.2f}  joined {mj:14,.0f}'
                          + ('' if ok else '  out'))
         med = statistics.median(errs)
         results.append((-inside, med, params))

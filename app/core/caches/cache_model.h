@@ -29,7 +29,9 @@ struct CacheParams {
     // Units that share one in-flight table: the units, in the order groups are dealt to them,
     // cut into merge_clusters runs of consecutive units (unit u is in cluster
     // u * merge_clusters / cus): groups dealt one after another sit side by side and share
-    // one table. 1: one table for the whole GPU; cus: a table per unit (no sharing).
+    // one table. 1: one table for the whole GPU; cus: a table per unit (no sharing). 1 is the L2
+    // Request Coalescer's scope (a table per L2 slice, slices chosen by address, joins the same
+    // misses); cache11 found no window at which it fits the fit set (docs/caches.md).
     uint32_t merge_clusters = 1;
     // Time (issue 31): the rounds between two requests of one group are 1 + drift * u, with
     // u in [-1, 1) fixed per group (a hash of its number). 0: lockstep, every group one
