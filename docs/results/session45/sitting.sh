@@ -3,7 +3,7 @@
 # sizes drawn here (draw-sizes, seeds printed), cuBLAS before, `bench --kernel fastest` on the draw and on HELD (earlier
 # sittings' weak sizes; empty to leave them out), cuBLAS after. session44/sitting.sh with the carry folder renamed, HELD first (the weak shapes of session 44) so a bench stopped at its limit still has them.
 # usage (from the checkout): [HELD=...] [BENCH_T=seconds] bash .carry/s45/sitting.sh (session45: the carry folder .carry/s45: tilescope built from main, lib/, cublas.py, draw-sizes, tuning/ empty)
-D=.carry/s45; export LD_LIBRARY_PATH=$D/lib TILESCOPE_ICDS=$(ldconfig -p | awk '/libnvidia-opencl.so.1 /{print $NF; exit}') PYTHONUNBUFFERED=1
+D=${D:-.carry/s45}; export LD_LIBRARY_PATH=$D/lib TILESCOPE_ICDS=$(ldconfig -p | awk '/libnvidia-opencl.so.1 /{print $NF; exit}') PYTHONUNBUFFERED=1
 export TILESCOPE_TUNING_DIR=$D/tuning   # empty: the embedded tables of the build
 B=$D/tilescope; J=/tmp/j; mkdir -p $J; export XDG_DATA_HOME=$J/xdg
 date -u; nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader | tee $J/device.txt
