@@ -820,9 +820,9 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
 
 std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
     const KernelSpec& k = winner.kernel;
-    // splitk; warp_tile (no split) only at a short K (speed15).
+    // splitk; warp_tile (no split) as it is at a short K (speed15), split in two past it.
     const bool short_k_whole = k.name == "warp_tile" && winner.size.K <= kInPlaceShortK;
-    if (k.custom || (k.name != "splitk" && !short_k_whole) || !k.find_param("INPLACE") || !k.pad ||
+    if (k.custom || (k.name != "splitk" && k.name != "warp_tile") || !k.find_param("INPLACE") || !k.pad ||
         param_of(winner, "INPLACE", 0) != 0 || param_of(winner, "NMUL", 1) != 1 || param_of(winner, "TSK", 8) != 8)
         return std::nullopt;
     // Only where the winner runs on padded copies: rows of A or B not float4-aligned.
@@ -834,6 +834,14 @@ std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, cons
     if (nt <= 0 || tsn <= 0 || (ts * 8) % nt != 0 || nt % 8 != 0 || nt % tsn != 0) return std::nullopt;
     LaunchConfig c = winner;
     c.params["INPLACE"] = 2;
+    if (k.name == "warp_tile" && !short_k_whole) {
+        // Past the short K a warp_tile winner is timed in place split in two (session 47):
+        // splitk, the rung that splits it, with the same parameters and SLICES 2.
+        const KernelSpec* split = find_rung("splitk");
+        if (!split || split->compares_with != k.name || !split->find_param("SLICES")) return std::nullopt;
+        c.kernel = *split;
+        c.params["SLICES"] = 2;
+    }
     return untried(std::move(c), tried);
 }
 

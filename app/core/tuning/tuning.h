@@ -299,7 +299,7 @@ inline constexpr double kRoundTwoMargin = 0.01;
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
 // Then a second round (PickTrial::round 2) times the fastest point again beside
 // trial_slice_neighbours (when it splits K: splitk's SLICES), trial_wide_point (warp_tile and
-// splitk) and trial_inplace_point (splitk on padded copies), the same launches each; the fastest of that round runs (a neighbour only when at least
+// splitk) and trial_inplace_point (splitk and warp_tile on padded copies), the same launches each; the fastest of that round runs (a neighbour only when at least
 // kRoundTwoMargin faster than the point it is timed beside) and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
 // Where round 1 has one point only (a row of this very shape, or nearest rows that all name one
@@ -334,9 +334,12 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
 // already, a shape whose rows are aligned, a point in `tried`, one that breaks the kernel's
 // INPLACE 2 condition or does not resolve. Beside a warp_tile winner of TSK 8 too where K is at
 // most kInPlaceShortK (speed15, H200: warp_tile TS 64 in place 18 % faster than on copies at
-// 2248x1853x646, 5 % slower at 3001x2503x701; round 2 keeps the faster). Reading only one operand
-// in place (INPLACE 3, 4) was slower than INPLACE 2 or within 0.5 % of it at all six shapes measured,
-// so it is not timed (docs/benchmarks.md, speed15).
+// 2248x1853x646, 5 % slower at 3001x2503x701; round 2 keeps the faster). Past that K, beside a
+// warp_tile winner of TSK 8 the in-place point is the same point split in two (splitk, SLICES 2,
+// INPLACE 2): on the H100 at 9847x1080x8179, 128 x 64 tiles, 4.6 % faster than the winner on copies
+// where the winner itself in place was 2.7 % slower (docs/benchmarks.md, session 47). Reading only
+// one operand in place (INPLACE 3, 4) was slower than INPLACE 2 or within 0.5 % of it at all six
+// shapes measured, so it is not timed (docs/benchmarks.md, speed15).
 constexpr int64_t kInPlaceShortK = 1024;
 std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
