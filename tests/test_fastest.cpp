@@ -810,75 +810,101 @@ TEST(FastestTrial, AWarpTileWinnersWidePointIs64By128) {
     EXPECT_FALSE(trial_wide_point(LaunchConfig{*find_rung("tiled"), parse_size("2474"), 16, {}}, {}).has_value());
 }
 
-// The second round's in-place point (trial_inplace_point, speed14): a splitk winner with INPLACE 2,
-// only where it runs on padded copies (N or K not a multiple of 4) at TSK 8 and not wide; a
-// warp_tile winner too, as it is at a short K (speed15), split in two past it (session 47).
+// The second round's in-place points (trial_inplace_points): beside a winner on padded copies (N
+// or K not a multiple of 4), (1) the winner itself with INPLACE 2 where it is of TSK 8 and not wide
+// (speed14), a warp_tile winner as it is at a short K (speed15) and split in two past it (session
+// 47); (2) 128 x 64 tiles in place with the winner's slices, 2 when it has none (session 47).
+namespace {
+bool is_128x64_in_place(const LaunchConfig& c, int64_t slices) {
+    const auto at = [&](const char* name, int64_t absent) { return c.params.count(name) ? c.params.at(name) : absent; };
+    return c.kernel.name == "splitk" && c.tile == 128 && at("NDIV", 1) == 2 && at("NMUL", 1) == 1 && at("TSK", 0) == 8 &&
+           at("INPLACE", 0) == 2 && at("SLICES", 0) == slices;
+}
+}  // namespace
+
 TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
     const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"SLICES", 8}};
     const LaunchConfig w{*find_rung("splitk"), parse_size("3286x571x7062"), 64, p};
-    const std::optional<LaunchConfig> in = trial_inplace_point(w, {});
-    ASSERT_TRUE(in.has_value());
+    const std::vector<LaunchConfig> in = trial_inplace_points(w, {});
+    ASSERT_EQ(in.size(), 2u);
     std::map<std::string, int64_t> want = p;
     want["INPLACE"] = 2;
-    EXPECT_EQ(in->params, want);
-    EXPECT_EQ(in->tile, 64);
-    EXPECT_EQ(in->kernel.name, "splitk");
-    // 128 x 64 (TS 128, NDIV 2) too; K alone odd is enough.
+    EXPECT_EQ(in[0].params, want);
+    EXPECT_EQ(in[0].tile, 64);
+    EXPECT_EQ(in[0].kernel.name, "splitk");
+    EXPECT_TRUE(is_128x64_in_place(in[1], 8));
+    // A 128 x 64 winner (TS 128, NDIV 2; K alone odd is enough): itself in place, once.
     std::map<std::string, int64_t> n2 = p;
     n2["NDIV"] = 2;
-    EXPECT_TRUE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), parse_size("8797x660x1841"), 128, n2}, {}).has_value());
-    // Aligned rows (no copies to save), TSK 16, the wide point, a winner in place already, one
-    // timed already, another rung (warp_tile too), a run without padding: none.
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), parse_size("3286x572x7064"), 64, p}, {}).has_value());
+    const std::vector<LaunchConfig> in2 = trial_inplace_points(LaunchConfig{*find_rung("splitk"), parse_size("8797x660x1841"), 128, n2}, {});
+    ASSERT_EQ(in2.size(), 1u);
+    EXPECT_TRUE(is_128x64_in_place(in2[0], 8));
+    // TSK 16 and the wide point: only the 128 x 64 point, with the winner's slices.
     std::map<std::string, int64_t> q = p;
     q["TSK"] = 16;
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), w.size, 64, q}, {}).has_value());
+    const std::vector<LaunchConfig> in16 = trial_inplace_points(LaunchConfig{*find_rung("splitk"), w.size, 64, q}, {});
+    ASSERT_EQ(in16.size(), 1u);
+    EXPECT_TRUE(is_128x64_in_place(in16[0], 8));
     q = p;
     q["NMUL"] = 2;
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("splitk"), w.size, 64, q}, {}).has_value());
-    EXPECT_FALSE(trial_inplace_point(*in, {}).has_value());
-    EXPECT_FALSE(trial_inplace_point(w, {*in}).has_value());
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("tiled"), w.size, 16, {}}, {}).has_value());
+    q["TSK"] = 16;
+    q["SLICES"] = 4;
+    const std::vector<LaunchConfig> inw = trial_inplace_points(LaunchConfig{*find_rung("splitk"), parse_size("985x8361x8908"), 64, q}, {});
+    ASSERT_EQ(inw.size(), 1u);
+    EXPECT_TRUE(is_128x64_in_place(inw[0], 4));
+    // Aligned rows (no copies to save), a winner in place already, all timed already, another
+    // rung, a run without padding: none.
+    EXPECT_TRUE(trial_inplace_points(LaunchConfig{*find_rung("splitk"), parse_size("3286x572x7064"), 64, p}, {}).empty());
+    EXPECT_TRUE(trial_inplace_points(in[0], {}).empty());
+    EXPECT_TRUE(trial_inplace_points(w, in).empty());
+    const std::vector<LaunchConfig> one_left = trial_inplace_points(w, {in[0]});
+    ASSERT_EQ(one_left.size(), 1u);
+    EXPECT_TRUE(is_128x64_in_place(one_left[0], 8));
+    EXPECT_TRUE(trial_inplace_points(LaunchConfig{*find_rung("tiled"), w.size, 16, {}}, {}).empty());
+    LaunchConfig unpadded = w;
+    unpadded.pad = false;
+    EXPECT_TRUE(trial_inplace_points(unpadded, {}).empty());
+
     // A warp_tile winner: at a short K (speed15: K at most kInPlaceShortK) the same point in place,
-    // the whole K in one group as the winner has it.
+    // the whole K in one group as the winner has it; then 128 x 64 split in two.
     std::map<std::string, int64_t> whole = p;
     whole.erase("SLICES");
-    const std::optional<LaunchConfig> wt = trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x646"), 64, whole}, {});
-    ASSERT_TRUE(wt.has_value());
-    EXPECT_EQ(wt->params.at("INPLACE"), 2);
-    EXPECT_EQ(wt->kernel.name, "warp_tile");
-    EXPECT_EQ(wt->params.count("SLICES"), 0u);
-    const std::optional<LaunchConfig> wt1024 = trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("2248x1853x1024"), 64, whole}, {});
-    ASSERT_TRUE(wt1024.has_value());
-    EXPECT_EQ(wt1024->kernel.name, "warp_tile");
+    for (const char* size : {"2248x1853x646", "2248x1853x1024"}) {
+        SCOPED_TRACE(size);
+        const std::vector<LaunchConfig> wt = trial_inplace_points(LaunchConfig{*find_rung("warp_tile"), parse_size(size), 64, whole}, {});
+        ASSERT_EQ(wt.size(), 2u);
+        EXPECT_EQ(wt[0].params.at("INPLACE"), 2);
+        EXPECT_EQ(wt[0].kernel.name, "warp_tile");
+        EXPECT_EQ(wt[0].params.count("SLICES"), 0u);
+        EXPECT_TRUE(is_128x64_in_place(wt[1], 2));
+    }
     // ... past it the same point split in two (session 47: in place unsplit measured 3-15 % slower
     // on the H100, speed14; split in two 4.6 % faster than on copies at 9847x1080x8179).
     for (const char* size : {"2248x1853x1025", "3286x571x7062"}) {
         SCOPED_TRACE(size);
-        const std::optional<LaunchConfig> sp = trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size(size), 64, whole}, {});
-        ASSERT_TRUE(sp.has_value());
-        EXPECT_EQ(sp->kernel.name, "splitk");
+        const std::vector<LaunchConfig> sp = trial_inplace_points(LaunchConfig{*find_rung("warp_tile"), parse_size(size), 64, whole}, {});
+        ASSERT_EQ(sp.size(), 2u);
+        EXPECT_EQ(sp[0].kernel.name, "splitk");
         std::map<std::string, int64_t> want_sp = whole;
         want_sp["INPLACE"] = 2;
         want_sp["SLICES"] = 2;
-        EXPECT_EQ(sp->params, want_sp);
-        EXPECT_EQ(sp->tile, 64);
+        EXPECT_EQ(sp[0].params, want_sp);
+        EXPECT_EQ(sp[0].tile, 64);
+        EXPECT_TRUE(is_128x64_in_place(sp[1], 2));
     }
-    std::map<std::string, int64_t> h = whole;  // 128 x 64 (the H100's point at 9847x1080x8179)
+    // The H100's 128 x 64 warp_tile winner at 9847x1080x8179: split in two in place, one point.
+    std::map<std::string, int64_t> h = whole;
     h["NDIV"] = 2;
-    const std::optional<LaunchConfig> sh = trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8179"), 128, h}, {});
-    ASSERT_TRUE(sh.has_value());
-    EXPECT_EQ(sh->kernel.name, "splitk");
-    EXPECT_EQ(sh->tile, 128);
-    EXPECT_EQ(sh->params.at("NDIV"), 2);
-    // Timed already, aligned rows, TSK 16: none.
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8179"), 128, h}, {*sh}).has_value());
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8180"), 128, h}, {}).has_value());
-    h["TSK"] = 16;
-    EXPECT_FALSE(trial_inplace_point(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8179"), 128, h}, {}).has_value());
-    LaunchConfig unpadded = w;
-    unpadded.pad = false;
-    EXPECT_FALSE(trial_inplace_point(unpadded, {}).has_value());
+    const std::vector<LaunchConfig> sh = trial_inplace_points(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8179"), 128, h}, {});
+    ASSERT_EQ(sh.size(), 1u);
+    EXPECT_TRUE(is_128x64_in_place(sh[0], 2));
+    EXPECT_TRUE(trial_inplace_points(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8179"), 128, h}, sh).empty());
+    EXPECT_TRUE(trial_inplace_points(LaunchConfig{*find_rung("warp_tile"), parse_size("9847x1080x8180"), 128, h}, {}).empty());
+    // The H200's 128 x 128 point of TSK 16 at 2015^3: only the 128 x 64 point.
+    const std::map<std::string, int64_t> f{{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    const std::vector<LaunchConfig> sf = trial_inplace_points(LaunchConfig{*find_rung("warp_tile"), parse_size("2015"), 128, f}, {});
+    ASSERT_EQ(sf.size(), 1u);
+    EXPECT_TRUE(is_128x64_in_place(sf[0], 2));
 }
 
 // On PoCL, at a shape between two splitk rows of 4 and 5 slices: the rows' two points are timed
@@ -907,7 +933,7 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     const nlohmann::json b = nlohmann::json::parse(slurp(dir / "b.json"))[0];
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& trials = b["pick_trials"];
-    ASSERT_EQ(trials.size(), 6u) << trials.dump();
+    ASSERT_EQ(trials.size(), 7u) << trials.dump();
     for (const auto& t : trials) EXPECT_EQ(t["verified"], true) << t.dump();
     for (size_t i = 0; i < trials.size(); ++i) EXPECT_EQ(trials[i]["round"], i < 2 ? 1 : 2) << trials.dump();
     const size_t w1 = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? 0 : 1;
@@ -921,8 +947,13 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     nlohmann::json in_place = trials[w1]["params"];
     in_place["INPLACE"] = 2;
     EXPECT_EQ(trials[5]["params"], in_place) << trials.dump();
+    // ... and 128 x 64 tiles in place with its slices (session 47).
+    EXPECT_EQ(trials[6]["tile"], 128);
+    EXPECT_EQ(trials[6]["params"]["NDIV"], 2) << trials.dump();
+    EXPECT_EQ(trials[6]["params"]["INPLACE"], 2) << trials.dump();
+    EXPECT_EQ(trials[6]["params"]["SLICES"], s) << trials.dump();
     size_t w2 = 2;
-    for (size_t i = 3; i < 6; ++i)
+    for (size_t i = 3; i < 7; ++i)
         if (trials[i]["gflops"].get<double>() > trials[w2]["gflops"].get<double>()) w2 = i;
     if (trials[w2]["gflops"].get<double>() < trials[2]["gflops"].get<double>() * (1 + kRoundTwoMargin)) w2 = 2;  // within the margin
     EXPECT_EQ(b["kernel"], "splitk");
@@ -936,6 +967,7 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     EXPECT_NE(reason.find("; then its neighbours beside it ("), std::string::npos) << reason;
     EXPECT_NE(reason.find("splitk 64x128 SLICES=" + std::to_string(s) + " "), std::string::npos) << reason;
     EXPECT_NE(reason.find("splitk SLICES=" + std::to_string(s) + " in place "), std::string::npos) << reason;
+    EXPECT_NE(reason.find("splitk 128x64 SLICES=" + std::to_string(s) + " in place "), std::string::npos) << reason;
     EXPECT_EQ(reason.find(" runs; remembered") != std::string::npos, w2 != 2) << reason;
     const nlohmann::json kept = nlohmann::json::parse(slurp(dir / "xdg" / "tilescope" / "tuning" / timed_picks_file(pocl)));
     ASSERT_EQ(kept["fastest"].size(), 1u) << kept.dump();
@@ -993,21 +1025,25 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     };
 
     // The row: its point, then its wide point (no K-slices to vary) and, K being short and odd
-    // (speed15), itself in place.
+    // (speed15), itself in place, then 128 x 64 tiles split in two in place (session 47).
     const nlohmann::json a = bench(row, "a.json");
     ASSERT_TRUE(a.contains("pick_trials")) << a.dump();
     const nlohmann::json& ta = a["pick_trials"];
-    ASSERT_EQ(ta.size(), 3u) << ta.dump();
-    for (const auto& t : ta) {
-        EXPECT_EQ(t["round"], 2) << ta.dump();
-        EXPECT_EQ(t["verified"], true) << t.dump();
-        EXPECT_EQ(t["kernel"], "warp_tile");
+    ASSERT_EQ(ta.size(), 4u) << ta.dump();
+    for (size_t i = 0; i < ta.size(); ++i) {
+        EXPECT_EQ(ta[i]["round"], 2) << ta.dump();
+        EXPECT_EQ(ta[i]["verified"], true) << ta[i].dump();
+        EXPECT_EQ(ta[i]["kernel"], i < 3 ? "warp_tile" : "splitk");
     }
     EXPECT_EQ(ta[0]["params"], p);
     EXPECT_EQ(ta[1]["params"]["NMUL"], 2) << ta.dump();
     nlohmann::json in_place = p;
     in_place["INPLACE"] = 2;
     EXPECT_EQ(ta[2]["params"], in_place) << ta.dump();
+    EXPECT_EQ(ta[3]["tile"], 128);
+    EXPECT_EQ(ta[3]["params"]["NDIV"], 2) << ta.dump();
+    EXPECT_EQ(ta[3]["params"]["SLICES"], 2) << ta.dump();
+    EXPECT_EQ(ta[3]["params"]["INPLACE"], 2) << ta.dump();
     EXPECT_GT(a["pick_trial_s"].get<double>(), 0);
     EXPECT_TRUE(holds(a, won(ta))) << a.dump();
     EXPECT_EQ(a["verified"], true);
@@ -1015,17 +1051,18 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     EXPECT_EQ(ra.rfind(parse_size(row).label() + " is a row of the table; its point timed here beside its neighbours", 0), 0u) << ra;
     EXPECT_NE(ra.find("warp_tile 64x128 no split "), std::string::npos) << ra;
     EXPECT_NE(ra.find("warp_tile no split in place "), std::string::npos) << ra;
+    EXPECT_NE(ra.find("splitk 128x64 SLICES=2 in place "), std::string::npos) << ra;
     EXPECT_NE(ra.find("remembered as the row for " + parse_size(row).label()), std::string::npos) << ra;
     EXPECT_EQ(remembered(row)["params"], won(ta)["params"]) << slurp(timed);
-    EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 2 neighbours"), std::string::npos)
+    EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 3 neighbours"), std::string::npos)
         << slurp(dir / "err");
 
-    // Between three splitk rows of one point: that point beside 3 and 5 slices, its wide point and
-    // itself in place.
+    // Between three splitk rows of one point: that point beside 3 and 5 slices, its wide point,
+    // itself in place and 128 x 64 tiles in place.
     const nlohmann::json b = bench(between, "b.json");
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& tb = b["pick_trials"];
-    ASSERT_EQ(tb.size(), 5u) << tb.dump();
+    ASSERT_EQ(tb.size(), 6u) << tb.dump();
     for (const auto& t : tb) {
         EXPECT_EQ(t["round"], 2) << tb.dump();
         EXPECT_EQ(t["verified"], true) << t.dump();
@@ -1038,6 +1075,10 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     EXPECT_EQ(tb[3]["params"]["SLICES"], 4);
     EXPECT_EQ(tb[4]["params"]["INPLACE"], 2);
     EXPECT_EQ(tb[4]["params"]["SLICES"], 4);
+    EXPECT_EQ(tb[5]["tile"], 128);
+    EXPECT_EQ(tb[5]["params"]["NDIV"], 2);
+    EXPECT_EQ(tb[5]["params"]["INPLACE"], 2);
+    EXPECT_EQ(tb[5]["params"]["SLICES"], 4);
     EXPECT_TRUE(holds(b, won(tb))) << b.dump();
     EXPECT_EQ(b["verified"], true);
     const std::string rb = b["pick_reason"];
@@ -1059,8 +1100,8 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
 }
 
 // Past the short K, a warp_tile row's point on padded copies is timed in round 2 beside itself
-// split in two and read in place (splitk SLICES 2, INPLACE 2; session 47), on PoCL at a drawn
-// size whose N and K are odd: all three points verify, the reason names the split point, and
+// split in two and read in place (splitk SLICES 2, INPLACE 2; session 47) and beside 128 x 64 tiles
+// split in two in place, on PoCL at a drawn size whose N and K are odd: all four points verify, the reason names the split point, and
 // what runs is round 2's fastest (within the margin, the row's point).
 TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     const DeviceInfo& pocl = select_device("pocl");
@@ -1080,7 +1121,7 @@ TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     const nlohmann::json a = nlohmann::json::parse(slurp(dir / "a.json"))[0];
     ASSERT_TRUE(a.contains("pick_trials")) << a.dump();
     const nlohmann::json& t = a["pick_trials"];
-    ASSERT_EQ(t.size(), 3u) << t.dump();
+    ASSERT_EQ(t.size(), 4u) << t.dump();
     for (const auto& x : t) {
         EXPECT_EQ(x["round"], 2) << t.dump();
         EXPECT_EQ(x["verified"], true) << x.dump();
@@ -1094,6 +1135,10 @@ TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     EXPECT_EQ(t[2]["kernel"], "splitk") << t.dump();
     EXPECT_EQ(t[2]["params"], split) << t.dump();
     EXPECT_EQ(t[2]["tile"], 64);
+    EXPECT_EQ(t[3]["kernel"], "splitk") << t.dump();
+    EXPECT_EQ(t[3]["tile"], 128);
+    EXPECT_EQ(t[3]["params"]["NDIV"], 2) << t.dump();
+    EXPECT_EQ(t[3]["params"]["SLICES"], 2) << t.dump();
     const std::string r = a["pick_reason"];
     EXPECT_NE(r.find("splitk SLICES=2 in place "), std::string::npos) << r;
     size_t w = 0;

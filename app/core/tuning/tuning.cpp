@@ -745,15 +745,18 @@ std::string slices_label(const LaunchConfig& c) {
     return c.params.count("SLICES") ? "SLICES=" + std::to_string(param_of(c, "SLICES", 1)) : std::string("no split");
 }
 
-// A round-two point as the reason names it: its K-slices, "64x128" for the wide point, and
+// A round-two point as the reason names it: its K-slices, its tile where it is not square ("64x128"
+// for the wide point, "128x64"), and
 // "in place" for the in-place point.
 std::string round_label(const LaunchConfig& c) {
-    return (param_of(c, "NMUL", 1) > 1 ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
+    return (param_of(c, "NMUL", 1) != param_of(c, "NDIV", 1) ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
            slices_label(c) + (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
 }
 
+// The same rung, tile and parameters, a parameter left out counting as its default (NMUL 1).
 bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
-    return a.kernel.name == b.kernel.name && a.tile == b.tile && a.params == b.params;
+    return a.kernel.name == b.kernel.name && a.tile == b.tile &&
+           (a.params == b.params || changed_params_text(a.kernel, a.params) == changed_params_text(b.kernel, b.params));
 }
 
 // A round-two point `c`, unless `tried` holds it already or it does not resolve.
@@ -818,31 +821,54 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
     return untried(std::move(c), tried);
 }
 
-std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
-    const KernelSpec& k = winner.kernel;
-    // splitk; warp_tile (no split) as it is at a short K (speed15), split in two past it.
-    const bool short_k_whole = k.name == "warp_tile" && winner.size.K <= kInPlaceShortK;
-    if (k.custom || (k.name != "splitk" && k.name != "warp_tile") || !k.find_param("INPLACE") || !k.pad ||
-        param_of(winner, "INPLACE", 0) != 0 || param_of(winner, "NMUL", 1) != 1 || param_of(winner, "TSK", 8) != 8)
-        return std::nullopt;
-    // Only where the winner runs on padded copies: rows of A or B not float4-aligned.
-    if (!winner.pad || (winner.size.N % k.pad->N == 0 && winner.size.K % k.pad->K == 0)) return std::nullopt;
-    // The kernel's own condition for INPLACE 2 (warp_tile.cl): NT | TS*TSK, TSK | NT, TSN | NT.
-    const int64_t ts = winner.tile, tsn = ts * param_of(winner, "NMUL", 1) / std::max<int64_t>(1, param_of(winner, "NDIV", 1));
-    const int64_t wm = std::max<int64_t>(1, param_of(winner, "WM", 32)), wn = std::max<int64_t>(1, param_of(winner, "WN", 64));
+namespace {
+
+// Whether INPLACE 2 builds for point `c` (warp_tile.cl: NT | TS*TSK, TSK | NT, TSN | NT; TSK 8).
+bool inplace_builds(const LaunchConfig& c) {
+    const int64_t ts = c.tile, tsn = ts * param_of(c, "NMUL", 1) / std::max<int64_t>(1, param_of(c, "NDIV", 1));
+    const int64_t wm = std::max<int64_t>(1, param_of(c, "WM", 32)), wn = std::max<int64_t>(1, param_of(c, "WN", 64));
     const int64_t nt = (ts / wm) * (tsn / wn) * 32;
-    if (nt <= 0 || tsn <= 0 || (ts * 8) % nt != 0 || nt % 8 != 0 || nt % tsn != 0) return std::nullopt;
-    LaunchConfig c = winner;
-    c.params["INPLACE"] = 2;
-    if (k.name == "warp_tile" && !short_k_whole) {
-        // Past the short K a warp_tile winner is timed in place split in two (session 47):
-        // splitk, the rung that splits it, with the same parameters and SLICES 2.
+    return param_of(c, "TSK", 8) == 8 && nt > 0 && tsn > 0 && (ts * 8) % nt == 0 && nt % 8 == 0 && nt % tsn == 0;
+}
+
+// `c` split into `slices` K-slices: splitk (the rung that splits warp_tile) with c's parameters.
+std::optional<LaunchConfig> split_into(LaunchConfig c, int64_t slices) {
+    if (c.kernel.name == "warp_tile") {
         const KernelSpec* split = find_rung("splitk");
-        if (!split || split->compares_with != k.name || !split->find_param("SLICES")) return std::nullopt;
+        if (!split || split->compares_with != c.kernel.name || !split->find_param("SLICES")) return std::nullopt;
         c.kernel = *split;
-        c.params["SLICES"] = 2;
     }
-    return untried(std::move(c), tried);
+    c.params["SLICES"] = slices;
+    return c;
+}
+
+}  // namespace
+
+std::vector<LaunchConfig> trial_inplace_points(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
+    std::vector<LaunchConfig> out;
+    const KernelSpec& k = winner.kernel;
+    if (k.custom || (k.name != "splitk" && k.name != "warp_tile") || !k.find_param("INPLACE") || !k.pad ||
+        param_of(winner, "INPLACE", 0) != 0)
+        return out;
+    // Only where the winner runs on padded copies: rows of A or B not float4-aligned.
+    if (!winner.pad || (winner.size.N % k.pad->N == 0 && winner.size.K % k.pad->K == 0)) return out;
+    const auto add = [&](std::optional<LaunchConfig> c) {
+        if (!c) return;
+        c->params["INPLACE"] = 2;
+        if (std::any_of(out.begin(), out.end(), [&](const LaunchConfig& o) { return same_point(o, *c); })) return;
+        if (auto u = untried(std::move(*c), tried)) out.push_back(std::move(*u));
+    };
+    // 1. The winner itself in place, where it is a point of TSK 8 that is not wide: splitk as it
+    //    is (speed14); warp_tile as it is at a short K (speed15), split in two past it (session 47).
+    if (param_of(winner, "NMUL", 1) == 1 && inplace_builds(winner))
+        add(k.name == "warp_tile" && winner.size.K > kInPlaceShortK ? split_into(winner, 2) : std::optional<LaunchConfig>(winner));
+    // 2. 128 x 64 tiles (TS 128, NDIV 2, TSK 8) in place, split as the winner is (in two when it
+    //    is not): session 47, H100, beside winners of other tiles on copies.
+    LaunchConfig h = winner;
+    h.tile = 128;
+    h.params = {{"NMUL", 1}, {"NDIV", 2}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
+    add(split_into(h, std::max<int64_t>(2, param_of(winner, "SLICES", 2))));
+    return out;
 }
 
 namespace {
@@ -914,13 +940,13 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
     const bool single = out.trials.empty();
     // Round two: the winner is timed again beside its own point with one slice fewer and one
     // more when it splits K (trial_slice_neighbours), beside the wide point (trial_wide_point)
-    // and, where it runs on padded copies, beside itself reading in place (trial_inplace_point);
+    // and, where it runs on padded copies, beside the points that read in place (trial_inplace_points);
     // the fastest of that round runs. The rows' slice counts were measured at other shapes, and
     // at this one the best count can differ; the rows never tried the wide tiles.
     std::string second;
     std::vector<LaunchConfig> candidates = trial_slice_neighbours(tried[best], tried), near;
     if (auto wide = trial_wide_point(tried[best], tried)) candidates.push_back(std::move(*wide));
-    if (auto inplace = trial_inplace_point(tried[best], tried)) candidates.push_back(std::move(*inplace));
+    for (LaunchConfig& c : trial_inplace_points(tried[best], tried)) candidates.push_back(std::move(c));
     for (LaunchConfig& c : candidates) {
         try {
             runner.validate(c);

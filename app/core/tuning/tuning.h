@@ -299,7 +299,7 @@ inline constexpr double kRoundTwoMargin = 0.01;
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
 // Then a second round (PickTrial::round 2) times the fastest point again beside
 // trial_slice_neighbours (when it splits K: splitk's SLICES), trial_wide_point (warp_tile and
-// splitk) and trial_inplace_point (splitk and warp_tile on padded copies), the same launches each; the fastest of that round runs (a neighbour only when at least
+// splitk) and trial_inplace_points (splitk and warp_tile on padded copies), the same launches each; the fastest of that round runs (a neighbour only when at least
 // kRoundTwoMargin faster than the point it is timed beside) and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
 // Where round 1 has one point only (a row of this very shape, or nearest rows that all name one
@@ -323,25 +323,27 @@ std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, con
 // already wide, a point in `tried` or one that does not resolve.
 std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
-// The trial's in-place point beside a splitk winner that runs on padded copies (N or K not a
-// multiple of 4) (speed14): the same point with INPLACE 2, which makes no copies and reads A and B
-// where they lie, one float per work-item and load, consecutive work-items on consecutive floats
-// of a row. On the H200 at four shapes with one short side and a long K, at splitk points of TSK 8
-// (TS 64, and 128 x 64) it ran up to 9 % faster than the same point on copies in 17 of 20 pairs and
-// at most 1.8 % slower; at the wide point (TSK 16) 13-25 % slower; beside warp_tile winners (no split)
-// at three large shapes on the H100 3-15 % slower (docs/benchmarks.md, speed14). So only beside a
-// splitk point of TSK 8 that is not wide; nullopt for other rungs, a winner that reads in place
-// already, a shape whose rows are aligned, a point in `tried`, one that breaks the kernel's
-// INPLACE 2 condition or does not resolve. Beside a warp_tile winner of TSK 8 too where K is at
-// most kInPlaceShortK (speed15, H200: warp_tile TS 64 in place 18 % faster than on copies at
-// 2248x1853x646, 5 % slower at 3001x2503x701; round 2 keeps the faster). Past that K, beside a
-// warp_tile winner of TSK 8 the in-place point is the same point split in two (splitk, SLICES 2,
-// INPLACE 2): on the H100 at 9847x1080x8179, 128 x 64 tiles, 4.6 % faster than the winner on copies
-// where the winner itself in place was 2.7 % slower (docs/benchmarks.md, session 47). Reading only
-// one operand in place (INPLACE 3, 4) was slower than INPLACE 2 or within 0.5 % of it at all six
-// shapes measured, so it is not timed (docs/benchmarks.md, speed15).
+// The trial's in-place points beside a winner of splitk or warp_tile that runs on padded copies (N
+// or K not a multiple of 4), reading A and B where they lie with INPLACE 2 (no copies; one float per
+// work-item and load, consecutive work-items on consecutive floats of a row; speed14):
+// 1. the winner itself in place, where it is a point of TSK 8 that is not wide and INPLACE 2 builds
+//    for it. On the H200 at four shapes with one short side and a long K, at splitk points of TSK 8
+//    it ran up to 9 % faster than on copies in 17 of 20 pairs; at the wide point (TSK 16) 13-25 %
+//    slower (speed14). A warp_tile winner as it is where K is at most kInPlaceShortK (speed15,
+//    H200: TS 64 in place 18 % faster at 2248x1853x646, 5 % slower at 3001x2503x701); past that K
+//    split in two (splitk SLICES 2), since whole in place it ran 3-15 % slower at three large
+//    shapes on the H100 (speed14) and split in two 4.6 % faster than on copies at 9847x1080x8179
+//    (session 47).
+// 2. 128 x 64 tiles (TS 128, NDIV 2, TSK 8) in place, with the winner's SLICES (2 when it has
+//    none): on the H100 (session 47) 92.1 % of cuBLAS at 3807x638x3879 against the 64 x 64 winner's
+//    87.3 % on copies, 90.2 % against the wide winner's 87.8 % at 985x8361x8908, 97.1 % against
+//    93.6 % at 545x4366x1795; 90.2 % against 94.1 % at 2845^3 (round 2 keeps the faster).
+// Points in `tried`, repeated, or not resolving are left out; none for other rungs, a winner
+// already in place, or aligned rows. Reading only one operand in place (INPLACE 3, 4) was slower
+// than INPLACE 2 or within 0.5 % of it at all six shapes measured, so it is not timed (speed15).
+// (docs/benchmarks.md, each section named.)
 constexpr int64_t kInPlaceShortK = 1024;
-std::optional<LaunchConfig> trial_inplace_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
+std::vector<LaunchConfig> trial_inplace_points(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
 
 // The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
 LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
