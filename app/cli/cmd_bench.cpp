@@ -123,7 +123,8 @@ const char* kHelp =
     "       read rows that are not float4-aligned where they are (vload4), which the H200's table\n"
     "       picks for tiny outputs with a long K, where the copies cost more than they save;\n"
     "       INPLACE=2 reads them a float per work-item and load, consecutive work-items on\n"
-    "       consecutive floats (fastest's trial times it beside a splitk winner on copies).\n"
+    "       consecutive floats (fastest's trial times it beside a winner on copies: the winner\n"
+    "       in place, and 128x64 tiles in place split as the winner is).\n"
     "The table's min-max (and --json's gflops_min, gflops_max) is GFLOP/s at the slowest and the\n"
     "fastest timed launch.\n"
     "Exit status: 0 all verified, 1 a result did not verify, 2 bad input, 130 cancelled.\n";
