@@ -1150,3 +1150,33 @@ TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     EXPECT_EQ(a["verified"], true);
     fs::remove_all(dir);
 }
+
+// A remembered row whose point does not build (INPLACE 2 needs TSK | NT: TSK 12 breaks it), as a
+// file from someone else may hold: bench says once that it cannot be used, runs the rung's
+// defaults, verified, exit 0, and the pick's line says that, not the slices and in-place reads
+// of the point that did not run.
+TEST(FastestTrial, ARememberedPointThatDoesNotBuildRunsTheDefaultsAndSaysSo) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const TuningSandbox sandbox("no_build", true);
+    const fs::path& dir = sandbox.dir;
+    OddDraw odd;
+    const std::string size = std::to_string(odd(37, 59)) + "x" + std::to_string(odd(37, 59)) + "x" + std::to_string(odd(301, 599));
+    SCOPED_TRACE("seed " + std::to_string(odd.seed) + ": size " + size);
+    std::printf("FastestTrial no build seed %u: size %s\n", odd.seed, size.c_str());
+    const nlohmann::json bad = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 12}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"SLICES", 2}, {"INPLACE", 2}};
+    const fs::path user = dir / "xdg" / "tilescope" / "tuning";
+    fs::create_directories(user);
+    write(user / timed_picks_file(pocl), nlohmann::json{{"device", pocl.label()}, {"fastest", {entry(size, "splitk", 64, bad, 1e9)}}}.dump());
+    ASSERT_EQ(run("bench --device pocl --kernel fastest --size " + size + " --reps 1 --warmup 0 --json " + (dir / "a.json").string(), dir), 0)
+        << slurp(dir / "err");
+    const nlohmann::json a = nlohmann::json::parse(slurp(dir / "a.json"))[0];
+    EXPECT_EQ(a["kernel"], "splitk");
+    EXPECT_EQ(a["verified"], true);
+    EXPECT_EQ(a["params"].value("INPLACE", 0), 0) << a.dump();
+    EXPECT_EQ(a["params"]["TSK"], 8) << a.dump();
+    const std::string r = a["pick_reason"];
+    EXPECT_EQ(r.rfind("splitk with its defaults: the point picked for it (TS=64 ", 0), 0u) << r;
+    EXPECT_NE(r.find("cannot be used on this device"), std::string::npos) << r;
+    EXPECT_EQ(r.find("in place"), std::string::npos) << r;
+    EXPECT_NE(slurp(dir / "err").find("cannot be used"), std::string::npos) << slurp(dir / "err");
+}

@@ -359,6 +359,12 @@ int cmd_bench(const std::vector<std::string>& args) {
                 std::fprintf(stderr, "bench: tuned TS=%d for %s from '%s' cannot be used (%s); using the defaults\n",
                              configs[i].tile, configs[i].kernel.name.c_str(), shown(configs[i].tuning_origin).c_str(),
                              shown(e.what(), 480).c_str());
+                // The pick's line named the point that could not run: say what runs instead.
+                if (i < pick_reasons.size())
+                    pick_reasons[i] = configs[i].kernel.name + " with its defaults: the point picked for it (TS=" +
+                                      std::to_string(configs[i].tile) + " " + params_text(configs[i].kernel, configs[i].params) +
+                                      ", from '" + shown(configs[i].tuning_origin) + "') cannot be used on this device (" +
+                                      shown(e.what(), 240) + ")";
                 configs[i] = defaults[i];
             }
         }
