@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -92,8 +93,8 @@ TEST(FastestPick, TheNearestMeasuredShapeNamesTheRungAndItsPoint) {
     const DeviceInfo gpu = fake_gpu("Some GPU platform", "Test GPU with 132 units");
     nlohmann::json doc = {{"device", gpu.label()}, {"kernels", nlohmann::json::object()}};
     doc["fastest"] = {entry("4096", "warp_tile", 128, kWarpLarge, 49000), entry("128x128x65536", "splitk", 64, kSplitk128, 24000),
-                      entry("300", "no_such_rung", 16, nlohmann::json::object(), 1e9),  // not in the catalog: never picked
-                      entry("96x6000x9000", "warp_tile", 128, {{"NO_SUCH_PARAM", 1}}, 1e9)};  // does not resolve: never picked
+                      entry("300", "no_such_rung", 16, nlohmann::json::object(), 9e5),  // not in the catalog: never picked
+                      entry("96x6000x9000", "warp_tile", 128, {{"NO_SUCH_PARAM", 1}}, 9e5)};  // does not resolve: never picked
     write(dir / (device_slug(gpu) + ".json"), doc.dump());
 
     auto p = pick_fastest(gpu, parse_size("5001"));
@@ -145,7 +146,7 @@ TEST(FastestPick, ARowTheDeviceRefusesIsLeftOut) {
     EXPECT_THROW(check_group_limits("splitk", resolve(c), gpu), InputError);  // it resolves, the device refuses it
 
     nlohmann::json doc = {{"device", gpu.label()}, {"kernels", nlohmann::json::object()}};
-    doc["fastest"] = {entry("500", "splitk", 64, huge, 1e9), entry("700", "warp_tile", 128, kWarpLarge, 30000)};
+    doc["fastest"] = {entry("500", "splitk", 64, huge, 9e5), entry("700", "warp_tile", 128, kWarpLarge, 30000)};
     write(dir / (device_slug(gpu) + ".json"), doc.dump());
     auto p = pick_fastest(gpu, parse_size("500"));
     ASSERT_TRUE(p);
@@ -158,7 +159,7 @@ TEST(FastestPick, ARowTheDeviceRefusesIsLeftOut) {
     // The same row remembered from a trial at this shape is not taken as "timed here".
     const fs::path user = dir / "xdg" / "tilescope" / "tuning";
     fs::create_directories(user);
-    nlohmann::json timed = {{"device", gpu.label()}, {"fastest", {entry("500", "splitk", 64, huge, 1e9)}}};
+    nlohmann::json timed = {{"device", gpu.label()}, {"fastest", {entry("500", "splitk", 64, huge, 9e5)}}};
     write(user / timed_picks_file(gpu), timed.dump());
     p = pick_fastest(gpu, parse_size("500"));
     ASSERT_TRUE(p);
@@ -206,17 +207,24 @@ TEST(FastestPick, ASimilarDevicesNearerEntryBeatsAThinOwnTable) {
     fs::remove_all(sandbox.dir);
 }
 
-// Entries come from anywhere: the unreadable ones are left out, the rest kept in order.
+// Entries come from anywhere: the unreadable ones (a figure past kMaxClaimedGflops or below 0 too)
+// are left out, the rest kept in order.
 TEST(FastestPick, UnreadableEntriesAreLeftOut) {
     nlohmann::json doc = {{"fastest", {entry("64", "tiled", 16, nlohmann::json::object(), 1),
                                        {{"size", "64"}},                                                 // no kernel
                                        entry("sixty", "tiled", 16, nlohmann::json::object(), 1),         // no size
                                        {{"size", "64"}, {"kernel", "tiled"}, {"tile", "big"}},           // tile not a number
+                                       entry("65", "tiled", 16, nlohmann::json::object(), 1e9),          // past kMaxClaimedGflops
+                                       entry("66", "tiled", 16, nlohmann::json::object(), -5),           // below 0
+                                       entry("67", "tiled", 16, nlohmann::json::object(), kMaxClaimedGflops),  // at the bound: kept
                                        entry("8x9x10", "naive", 8, nlohmann::json::object(), 2)}}};
     const auto entries = fastest_entries_in(doc.dump());
-    ASSERT_EQ(entries.size(), 2u);
+    ASSERT_EQ(entries.size(), 3u);
     EXPECT_EQ(entries[0].kernel, "tiled");
-    EXPECT_EQ(entries[1].size, "8x9x10");
+    EXPECT_EQ(entries[1].size, "67");
+    EXPECT_EQ(entries[2].size, "8x9x10");
+    EXPECT_FALSE(plausible_gflops(1e9));
+    EXPECT_FALSE(plausible_gflops(std::nan("")));
     EXPECT_TRUE(fastest_entries_in("{\"fastest\": 3}").empty());
     EXPECT_TRUE(fastest_entries_in("not json").empty());
 }
@@ -1166,7 +1174,7 @@ TEST(FastestTrial, ARememberedPointThatDoesNotBuildRunsTheDefaultsAndSaysSo) {
     const nlohmann::json bad = {{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 12}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"SLICES", 2}, {"INPLACE", 2}};
     const fs::path user = dir / "xdg" / "tilescope" / "tuning";
     fs::create_directories(user);
-    write(user / timed_picks_file(pocl), nlohmann::json{{"device", pocl.label()}, {"fastest", {entry(size, "splitk", 64, bad, 1e9)}}}.dump());
+    write(user / timed_picks_file(pocl), nlohmann::json{{"device", pocl.label()}, {"fastest", {entry(size, "splitk", 64, bad, 9e5)}}}.dump());
     ASSERT_EQ(run("bench --device pocl --kernel fastest --size " + size + " --reps 1 --warmup 0 --json " + (dir / "a.json").string(), dir), 0)
         << slurp(dir / "err");
     const nlohmann::json a = nlohmann::json::parse(slurp(dir / "a.json"))[0];

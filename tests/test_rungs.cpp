@@ -225,6 +225,17 @@ TEST(Tuning, WriteThenReadBack) {
     // Garbage is no choice, not a crash.
     EXPECT_FALSE(tuned_choice_in("{not json", "reg2d"));
     EXPECT_FALSE(tuned_choice_in("[]", "reg2d"));
+    // A claimed figure past kMaxClaimedGflops (a forged file) is no choice either.
+    nlohmann::json forged = nlohmann::json::parse(text);
+    const auto claim = [&](double g) {  // the entry and each of its size buckets
+        forged["kernels"]["reg2d"]["gflops"] = g;
+        for (auto& [bucket, entry] : forged["kernels"]["reg2d"]["sizes"].items()) entry["gflops"] = g;
+    };
+    ASSERT_TRUE(forged["kernels"]["reg2d"].contains("sizes")) << forged.dump();
+    claim(1e9);
+    EXPECT_FALSE(tuned_choice_in(forged.dump(), "reg2d")) << forged.dump();
+    claim(25.0);
+    EXPECT_TRUE(tuned_choice_in(forged.dump(), "reg2d"));
 }
 
 TEST(Tuning, ApplyFromTheRunTimeDirectoryElseDefaults) {

@@ -115,6 +115,7 @@ std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::stri
             for (const auto& [name, v] : j.at("params").items()) r.params[name] = v.get<int64_t>();
             r.status = j.at("status").get<std::string>();
             r.gflops = j.at("gflops").is_number() ? j.at("gflops").get<double>() : 0.0;
+            if (!plausible_gflops(r.gflops)) return {};  // a damaged or forged figure: the results are unreadable
             r.median_s = j.at("median_s").is_number() ? j.at("median_s").get<double>() : 0.0;
             r.global = j.value("global", "");
             r.local = j.value("local", "");
@@ -238,6 +239,7 @@ std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::stri
             const ordered_json params = entry->value("params", ordered_json::object());  // named: items() must not outlive it
             for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
             c.gflops = entry->value("gflops", 0.0);
+            if (!plausible_gflops(c.gflops)) continue;
             c.size = entry->value("size", "");
             c.device = doc.value("device", "");
             c.bucket = b;
@@ -473,6 +475,7 @@ std::vector<TunedChoice> fastest_entries_in(std::string_view json_text) {
             const ordered_json params = e.value("params", ordered_json::object());
             for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
             c.gflops = e.value("gflops", 0.0);
+            if (!plausible_gflops(c.gflops)) continue;
             c.device = doc.value("device", "");
             out.push_back(std::move(c));
         } catch (const nlohmann::json::exception&) {

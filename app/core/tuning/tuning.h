@@ -92,6 +92,11 @@ struct FastestPick {
 // Entries of a tuning file's "fastest" table, in file order; unreadable entries are left out
 // (at most kMaxFastestEntries are read).
 inline constexpr int kMaxFastestEntries = 512;
+// A measured figure a tuning file may claim: GFLOP/s from 0 to kMaxClaimedGflops (10 PFLOP/s, 150
+// times an H200's FP32 peak). An entry claiming more, or less than 0, is unreadable and left out:
+// a file from someone else must not put "1000000000 GFLOP/s there" on the screen or win every pick.
+inline constexpr double kMaxClaimedGflops = 1e7;
+inline bool plausible_gflops(double g) { return g >= 0 && g <= kMaxClaimedGflops; }
 std::vector<TunedChoice> fastest_entries_in(std::string_view json_text);
 
 // The pick for `size` on `device`, or nullopt when no tuning file (not even the type
