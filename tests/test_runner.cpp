@@ -1,9 +1,13 @@
 // Runs real kernels on PoCL (the CPU OpenCL device every set-up installs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "catalog_params.h"
 #include "core/kernel/catalog.h"
 #include "core/base/errors.h"
+#include "core/device/matrix.h"
 #include "core/device/runner.h"
 
 using namespace tilescope;
@@ -150,4 +154,69 @@ TEST(Runner, ParameterWithoutArgIsRefused) {
     const KernelSpec k = custom("custom_colmajor.cl", "matmul_colmajor", {"M,N"}, {"1,1"},
                                 {"M=int:M", "N=int:N", "A=matrix:MxK", "B=matrix:KxN", "C=matrix:MxN:out"});
     EXPECT_THROW(measure(k, "8", 1), InputError);
+}
+
+// Above 2^31 multiply-adds the check is sampled (verification_sample): every chosen row and
+// column whole, each element's reference summed in k order. Here the sums are made the plain
+// way, element by element, in every layout of A and B, and the check must agree with them:
+// its worst error, where it lies, and how many elements it saw; a wrong element in a chosen
+// column (not a chosen row) and a NaN in a chosen row are found.
+TEST(Verification, TheSampledCheckAgreesWithElementwiseSumsInEveryLayout) {
+    const int64_t M = 701, N = 1503, K = 2053;  // 2.16e9 multiply-adds: sampled
+    const VerificationSample s = verification_sample(M, N, K);
+    ASSERT_FALSE(s.full);
+    ASSERT_GE(s.rows.size(), 50u);
+    ASSERT_GE(s.cols.size(), 50u);
+    EXPECT_EQ(s.rows.front(), 0);
+    EXPECT_EQ(s.rows.back(), M - 1);
+    EXPECT_EQ(s.cols.front(), 0);
+    EXPECT_EQ(s.cols.back(), N - 1);
+    EXPECT_TRUE(verification_sample(64, 64, 64).full);
+    for (const Layout la : {Layout::RowMajor, Layout::ColMajor})
+        for (const Layout lb : {Layout::RowMajor, Layout::ColMajor}) {
+            SCOPED_TRACE(std::string("A ") + (la == Layout::RowMajor ? "row" : "column") + "-major, B " +
+                         (lb == Layout::RowMajor ? "row" : "column") + "-major");
+            const HostMatrix a = random_matrix("A", M, K, la), b = random_matrix("B", K, N, lb);
+            HostMatrix c{M, N, Layout::RowMajor, std::vector<float>(static_cast<size_t>(M * N), 0.0f)};
+            double want = 0;
+            int64_t elements = 0;
+            const auto fill = [&](int64_t i, int64_t j) {
+                double sum = 0, mag = 0;
+                for (int64_t k = 0; k < K; ++k) {
+                    const double p = static_cast<double>(a.at(i, k)) * b.at(k, j);
+                    sum += p;
+                    mag += std::fabs(p);
+                }
+                c.data[c.index(i, j)] = static_cast<float>(sum);
+                want = std::max(want, std::fabs(static_cast<double>(static_cast<float>(sum)) - sum) / std::max(mag, 1e-30));
+                ++elements;
+            };
+            for (const int64_t i : s.rows)
+                for (int64_t j = 0; j < N; ++j) fill(i, j);
+            for (const int64_t j : s.cols)
+                for (int64_t i = 0; i < M; ++i)
+                    if (!std::binary_search(s.rows.begin(), s.rows.end(), i)) fill(i, j);
+            Verification v = verify_product(a, b, c);
+            EXPECT_TRUE(v.verified) << v.summary();
+            EXPECT_EQ(v.checked_elements, elements);
+            EXPECT_EQ(v.total_elements, M * N);
+            EXPECT_NEAR(v.max_rel_error, want, 1e-9 * want + 1e-300) << v.summary();
+            EXPECT_GT(want, 0);
+            // An element off the chosen rows (zero: never filled) is not seen; one in a chosen column is.
+            int64_t off = 1;
+            while (std::binary_search(s.rows.begin(), s.rows.end(), off)) ++off;
+            ASSERT_EQ(c.at(off, 1 + (s.cols[1] == 1)), 0.0f);
+            c.data[c.index(off, s.cols[3])] += 0.5f;
+            v = verify_product(a, b, c);
+            EXPECT_FALSE(v.verified);
+            EXPECT_EQ(v.first_bad_row, off);
+            EXPECT_EQ(v.first_bad_col, s.cols[3]);
+            EXPECT_GT(v.max_rel_error, v.tolerance);
+            c.data[c.index(s.rows[7], N / 2)] = std::nanf("");
+            v = verify_product(a, b, c);
+            EXPECT_FALSE(v.verified);
+            EXPECT_TRUE(std::isinf(v.max_rel_error));
+            EXPECT_EQ(v.first_bad_row, s.rows[7]);
+            EXPECT_EQ(v.first_bad_col, N / 2);
+        }
 }

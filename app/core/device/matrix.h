@@ -40,6 +40,15 @@ struct Verification {
 // enough that a missing or extra term of the sum shows up.
 double verification_tolerance(int64_t k);
 
+// Which elements verify_product checks: every row (all of each) when the product has up to
+// 2^31 multiply-adds; above that the first and last rows and columns and a seeded random
+// sample of 62 more of each (sorted, without repeats), each row and column checked whole.
+struct VerificationSample {
+    bool full = false;
+    std::vector<int64_t> rows, cols;  // cols empty when full
+};
+VerificationSample verification_sample(int64_t M, int64_t N, int64_t K);
+
 // Checks C = A*B with double accumulation. Every element when the product is small
 // (up to 2^31 multiply-adds); above that, all of the first and last rows and columns plus
 // a seeded random sample, so that an 8192^3 check takes seconds, not minutes.
