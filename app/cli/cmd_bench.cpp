@@ -85,7 +85,8 @@ const char* kHelp =
     "       beside its neighbours: one K-slice fewer and one more when it splits K, and its 64x128\n"
     "       tile (its trials' \"round\": 2); the fastest runs (a neighbour only when 1% faster) and\n"
     "       is remembered in the user's tuning folder (<device>.timed.json), so the next run at that\n"
-    "       size times nothing.\n"
+    "       size times nothing. Each size is picked just before it is measured: rows print as\n"
+    "       they come, and a run stopped with Ctrl-C keeps those printed.\n"
     "  T    the tile size TS (default: the device's tuned value, else each kernel's own)\n"
     "  --param NAME=V  a tunable parameter of the kernel (repeatable; tilescope tune finds good\n"
     "       ones). Without --tile or --param, tuned values for the device (assets/tuning/) are\n"
@@ -307,32 +308,37 @@ int cmd_bench(const std::vector<std::string>& args) {
     std::vector<std::string> pick_reasons;  // --kernel fastest: one line per config, why that rung
     std::vector<TimedPick> picks;            // --kernel fastest: each size's pick and what was timed for it
     Runner runner(device);
-    if (fastest) {
-        install_interrupt_handler();
-        RunOptions ro;
-        ro.cancelled = interrupted;
-        ro.progress = [](const std::string& line) { std::fprintf(stderr, "bench: %s\n", line.c_str()); };
-        for (const ProblemSize& s : sizes_from(o, "256", true)) {
-            std::optional<TimedPick> pick = timed_fastest_pick(runner, device, s, pad == "auto", ro);
-            if (!pick)
-                throw InputError("--kernel fastest: no tuning file has a \"fastest\" table for " + device.label() +
-                                 ", a similar device or its type; name the rung instead (--kernel warp_tile, ...; tilescope tour lists them)");
-            configs.push_back(pick_config(pick->pick, s, pad == "auto"));
-            pick_reasons.push_back(pick->pick.reason);
-            picks.push_back(std::move(*pick));
-        }
-    }
+    // --kernel fastest: each size is picked (its trial timed, timed_fastest_pick) just before it
+    // is measured, so a long list prints its rows as they come and one stopped midway keeps them.
+    const std::vector<ProblemSize> fastest_sizes = fastest ? sizes_from(o, "256", true) : std::vector<ProblemSize>{};
+    RunOptions pick_options;
+    pick_options.cancelled = interrupted;
+    pick_options.progress = [](const std::string& line) {
+        std::fprintf(stderr, "bench: %s\n", line.c_str());
+        std::fflush(stderr);
+    };
+    const std::string no_table = "--kernel fastest: no tuning file has a \"fastest\" table for " + device.label() +
+                                 ", a similar device or its type; name the rung instead (--kernel warp_tile, ...; tilescope tour lists them)";
+    if (fastest && !fastest_sizes.empty() && !pick_fastest(device, fastest_sizes.front())) throw InputError(no_table);
+    const auto pick_for = [&](const ProblemSize& s) {
+        std::optional<TimedPick> pick = timed_fastest_pick(runner, device, s, pad == "auto", pick_options);
+        if (!pick) throw InputError(no_table);
+        configs.push_back(pick_config(pick->pick, s, pad == "auto"));
+        pick_reasons.push_back(pick->pick.reason);
+        picks.push_back(std::move(*pick));
+    };
+    // A picked point this device refuses: the same rung with its own defaults.
+    const auto defaults_of = [](LaunchConfig d) {
+        d.tile = d.kernel.default_tile;
+        d.params.clear();
+        d.params_source = "default";
+        d.tuning_note.clear();
+        d.tuning_origin.clear();
+        return d;
+    };
+    const std::vector<LaunchConfig> defaults = configs;
     // Tile and parameters: --tile/--param as given (configs_from), else the device's tuning
     // data, else the defaults.
-    std::vector<LaunchConfig> defaults = configs;
-    if (fastest)  // a picked point this device refuses: the same rung with its own defaults
-        for (LaunchConfig& d : defaults) {
-            d.tile = d.kernel.default_tile;
-            d.params.clear();
-            d.params_source = "default";
-            d.tuning_note.clear();
-            d.tuning_origin.clear();
-        }
     for (LaunchConfig& c : configs)
         if (c.kernel.library.empty() && !o.has("tile") && c.params_source == "default" && !fastest) apply_tuning(c, device);
     const bool explain = o.has("explain");
@@ -350,11 +356,11 @@ int cmd_bench(const std::vector<std::string>& args) {
     // Everything that can be refused is refused before the first launch. A tuned point
     // (from a file, maybe someone else's) that does not build or exceeds a limit is said
     // once, naming the file, and the defaults are measured instead (issue 23).
-    for (size_t i = 0; i < configs.size(); ++i) {
+    const auto settle = [&](size_t i) {
         if (!configs[i].tuning_origin.empty()) {
             try {
                 runner.validate(configs[i]);
-                continue;
+                return;
             } catch (const InputError& e) {
                 std::fprintf(stderr, "bench: tuned TS=%d for %s from '%s' cannot be used (%s); using the defaults\n",
                              configs[i].tile, configs[i].kernel.name.c_str(), shown(configs[i].tuning_origin).c_str(),
@@ -365,11 +371,12 @@ int cmd_bench(const std::vector<std::string>& args) {
                                       std::to_string(configs[i].tile) + " " + params_text(configs[i].kernel, configs[i].params) +
                                       ", from '" + shown(configs[i].tuning_origin) + "') cannot be used on this device (" +
                                       shown(e.what(), 240) + ")";
-                configs[i] = defaults[i];
+                configs[i] = fastest ? defaults_of(configs[i]) : defaults[i];
             }
         }
         runner.validate(configs[i]);
-    }
+    };
+    for (size_t i = 0; i < configs.size(); ++i) settle(i);
 
     install_interrupt_handler();
     const bool table_to_stdout = !(json_path && *json_path == "-") && !(csv_path && *csv_path == "-");
@@ -380,9 +387,14 @@ int cmd_bench(const std::vector<std::string>& args) {
 
     std::vector<Measurement> results;
     bool all_verified = true;
-    for (size_t i = 0; i < configs.size(); ++i) {
+    const size_t count = fastest ? fastest_sizes.size() : configs.size();
+    for (size_t i = 0; i < count; ++i) {
+        if (fastest) {
+            pick_for(fastest_sizes[i]);
+            settle(i);
+        }
         const LaunchConfig& c = configs[i];
-        const std::string what = "[" + std::to_string(i + 1) + "/" + std::to_string(configs.size()) + "] " + c.kernel.name +
+        const std::string what = "[" + std::to_string(i + 1) + "/" + std::to_string(count) + "] " + c.kernel.name +
                                  " " + c.size.label() + " TS=" + std::to_string(c.tile);
         RunOptions ro;
         ro.reps = reps;
