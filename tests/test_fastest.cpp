@@ -3,6 +3,8 @@
 // device, the type defaults); bench's records and its one line of why, on PoCL; the GUI's
 // Measure asking for it (the performance plan); a peak measured below a rung, flagged.
 #include <gtest/gtest.h>
+
+#include <regex>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1187,4 +1189,38 @@ TEST(FastestTrial, ARememberedPointThatDoesNotBuildRunsTheDefaultsAndSaysSo) {
     EXPECT_NE(r.find("cannot be used on this device"), std::string::npos) << r;
     EXPECT_EQ(r.find("in place"), std::string::npos) << r;
     EXPECT_NE(slurp(dir / "err").find("cannot be used"), std::string::npos) << slurp(dir / "err");
+}
+
+// Each size is picked just before it is measured: the first size's row is printed before the
+// second size's trial starts (stdout and stderr into one file, each line flushed), so a long
+// list shows its rows as they come and one stopped midway keeps them.
+TEST(FastestTrial, EachSizesRowIsPrintedBeforeTheNextSizesTrial) {
+    const DeviceInfo& pocl = select_device("pocl");
+    const TuningSandbox sandbox("row_by_row", true);
+    const fs::path& dir = sandbox.dir;
+    nlohmann::json doc = {{"device", pocl.label()}, {"kernels", nlohmann::json::object()}};
+    doc["fastest"] = {entry("32", "tiled", 8, nlohmann::json::object(), 5), entry("64", "naive", 16, nlohmann::json::object(), 2)};
+    write(dir / "tuning" / (device_slug(pocl) + ".json"), doc.dump());
+    const std::string cmd = std::string(TILESCOPE_BIN) + " bench --device pocl --kernel fastest --size 45,50 --reps 1 --warmup 0 >" +
+                            (dir / "both").string() + " 2>&1";
+    const int raw = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(dir / "both");
+    const std::string both = slurp(dir / "both");
+    const size_t trial45 = both.find("45 is not a row of the table"), trial50 = both.find("50 is not a row of the table");
+    // A measured row: the rung's name at the start of a line, then the size.
+    const auto row_of = [&](const std::string& size) {
+        std::smatch m;
+        return std::regex_search(both, m, std::regex("\n(naive|tiled) +" + size + " ")) ? static_cast<size_t>(m.position(0))
+                                                                                         : std::string::npos;
+    };
+    const size_t header = both.find("device: "), row45 = row_of("45"), row50 = row_of("50");
+    ASSERT_NE(trial45, std::string::npos) << both;
+    ASSERT_NE(trial50, std::string::npos) << both;
+    ASSERT_NE(row45, std::string::npos) << both;
+    ASSERT_NE(row50, std::string::npos) << both;
+    EXPECT_LT(header, trial45) << both;
+    EXPECT_LT(trial45, row45) << both;
+    EXPECT_LT(row45, trial50) << both;
+    EXPECT_LT(trial50, row50) << both;
+    fs::remove_all(dir);
 }
