@@ -812,13 +812,32 @@ std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, con
     return out;
 }
 
+namespace {
+
+// Round two's named tile shapes for warp_tile and splitk: a tile and every parameter but SLICES
+// and INPLACE (a point given one takes none of the winner's others).
+struct TileShape {
+    int tile;
+    std::map<std::string, int64_t> params;
+};
+// 64 x 128 (TS 64, NMUL 2, TSK 16): the wide point (speed12).
+const TileShape kTile64x128{64, {{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}}};
+// 128 x 64 (TS 128, NDIV 2, TSK 8): read in place beside winners on copies (session 47).
+const TileShape kTile128x64{128, {{"NMUL", 1}, {"NDIV", 2}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}}};
+
+LaunchConfig with_tile_shape(LaunchConfig c, const TileShape& shape) {
+    c.tile = shape.tile;
+    c.params = shape.params;
+    return c;
+}
+
+}  // namespace
+
 std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
     if (winner.kernel.custom || (winner.kernel.name != "warp_tile" && winner.kernel.name != "splitk") ||
         !winner.kernel.find_param("NMUL") || param_of(winner, "NMUL", 1) != 1)
         return std::nullopt;
-    LaunchConfig c = winner;
-    c.tile = 64;
-    c.params = {{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
+    LaunchConfig c = with_tile_shape(winner, kTile64x128);
     for (const char* kept : {"SLICES", "INPLACE"})
         if (const auto it = winner.params.find(kept); it != winner.params.end()) c.params[kept] = it->second;
     return untried(std::move(c), tried);
@@ -867,10 +886,7 @@ std::vector<LaunchConfig> trial_inplace_points(const LaunchConfig& winner, const
         add(k.name == "warp_tile" && winner.size.K > kInPlaceShortK ? split_into(winner, 2) : std::optional<LaunchConfig>(winner));
     // 2. 128 x 64 tiles (TS 128, NDIV 2, TSK 8) in place, split as the winner is (in two when it
     //    is not): session 47, H100, beside winners of other tiles on copies.
-    LaunchConfig h = winner;
-    h.tile = 128;
-    h.params = {{"NMUL", 1}, {"NDIV", 2}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}};
-    add(split_into(h, std::max<int64_t>(2, param_of(winner, "SLICES", 2))));
+    add(split_into(with_tile_shape(winner, kTile128x64), std::max<int64_t>(2, param_of(winner, "SLICES", 2))));
     return out;
 }
 
