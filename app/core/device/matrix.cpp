@@ -109,7 +109,7 @@ Verification verify_product(const HostMatrix& a, const HostMatrix& b, const Host
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < nthreads; ++t) {
         pool.emplace_back([&, t] {
-            std::vector<double> arow(static_cast<size_t>(K)), bcol;
+            std::vector<double> arow(static_cast<size_t>(K));
             auto load_row = [&](int64_t i) { for (int64_t k = 0; k < K; ++k) arow[k] = a.at(i, k); };
             if (full) {
                 // Blocks of columns per thread keep B's columns in cache across rows.
