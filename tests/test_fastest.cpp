@@ -917,6 +917,80 @@ TEST(FastestTrial, AWinnerOnPaddedCopiesIsTimedInPlace) {
     EXPECT_TRUE(is_128x64_in_place(sf[0], 2));
 }
 
+// The second round's tile points (trial_tile_points, session 49): (1) a winner that walks all of K
+// split into 2, 4 and 8 K-slices (splitk, its own tile and parameters) where its tiles of C are
+// fewer than kSplitTilesPerUnit per compute unit; (2) 128 x 128 tiles whole (warp_tile, TSK 16)
+// beside a winner of TS 64, keeping INPLACE 1 and dropping INPLACE 2 (it needs TSK 8).
+namespace {
+bool is_128x128_whole(const LaunchConfig& c, int64_t inplace) {
+    const auto at = [&](const char* name, int64_t absent) { return c.params.count(name) ? c.params.at(name) : absent; };
+    return c.kernel.name == "warp_tile" && c.tile == 128 && at("NDIV", 1) == 1 && at("NMUL", 1) == 1 && at("TSK", 0) == 16 &&
+           at("WM", 0) == 64 && at("WN", 0) == 64 && at("WNITER", 0) == 4 && at("TM", 0) == 4 && at("TN", 0) == 4 &&
+           c.params.count("SLICES") == 0 && at("INPLACE", 0) == inplace;
+}
+}  // namespace
+
+TEST(FastestTrial, AWholeWinnerIsTimedSplitAndA64TileWinnerBeside128Tiles) {
+    const std::map<std::string, int64_t> p{{"PAD", 4}, {"TM", 8}, {"TN", 4}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}};
+    // The H200's 1326x3685x3551 (session 48): warp_tile TS 64 whole won round one; 21 x 58 = 1,218
+    // tiles for 132 units (fewer than 16 a unit): 2, 4 and 8 slices, then the 128 x 128 point.
+    const LaunchConfig w{*find_rung("warp_tile"), parse_size("1326x3685x3551"), 64, p};
+    std::vector<LaunchConfig> t = trial_tile_points(w, 132, {});
+    ASSERT_EQ(t.size(), 4u);
+    for (size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE(i);
+        std::map<std::string, int64_t> want = p;
+        want["SLICES"] = int64_t{2} << i;
+        EXPECT_EQ(t[i].kernel.name, "splitk");
+        EXPECT_EQ(t[i].tile, 64);
+        EXPECT_EQ(t[i].params, want);
+        EXPECT_EQ(t[i].size, w.size);
+        EXPECT_TRUE(t[i].pad);
+    }
+    EXPECT_TRUE(is_128x128_whole(t[3], 0));
+    // With 76 units the 1,218 tiles are 16 a unit: no splits, the 128 x 128 point alone.
+    t = trial_tile_points(w, 76, {});
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_TRUE(is_128x128_whole(t[0], 0));
+    EXPECT_EQ(trial_tile_points(w, 77, {}).size(), 4u);
+    // Points timed already are left out.
+    t = trial_tile_points(w, 132, {trial_tile_points(w, 132, {})[1], trial_tile_points(w, 132, {})[3]});
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_EQ(t[0].params.at("SLICES"), 2);
+    EXPECT_EQ(t[1].params.at("SLICES"), 8);
+    // K 24 (3 phases of 8): 2 slices run 2, 4 run 3, 8 run 3 as 4 do: two splits.
+    t = trial_tile_points(LaunchConfig{*find_rung("warp_tile"), parse_size("301x299x24"), 64, p}, 132, {});
+    ASSERT_EQ(t.size(), 3u);
+    EXPECT_EQ(t[0].params.at("SLICES"), 2);
+    EXPECT_EQ(t[1].params.at("SLICES"), 4);
+    EXPECT_TRUE(is_128x128_whole(t[2], 0));
+    // A splitk winner of TS 64 (985x8361x8908, 8 slices): no splits, the 128 x 128 point whole,
+    // reading in place as the winner does with INPLACE 1, on copies where it read with INPLACE 2.
+    std::map<std::string, int64_t> q = p;
+    q["SLICES"] = 8;
+    for (const int64_t in : {0, 1, 2}) {
+        SCOPED_TRACE(in);
+        if (in) q["INPLACE"] = in;
+        t = trial_tile_points(LaunchConfig{*find_rung("splitk"), parse_size("985x8361x8908"), 64, q}, 132, {});
+        ASSERT_EQ(t.size(), 1u);
+        EXPECT_TRUE(is_128x128_whole(t[0], in == 1 ? 1 : 0));
+    }
+    // The H200's 128 x 128 winner at 2015^3 (256 tiles): split in 2, 4 and 8, its own parameters; no
+    // 128 x 128 point beside itself. Split already, it gets none.
+    const std::map<std::string, int64_t> f{{"PAD", 4}, {"TM", 4}, {"TN", 4}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}};
+    t = trial_tile_points(LaunchConfig{*find_rung("warp_tile"), parse_size("2015"), 128, f}, 132, {});
+    ASSERT_EQ(t.size(), 3u);
+    for (const LaunchConfig& c : t) {
+        EXPECT_EQ(c.kernel.name, "splitk");
+        EXPECT_EQ(c.tile, 128);
+        EXPECT_EQ(c.params.at("TSK"), 16);
+    }
+    EXPECT_TRUE(trial_tile_points(t[0], 132, {}).empty());
+    // No compute units known, another rung: none.
+    EXPECT_EQ(trial_tile_points(w, 0, {}).size(), 1u);
+    EXPECT_TRUE(trial_tile_points(LaunchConfig{*find_rung("tiled"), w.size, 16, {}}, 132, {}).empty());
+}
+
 // On PoCL, at a shape between two splitk rows of 4 and 5 slices: the rows' two points are timed
 // (round 1), then the winner again beside its neighbour not yet timed (round 2, same launches: 3
 // slices beside 4, 6 beside 5), beside its wide point (64 x 128, the winner's slices) and, the
@@ -943,7 +1017,7 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     const nlohmann::json b = nlohmann::json::parse(slurp(dir / "b.json"))[0];
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& trials = b["pick_trials"];
-    ASSERT_EQ(trials.size(), 7u) << trials.dump();
+    ASSERT_EQ(trials.size(), 8u) << trials.dump();
     for (const auto& t : trials) EXPECT_EQ(t["verified"], true) << t.dump();
     for (size_t i = 0; i < trials.size(); ++i) EXPECT_EQ(trials[i]["round"], i < 2 ? 1 : 2) << trials.dump();
     const size_t w1 = trials[0]["gflops"].get<double>() >= trials[1]["gflops"].get<double>() ? 0 : 1;
@@ -962,13 +1036,18 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     EXPECT_EQ(trials[6]["params"]["NDIV"], 2) << trials.dump();
     EXPECT_EQ(trials[6]["params"]["INPLACE"], 2) << trials.dump();
     EXPECT_EQ(trials[6]["params"]["SLICES"], s) << trials.dump();
+    // ... and 128 x 128 tiles whole beside the 64 x 64 winner (session 49).
+    EXPECT_EQ(trials[7]["kernel"], "warp_tile");
+    EXPECT_EQ(trials[7]["tile"], 128);
+    EXPECT_EQ(trials[7]["params"]["TSK"], 16) << trials.dump();
+    EXPECT_FALSE(trials[7]["params"].contains("SLICES")) << trials.dump();
     size_t w2 = 2;
-    for (size_t i = 3; i < 7; ++i)
+    for (size_t i = 3; i < 8; ++i)
         if (trials[i]["gflops"].get<double>() > trials[w2]["gflops"].get<double>()) w2 = i;
     if (trials[w2]["gflops"].get<double>() < trials[2]["gflops"].get<double>() * (1 + kRoundTwoMargin)) w2 = 2;  // within the margin
-    EXPECT_EQ(b["kernel"], "splitk");
+    EXPECT_EQ(b["kernel"], trials[w2]["kernel"]) << b.dump();
     EXPECT_EQ(b["tile"], trials[w2]["tile"]) << b.dump();
-    EXPECT_EQ(b["params"]["SLICES"], trials[w2]["params"]["SLICES"]) << b.dump();
+    EXPECT_EQ(b["params"].value("SLICES", 0), trials[w2]["params"].value("SLICES", 0)) << b.dump();
     EXPECT_EQ(b["params"].value("NMUL", 1), trials[w2]["params"].value("NMUL", 1)) << b.dump();
     EXPECT_EQ(b["params"].value("INPLACE", 0), trials[w2]["params"].value("INPLACE", 0)) << b.dump();
     EXPECT_EQ(b.contains("padded_copies"), trials[w2]["params"].value("INPLACE", 0) == 0) << b.dump();
@@ -978,6 +1057,7 @@ TEST(FastestTrial, ASplitKWinnerIsTimedBesideItsSliceNeighbours) {
     EXPECT_NE(reason.find("splitk 64x128 SLICES=" + std::to_string(s) + " "), std::string::npos) << reason;
     EXPECT_NE(reason.find("splitk SLICES=" + std::to_string(s) + " in place "), std::string::npos) << reason;
     EXPECT_NE(reason.find("splitk 128x64 SLICES=" + std::to_string(s) + " in place "), std::string::npos) << reason;
+    EXPECT_NE(reason.find("warp_tile 128x128 no split "), std::string::npos) << reason;
     EXPECT_EQ(reason.find(" runs; remembered") != std::string::npos, w2 != 2) << reason;
     const nlohmann::json kept = nlohmann::json::parse(slurp(dir / "xdg" / "tilescope" / "tuning" / timed_picks_file(pocl)));
     ASSERT_EQ(kept["fastest"].size(), 1u) << kept.dump();
@@ -1035,16 +1115,26 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     };
 
     // The row: its point, then its wide point (no K-slices to vary) and, K being short and odd
-    // (speed15), itself in place, then 128 x 64 tiles split in two in place (session 47).
+    // (speed15), itself in place, then 128 x 64 tiles split in two in place (session 47), then
+    // (session 49: one tile of C, fewer than 16 a compute unit) itself split in 2, 4 and 8 and
+    // 128 x 128 tiles whole.
     const nlohmann::json a = bench(row, "a.json");
     ASSERT_TRUE(a.contains("pick_trials")) << a.dump();
     const nlohmann::json& ta = a["pick_trials"];
-    ASSERT_EQ(ta.size(), 4u) << ta.dump();
+    ASSERT_EQ(ta.size(), 8u) << ta.dump();
     for (size_t i = 0; i < ta.size(); ++i) {
         EXPECT_EQ(ta[i]["round"], 2) << ta.dump();
         EXPECT_EQ(ta[i]["verified"], true) << ta[i].dump();
-        EXPECT_EQ(ta[i]["kernel"], i < 3 ? "warp_tile" : "splitk");
+        EXPECT_EQ(ta[i]["kernel"], i < 3 || i == 7 ? "warp_tile" : "splitk");
     }
+    for (size_t i = 4; i < 7; ++i) {
+        nlohmann::json split = p;
+        split["SLICES"] = 2 << (i - 4);
+        EXPECT_EQ(ta[i]["params"], split) << ta.dump();
+        EXPECT_EQ(ta[i]["tile"], 64);
+    }
+    EXPECT_EQ(ta[7]["tile"], 128);
+    EXPECT_EQ(ta[7]["params"]["TSK"], 16) << ta.dump();
     EXPECT_EQ(ta[0]["params"], p);
     EXPECT_EQ(ta[1]["params"]["NMUL"], 2) << ta.dump();
     nlohmann::json in_place = p;
@@ -1062,22 +1152,26 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
     EXPECT_NE(ra.find("warp_tile 64x128 no split "), std::string::npos) << ra;
     EXPECT_NE(ra.find("warp_tile no split in place "), std::string::npos) << ra;
     EXPECT_NE(ra.find("splitk 128x64 SLICES=2 in place "), std::string::npos) << ra;
+    EXPECT_NE(ra.find("splitk SLICES=8 "), std::string::npos) << ra;
+    EXPECT_NE(ra.find("warp_tile 128x128 no split "), std::string::npos) << ra;
     EXPECT_NE(ra.find("remembered as the row for " + parse_size(row).label()), std::string::npos) << ra;
     EXPECT_EQ(remembered(row)["params"], won(ta)["params"]) << slurp(timed);
-    EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 3 neighbours"), std::string::npos)
+    EXPECT_NE(slurp(dir / "err").find("is a row of the table; timing its point beside its 7 neighbours"), std::string::npos)
         << slurp(dir / "err");
 
     // Between three splitk rows of one point: that point beside 3 and 5 slices, its wide point,
-    // itself in place and 128 x 64 tiles in place.
+    // itself in place, 128 x 64 tiles in place and 128 x 128 tiles whole (no splits: it splits).
     const nlohmann::json b = bench(between, "b.json");
     ASSERT_TRUE(b.contains("pick_trials")) << b.dump();
     const nlohmann::json& tb = b["pick_trials"];
-    ASSERT_EQ(tb.size(), 6u) << tb.dump();
-    for (const auto& t : tb) {
-        EXPECT_EQ(t["round"], 2) << tb.dump();
-        EXPECT_EQ(t["verified"], true) << t.dump();
-        EXPECT_EQ(t["kernel"], "splitk");
+    ASSERT_EQ(tb.size(), 7u) << tb.dump();
+    for (size_t i = 0; i < tb.size(); ++i) {
+        EXPECT_EQ(tb[i]["round"], 2) << tb.dump();
+        EXPECT_EQ(tb[i]["verified"], true) << tb[i].dump();
+        EXPECT_EQ(tb[i]["kernel"], i < 6 ? "splitk" : "warp_tile");
     }
+    EXPECT_EQ(tb[6]["tile"], 128);
+    EXPECT_FALSE(tb[6]["params"].contains("SLICES")) << tb.dump();
     EXPECT_EQ(tb[0]["params"], p4);
     EXPECT_EQ(tb[1]["params"]["SLICES"], 3);
     EXPECT_EQ(tb[2]["params"]["SLICES"], 5);
@@ -1111,8 +1205,9 @@ TEST(FastestTrial, ARowAndAOnePointShapeGetRoundTwoOnce) {
 
 // Past the short K, a warp_tile row's point on padded copies is timed in round 2 beside itself
 // split in two and read in place (splitk SLICES 2, INPLACE 2; session 47) and beside 128 x 64 tiles
-// split in two in place, on PoCL at a drawn size whose N and K are odd: all four points verify, the reason names the split point, and
-// what runs is round 2's fastest (within the margin, the row's point).
+// split in two in place, then (session 49) itself split in 2, 4 and 8 on copies and 128 x 128 tiles
+// whole, on PoCL at a drawn size whose N and K are odd: all eight points verify, the reason names
+// the split points, and what runs is round 2's fastest (within the margin, the row's point).
 TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     const DeviceInfo& pocl = select_device("pocl");
     const TuningSandbox sandbox("split_in_place", true);
@@ -1131,7 +1226,7 @@ TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     const nlohmann::json a = nlohmann::json::parse(slurp(dir / "a.json"))[0];
     ASSERT_TRUE(a.contains("pick_trials")) << a.dump();
     const nlohmann::json& t = a["pick_trials"];
-    ASSERT_EQ(t.size(), 4u) << t.dump();
+    ASSERT_EQ(t.size(), 8u) << t.dump();
     for (const auto& x : t) {
         EXPECT_EQ(x["round"], 2) << t.dump();
         EXPECT_EQ(x["verified"], true) << x.dump();
@@ -1149,8 +1244,17 @@ TEST(FastestTrial, AWarpTileWinnerPastTheShortKIsTimedInPlaceSplitInTwo) {
     EXPECT_EQ(t[3]["tile"], 128);
     EXPECT_EQ(t[3]["params"]["NDIV"], 2) << t.dump();
     EXPECT_EQ(t[3]["params"]["SLICES"], 2) << t.dump();
+    for (size_t i = 4; i < 7; ++i) {
+        nlohmann::json on_copies = p;
+        on_copies["SLICES"] = 2 << (i - 4);
+        EXPECT_EQ(t[i]["kernel"], "splitk") << t.dump();
+        EXPECT_EQ(t[i]["params"], on_copies) << t.dump();
+    }
+    EXPECT_EQ(t[7]["kernel"], "warp_tile") << t.dump();
+    EXPECT_EQ(t[7]["tile"], 128);
     const std::string r = a["pick_reason"];
     EXPECT_NE(r.find("splitk SLICES=2 in place "), std::string::npos) << r;
+    EXPECT_NE(r.find("splitk SLICES=4 "), std::string::npos) << r;
     size_t w = 0;
     for (size_t i = 1; i < t.size(); ++i)
         if (t[i]["gflops"].get<double>() > t[w]["gflops"].get<double>()) w = i;

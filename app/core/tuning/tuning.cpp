@@ -749,11 +749,13 @@ std::string slices_label(const LaunchConfig& c) {
 }
 
 // A round-two point as the reason names it: its K-slices, its tile where it is not square ("64x128"
-// for the wide point, "128x64"), and
-// "in place" for the in-place point.
-std::string round_label(const LaunchConfig& c) {
-    return (param_of(c, "NMUL", 1) != param_of(c, "NDIV", 1) ? std::to_string(c.tile) + "x" + std::to_string(c.tile * param_of(c, "NMUL", 1) / param_of(c, "NDIV", 1)) + " " : std::string()) +
-           slices_label(c) + (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
+// for the wide point, "128x64") or not the tile of `first`, the round's first point ("128x128"
+// beside a 64 x 64 winner), and "in place" for the in-place point.
+std::string round_label(const LaunchConfig& c, const LaunchConfig* first = nullptr) {
+    const auto tsn = [](const LaunchConfig& x) { return x.tile * param_of(x, "NMUL", 1) / std::max<int64_t>(1, param_of(x, "NDIV", 1)); };
+    const bool named = tsn(c) != c.tile || (first && (first->tile != c.tile || tsn(*first) != tsn(c)));
+    return (named ? std::to_string(c.tile) + "x" + std::to_string(tsn(c)) + " " : std::string()) + slices_label(c) +
+           (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
 }
 
 // The same rung, tile and parameters, a parameter left out counting as its default (NMUL 1).
@@ -824,6 +826,9 @@ struct TileShape {
 const TileShape kTile64x128{64, {{"NMUL", 2}, {"NDIV", 1}, {"TSK", 16}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}}};
 // 128 x 64 (TS 128, NDIV 2, TSK 8): read in place beside winners on copies (session 47).
 const TileShape kTile128x64{128, {{"NMUL", 1}, {"NDIV", 2}, {"TSK", 8}, {"WM", 32}, {"WN", 64}, {"WNITER", 2}, {"TM", 8}, {"TN", 4}, {"PAD", 4}}};
+// 128 x 128 (TS 128, TSK 16): the H200 table's point for large squares, timed whole beside winners
+// of TS 64 (session 49).
+const TileShape kTile128x128{128, {{"NMUL", 1}, {"NDIV", 1}, {"TSK", 16}, {"WM", 64}, {"WN", 64}, {"WNITER", 4}, {"TM", 4}, {"TN", 4}, {"PAD", 4}}};
 
 LaunchConfig with_tile_shape(LaunchConfig c, const TileShape& shape) {
     c.tile = shape.tile;
@@ -865,6 +870,42 @@ std::optional<LaunchConfig> split_into(LaunchConfig c, int64_t slices) {
 }
 
 }  // namespace
+
+std::vector<LaunchConfig> trial_tile_points(const LaunchConfig& winner, unsigned compute_units, const std::vector<LaunchConfig>& tried) {
+    std::vector<LaunchConfig> out;
+    const KernelSpec& k = winner.kernel;
+    if (k.custom || (k.name != "splitk" && k.name != "warp_tile") || !k.find_param("NMUL")) return out;
+    const auto add = [&](std::optional<LaunchConfig> c) {
+        if (!c || std::any_of(out.begin(), out.end(), [&](const LaunchConfig& o) { return same_point(o, *c); })) return;
+        if (auto u = untried(std::move(*c), tried)) out.push_back(std::move(*u));
+    };
+    // 1. A winner that walks all of K, split into 2, 4 and 8 K-slices with its own tile and
+    //    parameters, where its tiles of C are fewer than kSplitTilesPerUnit per compute unit.
+    const int64_t tsn = winner.tile * param_of(winner, "NMUL", 1) / std::max<int64_t>(1, param_of(winner, "NDIV", 1));
+    const int64_t tiles = ((winner.size.M + winner.tile - 1) / winner.tile) * ((winner.size.N + tsn - 1) / std::max<int64_t>(1, tsn));
+    //    A count that runs as many slices at this K as a smaller one (few phases) is left out.
+    if (slices_run(winner) == 1 && compute_units > 0 && tiles < kSplitTilesPerUnit * int64_t(compute_units)) {
+        std::vector<int64_t> runs{1};
+        for (const int64_t s : {2, 4, 8}) {
+            std::optional<LaunchConfig> c = split_into(winner, s);
+            if (!c || std::find(runs.begin(), runs.end(), slices_run(*c)) != runs.end()) continue;
+            runs.push_back(slices_run(*c));
+            add(std::move(c));
+        }
+    }
+    // 2. 128 x 128 tiles whole (warp_tile, TSK 16) beside a winner of TS 64, on copies or read in
+    //    place as the winner is (INPLACE 2 needs TSK 8: on copies then).
+    if (winner.tile == 64) {
+        const KernelSpec* whole = k.name == "warp_tile" ? &k : (k.compares_with.empty() ? nullptr : find_rung(k.compares_with));
+        if (whole && !whole->find_param("SLICES")) {
+            LaunchConfig c = with_tile_shape(winner, kTile128x128);
+            c.kernel = *whole;
+            if (const int64_t in = param_of(winner, "INPLACE", 0); in == 1) c.params["INPLACE"] = 1;
+            add(std::move(c));
+        }
+    }
+    return out;
+}
 
 std::vector<LaunchConfig> trial_inplace_points(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried) {
     std::vector<LaunchConfig> out;
@@ -958,14 +999,16 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
     }
     const bool single = out.trials.empty();
     // Round two: the winner is timed again beside its own point with one slice fewer and one
-    // more when it splits K (trial_slice_neighbours), beside the wide point (trial_wide_point)
-    // and, where it runs on padded copies, beside the points that read in place (trial_inplace_points);
+    // more when it splits K (trial_slice_neighbours), beside the wide point (trial_wide_point),
+    // where it runs on padded copies beside the points that read in place (trial_inplace_points),
+    // and beside its own tile split and the other square tile (trial_tile_points);
     // the fastest of that round runs. The rows' slice counts were measured at other shapes, and
     // at this one the best count can differ; the rows never tried the wide tiles.
     std::string second;
     std::vector<LaunchConfig> candidates = trial_slice_neighbours(tried[best], tried), near;
     if (auto wide = trial_wide_point(tried[best], tried)) candidates.push_back(std::move(*wide));
     for (LaunchConfig& c : trial_inplace_points(tried[best], tried)) candidates.push_back(std::move(c));
+    for (LaunchConfig& c : trial_tile_points(tried[best], device.compute_units, tried)) candidates.push_back(std::move(c));
     for (LaunchConfig& c : candidates) {
         try {
             runner.validate(c);
@@ -1002,7 +1045,7 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
             out.trials.push_back(PickTrial{round[i].kernel.name, round[i].tile, round[i].params, ok[best]->choice.size,
                                            good ? m2[i].gflops : 0, good, 2});
             char f[160];
-            std::snprintf(f, sizeof f, "%s%s %s %.0f%s", i ? ", " : "", round[i].kernel.name.c_str(), round_label(round[i]).c_str(),
+            std::snprintf(f, sizeof f, "%s%s %s %.0f%s", i ? ", " : "", round[i].kernel.name.c_str(), round_label(round[i], &round[0]).c_str(),
                           m2[i].gflops, good ? "" : " (did not verify)");
             figures2 += f;
             if (good && (best2 < 0 || m2[i].gflops > m2[best2].gflops)) best2 = static_cast<int>(i);
@@ -1030,11 +1073,11 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
             out.pick.choice.kernel = round[best2].kernel.name;
             out.pick.choice.tile = round[best2].tile;
             out.pick.choice.params = round[best2].params;
-            out.pick.note += "; " + round_label(round[best2]) + " here (timed beside the row's " + slices_label(round[0]) + ")";
+            out.pick.note += "; " + round_label(round[best2], &round[0]) + " here (timed beside the row's " + slices_label(round[0]) + ")";
             explain_pick(device, size, out.pick);
             tried[best] = round[best2];
             best_gflops = m2[best2].gflops;
-            second += "; " + round[best2].kernel.name + " " + round_label(round[best2]) + " runs";
+            second += "; " + round[best2].kernel.name + " " + round_label(round[best2], &round[0]) + " runs";
         }
     }
     std::string remembered;

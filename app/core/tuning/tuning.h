@@ -304,7 +304,8 @@ inline constexpr double kRoundTwoMargin = 0.01;
 // (its reps and warm-up are not used). nullopt when there is no pick. Throws Cancelled.
 // Then a second round (PickTrial::round 2) times the fastest point again beside
 // trial_slice_neighbours (when it splits K: splitk's SLICES), trial_wide_point (warp_tile and
-// splitk) and trial_inplace_points (splitk and warp_tile on padded copies), the same launches each; the fastest of that round runs (a neighbour only when at least
+// splitk), trial_inplace_points (splitk and warp_tile on padded copies) and trial_tile_points (its
+// own tile split, the other square tile), the same launches each; the fastest of that round runs (a neighbour only when at least
 // kRoundTwoMargin faster than the point it is timed beside) and is remembered. The rows' slice counts were measured at other shapes: at the
 // sittings' weak draws the count alone moved a point by 4-15 % (docs/benchmarks.md, speed11).
 // Where round 1 has one point only (a row of this very shape, or nearest rows that all name one
@@ -349,6 +350,21 @@ std::optional<LaunchConfig> trial_wide_point(const LaunchConfig& winner, const s
 // (docs/benchmarks.md, each section named.)
 constexpr int64_t kInPlaceShortK = 1024;
 std::vector<LaunchConfig> trial_inplace_points(const LaunchConfig& winner, const std::vector<LaunchConfig>& tried);
+
+// The trial's tile points beside a winner of splitk or warp_tile (session 49), on copies or in place
+// as the winner is:
+// 1. a winner that walks all of K split into 2, 4 and 8 K-slices (splitk with its tile and
+//    parameters), where its tiles of C number fewer than kSplitTilesPerUnit per compute unit. At
+//    1326x3685x3551 on the H200 round 2 had only the winner (warp_tile TS 64, whole: 37,931
+//    GFLOP/s on copies) split in two in place, and 128 x 64 in two in place ran (38,767); TS 64 in 8
+//    slices measured 41,209 at the padded size (session 48, sitting and explore3).
+//    With more tiles than that C alone gives every unit many waves, and the splits are not timed;
+//    a count that runs as many slices at this K as a smaller one (few phases) is left out.
+// 2. 128 x 128 tiles whole (warp_tile, TSK 16) beside a winner of TS 64: at 985x8364x8908 on the
+//    H200 they measured 10 % faster than the 64 x 64 point in 8 slices that won (session 48).
+// Points in `tried`, repeated, or not resolving are left out; none for other rungs.
+constexpr int64_t kSplitTilesPerUnit = 16;
+std::vector<LaunchConfig> trial_tile_points(const LaunchConfig& winner, unsigned compute_units, const std::vector<LaunchConfig>& tried);
 
 // The launch of a pick: its rung, tile and parameters at `size`, params_source and notes set.
 LaunchConfig pick_config(const FastestPick& pick, const ProblemSize& size, bool pad);
