@@ -583,6 +583,59 @@ TEST(RoofBelowRung, FlagsThePeakBelowTheFastestMeasuredPoint) {
     EXPECT_FALSE(tasks::roof_below_rung(r));
 }
 
+// The pick follows the tuning data; the bars are measured now: a bar faster than the pick in the
+// same plan is said beside it (on a shared CPU at 256^3, cpu_panel picked at 20.9 GFLOP/s beside a
+// reg2d_vec bar at 26.2), with whether the two runs' ranges overlap. Unverified bars (0), sweeps,
+// and a pick that did not run give nothing.
+TEST(PickBeaten, ABarFasterThanThePickIsNamedWithItsNoise) {
+    auto measured = [](const std::string& kernel, int tile, std::vector<double> times) {
+        Measurement m;
+        m.kernel = kernel;
+        m.tile = tile;
+        m.size = ProblemSize{256, 256, 256};
+        m.times_s = times;
+        std::sort(times.begin(), times.end());
+        m.median_s = times[times.size() / 2];
+        m.gflops = 2.0 * 256 * 256 * 256 / m.median_s / 1e9;
+        m.verification.verified = true;
+        return m;
+    };
+    const double flop = 2.0 * 256 * 256 * 256;
+    tasks::PerformanceResult r;
+    r.rungs = {measured("tiled", 16, {flop / 10e9, flop / 11e9, flop / 12e9}),
+               measured("reg2d_vec", 64, {flop / 25.5e9, flop / 26.2e9, flop / 27e9}),
+               measured("cpu_panel", 32, {flop / 20e9, flop / 20.9e9, flop / 21.5e9})};
+    EXPECT_FALSE(tasks::pick_beaten(r)) << "nothing picked";
+    r.fastest = tasks::FastestMeasured{FastestPick{}, r.rungs[2], ""};
+    auto b = tasks::pick_beaten(r);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->kernel, "reg2d_vec");
+    EXPECT_EQ(b->tile, 64);
+    EXPECT_NEAR(b->gflops, 26.2, 0.05);
+    EXPECT_NEAR(b->pick_gflops, 20.9, 0.05);
+    EXPECT_FALSE(b->within_noise);
+    const std::string text = tasks::pick_beaten_text(*b);
+    EXPECT_EQ(text.rfind("reg2d_vec TS=64 measured faster in this run: 26.2 GFLOP/s against the pick's 20.9 (their runs apart)", 0), 0u)
+        << text;
+    EXPECT_NE(text.find("tune --quick"), std::string::npos) << text;
+    // Ranges that overlap: within noise, said so.
+    r.rungs[1] = measured("reg2d_vec", 64, {flop / 20.5e9, flop / 21.2e9, flop / 22e9});
+    b = tasks::pick_beaten(r);
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(b->within_noise);
+    EXPECT_NE(tasks::pick_beaten_text(*b).find("within noise, not ranked"), std::string::npos);
+    // Not verified (gflops 0), or only a sweep faster: nothing.
+    r.rungs[1].gflops = 0;
+    r.sweep_tiles = {measured("tiled", 32, {flop / 40e9, flop / 41e9, flop / 42e9})};
+    EXPECT_FALSE(tasks::pick_beaten(r));
+    // The pick fastest of the bars, or the pick refused: nothing.
+    r.rungs[1] = measured("reg2d_vec", 64, {flop / 19e9, flop / 19.5e9, flop / 20e9});
+    EXPECT_FALSE(tasks::pick_beaten(r));
+    r.rungs[1] = measured("reg2d_vec", 64, {flop / 25.5e9, flop / 26.2e9, flop / 27e9});
+    r.fastest->measured.reset();
+    EXPECT_FALSE(tasks::pick_beaten(r));
+}
+
 // tune writes the table (issue 30 item 3): two rungs tuned at one shape drawn at random on PoCL
 // leave one row there, naming whichever stored point ran faster with its tile and figure; a
 // second shape adds a row; bench --kernel fastest then picks that row's rung and tile there and

@@ -207,6 +207,7 @@ int run_performance_plan_cli(const Options& o) {
     clear_line();
     if (result.fastest)  // what the GUI shows beside its bars: the rung the tuning data pick, and why
         std::fprintf(table, "\nthe rung picked for you (fastest, as bench --kernel fastest): %s\n", tasks::fastest_line(*result.fastest).c_str());
+    if (const auto beaten = tasks::pick_beaten(result)) std::fprintf(table, "  but %s\n", tasks::pick_beaten_text(*beaten).c_str());
     std::fprintf(table, "\nceilings (kernels/ceilings/, measured): peak %.1f GFLOP/s, bandwidth %.1f GB/s\n", result.peak_gflops,
                  result.bandwidth_gbs);
     if (result.roof_below)  // measured twice and still below a rung: not a roof (a busy machine)

@@ -8,6 +8,7 @@
 #include "core/base/errors.h"
 #include "core/caches/cache_trace.h"
 #include "core/device/ceilings.h"
+#include "core/device/spread.h"
 #include "core/device/runner.h"
 #include "core/emulator/trace_runner.h"
 #include "core/kernel/catalog.h"
@@ -87,6 +88,24 @@ std::optional<RoofBelowRung> roof_below_rung(const PerformanceResult& result) {
 std::string roof_below_text(const RoofBelowRung& r) {
     return "peak " + gflops_text(r.peak_gflops) + " GFLOP/s (measured" + (r.measurements > 1 ? " twice" : "") + ") is below " +
            r.kernel + "'s " + gflops_text(r.rung_gflops) + ": not a roof";
+}
+
+std::optional<PickBeaten> pick_beaten(const PerformanceResult& result) {
+    if (!result.fastest || !result.fastest->measured || !(result.fastest->measured->gflops > 0)) return std::nullopt;
+    const Measurement& pick = *result.fastest->measured;
+    const Measurement* best = nullptr;
+    for (const Measurement& m : result.rungs)  // gflops is 0 unless verified
+        if (m.gflops > pick.gflops && (!best || m.gflops > best->gflops)) best = &m;
+    if (!best) return std::nullopt;
+    return PickBeaten{best->kernel, best->tile, best->gflops, pick.gflops, within_noise(gflops_spread(*best), gflops_spread(pick))};
+}
+
+std::string pick_beaten_text(const PickBeaten& b) {
+    return b.kernel + " TS=" + std::to_string(b.tile) + " measured faster in this run: " + gflops_text(b.gflops) +
+           " GFLOP/s against the pick's " + gflops_text(b.pick_gflops) +
+           (b.within_noise ? " (their runs overlap: within noise, not ranked)"
+                           : " (their runs apart). The pick follows the tuning data, measured before; 'Tune this device' "
+                             "(tilescope tune --quick) measures this device again");
 }
 
 const char* to_string(PlanPart part) {

@@ -82,6 +82,23 @@ std::optional<RoofBelowRung> roof_below_rung(const PerformanceResult& result);
 // "peak 250.6 GFLOP/s (measured) is below cpu_panel's 255.0: not a roof" for labels and tables.
 std::string roof_below_text(const RoofBelowRung& r);
 
+// A rung's bar of the same plan measured faster than the rung picked for you. The pick follows
+// the tuning data (measured before, at this or the nearest shape, maybe on a similar device);
+// the bars are measured now, so a bar can beat it: on a shared 2-core CPU at 256^3 the pick
+// (cpu_panel, 20.9 GFLOP/s) stood beside a reg2d_vec bar at 26.2. Said beside the pick, with
+// whether the two runs' ranges overlap (within noise) or lie apart.
+struct PickBeaten {
+    std::string kernel;        // the fastest verified bar faster than the pick
+    int tile = 0;
+    double gflops = 0;         // its median GFLOP/s
+    double pick_gflops = 0;    // the pick's median
+    bool within_noise = false; // their slowest-to-fastest ranges overlap
+};
+// nullopt when nothing was picked or measured for the pick, or no bar is faster than it.
+std::optional<PickBeaten> pick_beaten(const PerformanceResult& result);
+// "reg2d_vec TS=64 measured faster in this run: 26.2 GFLOP/s against the pick's 20.9 (their runs apart); ..."
+std::string pick_beaten_text(const PickBeaten& b);
+
 // A rung's arithmetic intensity: FLOP per traced global byte and per modelled DRAM byte.
 struct RungIntensity {
     std::string kernel, title;

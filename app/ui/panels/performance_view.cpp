@@ -515,6 +515,12 @@ void draw_performance_view(AppState& state, ImVec2 size, bool projector) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.text));
         text_wrapped("Picked for you (fastest): %s", tasks::fastest_line(*perf.fastest).c_str());
         ImGui::PopStyleColor();
+        // A bar measured faster than the pick in this run: said, not left for a student to spot.
+        if (const auto beaten = tasks::pick_beaten(perf)) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(beaten->within_noise ? pal.faint_text : pal.text));
+            text_wrapped("But %s.", tasks::pick_beaten_text(*beaten).c_str());
+            ImGui::PopStyleColor();
+        }
     }
     // Which size is measured, and why it is not the one set up for the trace.
     if (state.main.config) {

@@ -225,6 +225,9 @@ void App::write_state_report(const std::string& path) const {
                         {"params", perf.fastest->pick.choice.params}, {"reason", perf.fastest->pick.reason},
                         {"gflops", perf.fastest->measured ? perf.fastest->measured->gflops : 0.0},
                         {"line", tasks::fastest_line(*perf.fastest)}};
+    if (const auto beaten = tasks::pick_beaten(perf))  // a bar measured faster than the pick in this run
+        j["pick_beaten"] = {{"kernel", beaten->kernel}, {"gflops", beaten->gflops}, {"pick_gflops", beaten->pick_gflops},
+                            {"within_noise", beaten->within_noise}, {"text", tasks::pick_beaten_text(*beaten)}};
     const TuningRun& t = s_.tuning;
     auto rect = [](const std::array<float, 4>& r) {
         return r[2] > r[0] ? nlohmann::json::array({r[0], r[1], r[2], r[3]}) : nlohmann::json();
