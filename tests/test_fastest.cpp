@@ -569,6 +569,7 @@ TEST(RoofBelowRung, FlagsThePeakBelowTheFastestMeasuredPoint) {
     EXPECT_EQ(tasks::roof_below_text(*below), "peak 250.6 GFLOP/s (measured) is below cpu_panel's 255.0: not a roof");
     below->measurements = 2;
     EXPECT_EQ(tasks::roof_below_text(*below), "peak 250.6 GFLOP/s (measured twice) is below cpu_panel's 255.0: not a roof");
+    EXPECT_EQ(tasks::roof_below_text(*below, true), "peak 250.6 GFLOP/s (measured twice): not a roof");  // the roofline's own line
 
     r.peak_gflops = 255.5;  // above every point: a roof
     EXPECT_FALSE(tasks::roof_below_rung(r));

@@ -85,9 +85,9 @@ std::optional<RoofBelowRung> roof_below_rung(const PerformanceResult& result) {
     return out;
 }
 
-std::string roof_below_text(const RoofBelowRung& r) {
-    return "peak " + gflops_text(r.peak_gflops) + " GFLOP/s (measured" + (r.measurements > 1 ? " twice" : "") + ") is below " +
-           r.kernel + "'s " + gflops_text(r.rung_gflops) + ": not a roof";
+std::string roof_below_text(const RoofBelowRung& r, bool brief) {
+    return "peak " + gflops_text(r.peak_gflops) + " GFLOP/s (measured" + (r.measurements > 1 ? " twice" : "") + ")" +
+           (brief ? "" : " is below " + r.kernel + "'s " + gflops_text(r.rung_gflops)) + ": not a roof";
 }
 
 std::optional<PickBeaten> pick_beaten(const PerformanceResult& result) {

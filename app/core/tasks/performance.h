@@ -79,8 +79,9 @@ struct RoofBelowRung {
 // The fastest verified point of `result` (rungs, sweeps, the fastest pick) above its peak, or
 // nullopt when the peak is above every one of them (or was not measured).
 std::optional<RoofBelowRung> roof_below_rung(const PerformanceResult& result);
-// "peak 250.6 GFLOP/s (measured) is below cpu_panel's 255.0: not a roof" for labels and tables.
-std::string roof_below_text(const RoofBelowRung& r);
+// "peak 250.6 GFLOP/s (measured) is below cpu_panel's 255.0: not a roof" for labels and tables;
+// brief: "peak 250.6 GFLOP/s (measured): not a roof", for the roofline's own line.
+std::string roof_below_text(const RoofBelowRung& r, bool brief = false);
 
 // A rung's bar of the same plan measured faster than the rung picked for you. The pick follows
 // the tuning data (measured before, at this or the nearest shape, maybe on a similar device);

@@ -264,10 +264,14 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
     f.line(xs, ys, perf.roof_below ? pal.faint_text : pal.outline, perf.roof_below ? 1.f : theme().line, false);
     char buf[96];
     std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s (measured)", peak);
-    const std::string peak_label = perf.roof_below ? tasks::roof_below_text(*perf.roof_below) : std::string(buf);
-    const float label_w = ImGui::CalcTextSize(peak_label.c_str()).x;
-    const float label_x = std::max(f.plot_min().x + 2, std::min(f.map(30, peak).x, f.plot_max().x) - label_w);
-    f.text(ImVec2(label_x, f.map(30, peak).y - fh * 1.2f), perf.roof_below ? pal.race : pal.text, peak_label);
+    // Flagged: the short form here (the line above the plots names the rung it is below).
+    const std::string peak_label = perf.roof_below ? tasks::roof_below_text(*perf.roof_below, true) : std::string(buf);
+    const ImVec2 label_size = ImGui::CalcTextSize(peak_label.c_str());
+    const float label_x = std::max(f.plot_min().x + 2, std::min(f.map(30, peak).x, f.plot_max().x) - label_size.x);
+    // Above the line, or below it where that would cover the axis title (a peak near the top).
+    float label_y = f.map(30, peak).y - fh * 1.2f;
+    if (!f.clear_of_texts(Box(label_x, label_y, label_x + label_size.x, label_y + label_size.y))) label_y = f.map(30, peak).y + fh * 0.2f;
+    f.text(ImVec2(label_x, label_y), perf.roof_below ? pal.race : pal.text, peak_label);
     std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
     const ImVec2 q = f.map(0.06, 0.06 * bw);
     f.text(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);

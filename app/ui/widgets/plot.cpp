@@ -86,6 +86,10 @@ PlotFrame::PlotFrame(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const std::string& ti
     if (!y_title.empty()) add_text(ImVec2(a_.x + 4, a_.y + 2), pal.faint_text, y_title);
 }
 
+bool PlotFrame::clear_of_texts(const Box& box) const {
+    return std::none_of(taken_.begin(), taken_.end(), [&](const Box& t) { return overlaps(t, box); });
+}
+
 double PlotFrame::tx(double x) const {
     const double t = lx_ ? (std::log(x) - std::log(x0_)) / (std::log(x1_) - std::log(x0_)) : (x - x0_) / (x1_ - x0_);
     return a_.x + t * (b_.x - a_.x);

@@ -60,6 +60,8 @@ public:
     void points(const std::vector<LabelledPoint>& points) const;
     // Text at a screen position that later labels keep clear of.
     void text(ImVec2 at, ImU32 colour, const std::string& text) const;
+    // Whether `box` is clear of every text drawn so far (titles, ticks, text(), labels).
+    bool clear_of_texts(const Box& box) const;
     // `lo`..`hi` (when both are given, lo <= hi): a whisker over the bar, the spread of the
     // runs behind its value; the value label clears it.
     void bar(double x_center, double half_width_px, double y, ImU32 colour, const std::string& value_label, double lo = -1,
