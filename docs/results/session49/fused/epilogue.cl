@@ -26,12 +26,18 @@
                 for (int j = 0; j < TN; j += 4) {
                     const int col = col0 + wcol * WN + wn * WSUBN + tcol * TN + j;
                     if (col >= N) continue;  // N a multiple of 4 (the padded size): whole float4s
+#if FUSED == 2
+                    // plain float4 loads (no volatile): the tile's slices were never read on this unit
+                    float4 s = vload4(0, W + row * N + col);
+                    for (int z = 1; z < fused_s; ++z) s += vload4(0, W + z * fused_mn + row * N + col);
+#else
                     const volatile __global float* w = W + row * N + col;
                     float4 s = (float4)(w[0], w[1], w[2], w[3]);
                     for (int z = 1; z < fused_s; ++z) {
                         w += fused_mn;
                         s += (float4)(w[0], w[1], w[2], w[3]);
                     }
+#endif
                     vstore4(s, 0, C + row * N + col);
                 }
         }
