@@ -764,6 +764,23 @@ bool same_point(const LaunchConfig& a, const LaunchConfig& b) {
            (a.params == b.params || changed_params_text(a.kernel, a.params) == changed_params_text(b.kernel, b.params));
 }
 
+// The rung that walks all of K for `k`: `k` itself when it does not split K, else the rung it splits
+// (its compares_with: splitk's is warp_tile) where that one does not; nullptr otherwise.
+const KernelSpec* whole_rung_of(const KernelSpec& k) {
+    if (!k.find_param("SLICES")) return &k;
+    const KernelSpec* whole = k.compares_with.empty() ? nullptr : find_rung(k.compares_with);
+    return whole && !whole->find_param("SLICES") ? whole : nullptr;
+}
+
+// The rung that splits K for `k`: `k` itself when it does, else the catalog's rung that splits it
+// (SLICES, compares_with naming `k`); nullptr when none does.
+const KernelSpec* split_rung_of(const KernelSpec& k) {
+    if (k.find_param("SLICES")) return &k;
+    for (const KernelSpec& r : ladder())
+        if (r.compares_with == k.name && r.find_param("SLICES")) return &r;
+    return nullptr;
+}
+
 // A round-two point `c`, unless `tried` holds it already or it does not resolve.
 std::optional<LaunchConfig> untried(LaunchConfig c, const std::vector<LaunchConfig>& tried) {
     if (std::any_of(tried.begin(), tried.end(), [&](const LaunchConfig& t) { return same_point(t, c); })) return std::nullopt;
@@ -789,10 +806,10 @@ std::vector<LaunchConfig> trial_slice_neighbours(const LaunchConfig& winner, con
     for (const int64_t v : {s - 1, s + 1}) {
         LaunchConfig c = winner;
         if (v == 1) {
-            // One slice is the rung it splits (compares_with: splitk's is warp_tile), when that
+            // One slice is the rung it splits (whole_rung_of: splitk's is warp_tile), when that
             // rung takes the same parameters but SLICES.
-            const KernelSpec* whole = winner.kernel.compares_with.empty() ? nullptr : find_rung(winner.kernel.compares_with);
-            if (!whole || whole->find_param("SLICES")) continue;
+            const KernelSpec* whole = whole_rung_of(winner.kernel);
+            if (!whole) continue;
             std::map<std::string, int64_t> params = winner.params;
             params.erase("SLICES");
             if (std::any_of(params.begin(), params.end(), [&](const auto& p) { return whole->find_param(p.first) == nullptr; })) continue;
@@ -858,13 +875,12 @@ bool inplace_builds(const LaunchConfig& c) {
     return param_of(c, "TSK", 8) == 8 && nt > 0 && tsn > 0 && (ts * 8) % nt == 0 && nt % 8 == 0 && nt % tsn == 0;
 }
 
-// `c` split into `slices` K-slices: splitk (the rung that splits warp_tile) with c's parameters.
+// `c` split into `slices` K-slices: the rung that splits c's (split_rung_of: splitk for warp_tile)
+// with c's parameters.
 std::optional<LaunchConfig> split_into(LaunchConfig c, int64_t slices) {
-    if (c.kernel.name == "warp_tile") {
-        const KernelSpec* split = find_rung("splitk");
-        if (!split || split->compares_with != c.kernel.name || !split->find_param("SLICES")) return std::nullopt;
-        c.kernel = *split;
-    }
+    const KernelSpec* split = split_rung_of(c.kernel);
+    if (!split) return std::nullopt;
+    if (split != &c.kernel) c.kernel = *split;
     c.params["SLICES"] = slices;
     return c;
 }
@@ -896,8 +912,7 @@ std::vector<LaunchConfig> trial_tile_points(const LaunchConfig& winner, unsigned
     // 2. 128 x 128 tiles whole (warp_tile, TSK 16) beside a winner of TS 64, on copies or read in
     //    place as the winner is (INPLACE 2 needs TSK 8: on copies then).
     if (winner.tile == 64) {
-        const KernelSpec* whole = k.name == "warp_tile" ? &k : (k.compares_with.empty() ? nullptr : find_rung(k.compares_with));
-        if (whole && !whole->find_param("SLICES")) {
+        if (const KernelSpec* whole = whole_rung_of(k)) {
             LaunchConfig c = with_tile_shape(winner, kTile128x128);
             c.kernel = *whole;
             if (const int64_t in = param_of(winner, "INPLACE", 0); in == 1) c.params["INPLACE"] = 1;
