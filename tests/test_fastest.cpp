@@ -1040,6 +1040,11 @@ TEST(FastestTrial, AWholeWinnerIsTimedSplitAndA64TileWinnerBeside128Tiles) {
         EXPECT_EQ(c.params.at("TSK"), 16);
     }
     EXPECT_TRUE(trial_tile_points(t[0], 132, {}).empty());
+    // bench --help states the rule with the same count.
+    const TuningSandbox sandbox("tile_points_help", true);
+    ASSERT_EQ(run("bench --help", sandbox.dir), 0);
+    EXPECT_NE(slurp(sandbox.dir / "out").find("fewer than " + std::to_string(kSplitTilesPerUnit) + " tiles a compute unit"), std::string::npos)
+        << slurp(sandbox.dir / "out");
     // No compute units known, another rung: none.
     EXPECT_EQ(trial_tile_points(w, 0, {}).size(), 1u);
     EXPECT_TRUE(trial_tile_points(LaunchConfig{*find_rung("tiled"), w.size, 16, {}}, 132, {}).empty());

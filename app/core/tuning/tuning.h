@@ -361,7 +361,8 @@ std::vector<LaunchConfig> trial_inplace_points(const LaunchConfig& winner, const
 //    With more tiles than that C alone gives every unit many waves, and the splits are not timed;
 //    a count that runs as many slices at this K as a smaller one (few phases) is left out.
 // 2. 128 x 128 tiles whole (warp_tile, TSK 16) beside a winner of TS 64: at 985x8364x8908 on the
-//    H200 they measured 10 % faster than the 64 x 64 point in 8 slices that won (session 48).
+//    H200 they measured 10 % faster than 64 x 64 tiles in 8 slices (session 48, explore3), and at
+//    985x8361x8908 they won round two over round one's 64 x 64 winner in 4 slices (session 49).
 // Points in `tried`, repeated, or not resolving are left out; none for other rungs.
 constexpr int64_t kSplitTilesPerUnit = 16;
 std::vector<LaunchConfig> trial_tile_points(const LaunchConfig& winner, unsigned compute_units, const std::vector<LaunchConfig>& tried);
