@@ -264,25 +264,63 @@ void plot_roofline(ImDrawList* dl, const Performance& perf, ImVec2 p0, ImVec2 p1
     f.line(xs, ys, perf.roof_below ? pal.faint_text : pal.outline, perf.roof_below ? 1.f : theme().line, false);
     char buf[96];
     std::snprintf(buf, sizeof buf, "peak %.0f GFLOP/s (measured)", peak);
-    // Flagged: the short form here (the line above the plots names the rung it is below).
-    const std::string peak_label = perf.roof_below ? tasks::roof_below_text(*perf.roof_below, true) : std::string(buf);
-    const ImVec2 label_size = ImGui::CalcTextSize(peak_label.c_str());
-    const float label_x = std::max(f.plot_min().x + 2, std::min(f.map(30, peak).x, f.plot_max().x) - label_size.x);
-    // Above the line, or below it where that would cover the axis title (a peak near the top).
-    float label_y = f.map(30, peak).y - fh * 1.2f;
-    if (!f.clear_of_texts(Box(label_x, label_y, label_x + label_size.x, label_y + label_size.y))) label_y = f.map(30, peak).y + fh * 0.2f;
-    f.text(ImVec2(label_x, label_y), perf.roof_below ? pal.race : pal.text, peak_label);
-    std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
-    const ImVec2 q = f.map(0.06, 0.06 * bw);
-    f.text(ImVec2(q.x + 4, q.y - fh * 1.3f), pal.text, buf);
+    // The marks every label keeps clear of: each rung's dot (traced intensity), its ring (modelled
+    // DRAM intensity), the line between them and the key (drawn by draw_hierarchical_points, after
+    // the labels: `rings` holds those, which the rungs' names keep clear of too).
     std::vector<LabelledPoint> points;
     for (size_t i = 0; i < perf.intensity.size(); ++i) {
         const auto& ai = perf.intensity[i];
         for (const Measurement& m : perf.rungs)
             if (m.kernel == ai.kernel && m.gflops > 0) points.push_back({ai.flops_per_byte, m.gflops, pal.series[i % 6], ai.kernel});
     }
-    f.points(points);
-    draw_hierarchical_points(f, hierarchical_points(perf), perf.cache_profile);  // modelled DRAM intensity
+    const std::vector<HierarchicalPoint> hier = hierarchical_points(perf);
+    std::vector<Box> marks, rings;
+    const float dot = theme().line * 2.5f + 2, ring = fh * 0.32f + 2;
+    for (const LabelledPoint& p : points) {
+        const ImVec2 c = f.map(p.x, p.y);
+        marks.push_back(Box(c.x - dot, c.y - dot, c.x + dot, c.y + dot));
+    }
+    for (const HierarchicalPoint& h : hier) {
+        if (h.gflops <= 0 || h.dram_flops_per_byte <= 0) continue;
+        const ImVec2 c = f.map(h.dram_flops_per_byte, h.gflops), g = f.map(h.global_flops_per_byte, h.gflops);
+        rings.push_back(Box(c.x - ring, c.y - ring, c.x + ring, c.y + ring));
+        rings.push_back(Box(std::min(c.x, g.x), c.y - 2, std::max(c.x, g.x), c.y + 2));  // the line joining dot and ring
+    }
+    // and the key along the bottom ("filled: traced ...; ring: modelled ...", draw_hierarchical_points)
+    rings.push_back(Box(f.plot_min().x, f.plot_max().y - fh * 1.4f, f.plot_max().x, f.plot_max().y));
+    marks.insert(marks.end(), rings.begin(), rings.end());
+    const Box inside(f.plot_min().x, f.plot_min().y, f.plot_max().x, f.plot_max().y);
+    const auto clear = [&](const Box& b) {
+        return b.x >= inside.x && b.z <= inside.z && b.y >= inside.y && b.w <= inside.w && f.clear_of_texts(b) &&
+               std::none_of(marks.begin(), marks.end(), [&](const Box& m) { return overlaps(m, b); });
+    };
+    // The roof's label: right-aligned at intensity 30, above the line, else below it (a peak near
+    // the top, or marks there). Flagged: the short form (the line above the plots names the rung).
+    const std::string peak_label = perf.roof_below ? tasks::roof_below_text(*perf.roof_below, true) : std::string(buf);
+    const ImVec2 ps = ImGui::CalcTextSize(peak_label.c_str());
+    const float px = std::max(f.plot_min().x + 2, std::min(f.map(30, peak).x, f.plot_max().x) - ps.x), py = f.map(30, peak).y;
+    const Box peak_above(px, py - fh * 1.2f, px + ps.x, py - fh * 1.2f + ps.y), peak_below(px, py + fh * 0.2f, px + ps.x, py + fh * 0.2f + ps.y);
+    const Box& peak_at = clear(peak_above) || !clear(peak_below) ? peak_above : peak_below;
+    f.text(ImVec2(peak_at.x, peak_at.y), perf.roof_below ? pal.race : pal.text, peak_label);
+    // The bandwidth's label beside the sloped line, where no mark is: above and left of a point
+    // on it, or below and right (the line rises to the right, so neither box crosses it), from
+    // the low end up to the ridge; where none is clear, at the low end as before.
+    std::snprintf(buf, sizeof buf, "%.1f GB/s (measured)", bw);
+    const ImVec2 bs = ImGui::CalcTextSize(buf);
+    const ImVec2 q0 = f.map(0.06, 0.06 * bw);
+    Box bw_at(q0.x + 4, q0.y - fh * 1.3f, q0.x + 4 + bs.x, q0.y - fh * 1.3f + bs.y);
+    bool placed = false;
+    for (double x = 0.06; x < peak / bw && !placed; x *= 1.5) {
+        const ImVec2 q = f.map(x, x * bw);
+        for (const Box& b : {Box(q.x - 4 - bs.x, q.y - fh * 0.3f - bs.y, q.x - 4, q.y - fh * 0.3f), Box(q.x + 4, q.y + fh * 0.3f, q.x + 4 + bs.x, q.y + fh * 0.3f + bs.y)})
+            if (!placed && clear(b)) {
+                bw_at = b;
+                placed = true;
+            }
+    }
+    f.text(ImVec2(bw_at.x, bw_at.y), pal.text, buf);
+    f.points(points, rings);
+    draw_hierarchical_points(f, hier, perf.cache_profile);  // modelled DRAM intensity
 }
 
 // "Measures at 256³, not the 64³ set up for the trace: ..." (issue 21: a step says which size it measures and why).

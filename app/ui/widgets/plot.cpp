@@ -265,10 +265,11 @@ void PlotFrame::add_text(ImVec2 at, ImU32 colour, const std::string& text) const
 
 void PlotFrame::text(ImVec2 at, ImU32 colour, const std::string& text) const { add_text(at, colour, text); }
 
-void PlotFrame::points(const std::vector<LabelledPoint>& pts) const {
+void PlotFrame::points(const std::vector<LabelledPoint>& pts, const std::vector<Box>& keep_clear) const {
     const float r = theme().line * 2.5f;
     std::vector<ImVec2> anchors, sizes;
     std::vector<Box> obstacles = taken_;
+    obstacles.insert(obstacles.end(), keep_clear.begin(), keep_clear.end());
     for (const LabelledPoint& p : pts) {
         const ImVec2 at = map(p.x, p.y);
         anchors.push_back(at);

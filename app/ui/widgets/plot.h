@@ -55,9 +55,10 @@ public:
     void y_ticks_auto() const;
     void x_ticks_auto() const;
     void line(const std::vector<double>& xs, const std::vector<double>& ys, ImU32 colour, float thickness, bool points = true) const;
-    // Points with their names; every name clear of the others, of every point and of the
-    // frame's own texts (title, axis titles, tick labels, text()).
-    void points(const std::vector<LabelledPoint>& points) const;
+    // Points with their names; every name clear of the others, of every point, of the
+    // frame's own texts (title, axis titles, tick labels, text()) and of `keep_clear` (marks the
+    // caller draws afterwards, such as the hierarchical roofline's rings and their lines).
+    void points(const std::vector<LabelledPoint>& points, const std::vector<Box>& keep_clear = {}) const;
     // Text at a screen position that later labels keep clear of.
     void text(ImVec2 at, ImU32 colour, const std::string& text) const;
     // Whether `box` is clear of every text drawn so far (titles, ticks, text(), labels).
