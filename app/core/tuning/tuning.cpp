@@ -748,13 +748,17 @@ std::string slices_label(const LaunchConfig& c) {
     return c.params.count("SLICES") ? "SLICES=" + std::to_string(param_of(c, "SLICES", 1)) : std::string("no split");
 }
 
+// A point's tile of C is TS rows by this many columns (TS*NMUL/NDIV: warp_tile's and splitk's TSN).
+int64_t tile_columns(const LaunchConfig& c) {
+    return c.tile * param_of(c, "NMUL", 1) / std::max<int64_t>(1, param_of(c, "NDIV", 1));
+}
+
 // A round-two point as the reason names it: its K-slices, its tile where it is not square ("64x128"
 // for the wide point, "128x64") or not the tile of `first`, the round's first point ("128x128"
 // beside a 64 x 64 winner), and "in place" for the in-place point.
 std::string round_label(const LaunchConfig& c, const LaunchConfig* first = nullptr) {
-    const auto tsn = [](const LaunchConfig& x) { return x.tile * param_of(x, "NMUL", 1) / std::max<int64_t>(1, param_of(x, "NDIV", 1)); };
-    const bool named = tsn(c) != c.tile || (first && (first->tile != c.tile || tsn(*first) != tsn(c)));
-    return (named ? std::to_string(c.tile) + "x" + std::to_string(tsn(c)) + " " : std::string()) + slices_label(c) +
+    const bool named = tile_columns(c) != c.tile || (first && (first->tile != c.tile || tile_columns(*first) != tile_columns(c)));
+    return (named ? std::to_string(c.tile) + "x" + std::to_string(tile_columns(c)) + " " : std::string()) + slices_label(c) +
            (param_of(c, "INPLACE", 0) == 2 ? " in place" : "");
 }
 
@@ -869,7 +873,7 @@ namespace {
 
 // Whether INPLACE 2 builds for point `c` (warp_tile.cl: NT | TS*TSK, TSK | NT, TSN | NT; TSK 8).
 bool inplace_builds(const LaunchConfig& c) {
-    const int64_t ts = c.tile, tsn = ts * param_of(c, "NMUL", 1) / std::max<int64_t>(1, param_of(c, "NDIV", 1));
+    const int64_t ts = c.tile, tsn = tile_columns(c);
     const int64_t wm = std::max<int64_t>(1, param_of(c, "WM", 32)), wn = std::max<int64_t>(1, param_of(c, "WN", 64));
     const int64_t nt = (ts / wm) * (tsn / wn) * 32;
     return param_of(c, "TSK", 8) == 8 && nt > 0 && tsn > 0 && (ts * 8) % nt == 0 && nt % 8 == 0 && nt % tsn == 0;
@@ -897,7 +901,7 @@ std::vector<LaunchConfig> trial_tile_points(const LaunchConfig& winner, unsigned
     };
     // 1. A winner that walks all of K, split into 2, 4 and 8 K-slices with its own tile and
     //    parameters, where its tiles of C are fewer than kSplitTilesPerUnit per compute unit.
-    const int64_t tsn = winner.tile * param_of(winner, "NMUL", 1) / std::max<int64_t>(1, param_of(winner, "NDIV", 1));
+    const int64_t tsn = tile_columns(winner);
     const int64_t tiles = ((winner.size.M + winner.tile - 1) / winner.tile) * ((winner.size.N + tsn - 1) / std::max<int64_t>(1, tsn));
     //    A count that runs as many slices at this K as a smaller one (few phases) is left out.
     if (slices_run(winner) == 1 && compute_units > 0 && tiles < kSplitTilesPerUnit * int64_t(compute_units)) {
