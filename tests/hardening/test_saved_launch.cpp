@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -13,6 +14,7 @@
 #include "core/base/plain_errors.h"
 #include "core/base/untrusted_file.h"
 #include "core/device/contained_measure.h"
+#include "core/device/contained_trial.h"
 #include "core/device/opencl_env.h"
 #include "core/device/runner.h"
 #include "core/emulator/trace_runner.h"
@@ -370,4 +372,96 @@ TEST(LibraryText, ALessonsTileOrCompareTheEmulatorCannotRunNamesTheStepNotAnOpti
     EXPECT_EQ(refusal(R"("kernel": "tiled", "size": "32", "compare": "naive:0")"),
               "--lesson 'q.json', step 1: state key 'compare': tile 0; accepted: a tile from 1 to 1024");
     EXPECT_EQ(refusal(R"("kernel": "tiled", "size": "32", "compare": "naive:4")"), "accepted");
+}
+
+// Session 50's round of files that pass every check: each is refused, or read as safe.
+TEST(SavedLaunch, ARungsCandidateListsComeFromTheCatalogNeverFromTheFile) {
+    // The file named a point the catalog does not list (it crashed PoCL in-process) and added
+    // it to its own copy of the rung's candidate tiles and values, so the point looked known
+    // and skipped the child process that tries unknown points first.
+    TraceFile f = tiled32();
+    f.launch.kernel.tiles.push_back(1024);
+    f.launch.kernel.default_tile = 1024;
+    const LaunchConfig read = parse_trace_file(serialize_trace_file(f), "lists.tstrace").launch;
+    const KernelSpec& catalog = *find_kernel("tiled");
+    EXPECT_TRUE(read.kernel.carried_by.empty());  // the rung's source and launch: the catalog's rung
+    EXPECT_EQ(read.kernel.tiles, catalog.tiles);
+    EXPECT_EQ(read.kernel.default_tile, catalog.default_tile);
+    // and the trial is decided from the catalog's lists whatever a config carries
+    DeviceInfo cpu;
+    cpu.is_cpu = true;
+    LaunchConfig point = read;
+    point.tile = 1024;
+    point.kernel.tiles.push_back(1024);
+    EXPECT_TRUE(needs_contained_trial(point, cpu));
+    point.tile = catalog.default_tile;
+    EXPECT_FALSE(needs_contained_trial(point, cpu));
+}
+
+TEST(SavedLaunch, NumbersThatWrapOrAreNotNumbersAndBuffersOfAnotherShapeAreRefused) {
+    // 2^32 + 4 was read as tile 4; a NaN error as "verified: max relative error nan".
+    EXPECT_NAMES(refusal_of_document([](nlohmann::json& d) { d["launch"]["tile"] = (uint64_t(1) << 32) + 8; }),
+                 "4294967304 where a number belongs; accepted: a whole number from -2147483648 to 2147483647");
+    EXPECT_NAMES(refusal_of_document([](nlohmann::json& d) { d["trace"]["dims"] = 2.5; }), "a fraction where a number belongs");
+    EXPECT_NAMES(refusal_of_document([](nlohmann::json& d) { d["launch"]["params"]["TS"] = "8"; }), "a string where parameter 'TS'");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.verification->max_rel_error = std::nan(""); }),
+                 "trace.verification max_rel_error");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.verification->max_rel_error = 1.0; }),
+                 "trace.verification verified: true, but the error");
+    // a launch at a size its buffers were never traced at (the file claimed 8192^3 with 16 x 16 buffers)
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     TracedBuffer& a = f.trace.buffers.front();
+                     a.rows = 16;
+                     a.elements = 16 * 32;
+                     a.load_counts.clear();
+                     a.store_counts.clear();
+                     a.distinct_elements_loaded = std::min<uint64_t>(a.distinct_elements_loaded, a.elements);
+                     f.trace.detail.clear();
+                 }),
+                 "trace.buffers A: 16 x 32, but the launch's A is 32 x 32");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     f.trace.detail.clear();
+                     f.trace.buffers.front().name = "Q";
+                 }),
+                 "no buffer for the launch's matrix A");
+    // a group that ran through no interval left the views no part to open
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.detail.front().intervals.clear(); }), "intervals: none");
+}
+
+TEST(LessonHostileValues, EveryStateValueIsCheckedWhenTheLessonIsRead) {
+    const auto refusal = [](const std::string& state, const std::string& question = "") {
+        try {
+            parse_lesson(R"({"title": "t", "steps": [{"title": "s", "state": {)" + state + R"(}, "script": "x")" +
+                             (question.empty() ? "" : R"(, "question": )" + question) + "}]}",
+                         "--lesson 'v.json'");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    const std::string base = R"("kernel": "tiled", "size": "32", "tile": 8, )";
+    EXPECT_EQ(refusal(base + R"("view": "\u001b[2Jbogus")"),
+              "--lesson 'v.json', step 1: state key 'view' must be a view: emulation, heatmap, source, performance, compare, ladder");
+    EXPECT_EQ(refusal(base + R"("part": "usage")"),
+              "--lesson 'v.json', step 1: state key 'part' must be a part's name: load, use, 'load + use', store, compute");
+    EXPECT_EQ(refusal(base + R"("naming": "<script>")"), "--lesson 'v.json', step 1: state key 'naming' must be \"slides\" or \"abc\"");
+    EXPECT_NAMES(refusal(base + R"("device": "\u001b[2J")"), "state key 'device' holds a control character");
+    EXPECT_NAMES(refusal(base + R"("phase": -9223372036854775808)"), "state key 'phase' must be an integer from 0 to 16777216");
+    EXPECT_NAMES(refusal(base + R"("iteration": 16777217)"), "state key 'iteration' must be an integer from 0 to 16777216");
+    EXPECT_NAMES(refusal(base + R"("phase": 1, "interval": 2)"), "give one of them");
+    EXPECT_EQ(refusal(base + R"("item": [2147483647, 0])"),
+              "--lesson 'v.json', step 1: state key 'item' [2147483647,0] lies outside the step's work-groups of 8x8 work-items; "
+              "accepted: X < 8, Y < 8");
+    EXPECT_EQ(refusal(R"("kernel": "clblast", "size": "32")"),
+              "--lesson 'v.json', step 1: state key 'kernel': kernel 'clblast' is a library call (clblast), which the emulator "
+              "cannot trace; accepted: a ladder rung or an exercise");
+    EXPECT_NAMES(refusal(base + R"("compare": "clblast:8")"), "state key 'compare': kernel 'clblast' is a library call");
+    EXPECT_EQ(refusal(base + R"("view": "emulation")", R"({"text": "q", "quantity": "traffic_factor"})"),
+              "--lesson 'v.json', step 1: question quantity 'traffic_factor' compares two set-ups; accepted with a state key "
+              "'compare' (\"KERNEL:TILE\")");
+    // what the shipped lessons say stays accepted
+    EXPECT_EQ(refusal(base + R"("view": "load + use")"), refusal(base + R"("view": "nope")"));
+    EXPECT_EQ(refusal(base + R"("part": "load + use", "phase": 3, "item": [7, 7], "naming": "abc", "device": "pocl", "view": "heatmap")"),
+              "accepted");
+    EXPECT_EQ(refusal(base + R"("compare": "naive:8")", R"({"text": "q", "quantity": "traffic_factor"})"), "accepted");
 }

@@ -396,3 +396,15 @@ TEST(TuningHostile, ADeepOrDamagedTuningFileIsSkippedNotFatal) {
     EXPECT_NE(refusal([&] { merge_tuning("{not json", "dev", "tiled", {64, 64, 64}, {ok}, "tune"); }).find("not JSON"),
               std::string::npos);
 }
+
+TEST(TuningHostile, ANumberThatWouldWrapOrIsNoWholeNumberIsNotReadAsAnother) {
+    // Session 50: a tile of 2^32 + 4 was read as TS 4 "[tuned here]"; a parameter of 1e300
+    // went through get<int64_t>(), which is undefined there. Each entry is now skipped whole.
+    EXPECT_FALSE(tuned_choice_in(R"({"kernels": {"tiled": {"tile": 4294967300, "gflops": 1}}})", "tiled").has_value());
+    EXPECT_FALSE(tuned_choice_in(R"({"kernels": {"reg2d": {"tile": 64, "params": {"TSK": 1e300}, "gflops": 1}}})", "reg2d").has_value());
+    EXPECT_FALSE(tuned_choice_in(R"({"kernels": {"tiled": {"tile": 8.5, "gflops": 1}}})", "tiled").has_value());
+    const auto kept = tuned_choice_in(R"({"kernels": {"reg2d": {"tile": 64, "params": {"TSK": 16}, "gflops": 1}}})", "reg2d");
+    ASSERT_TRUE(kept.has_value());
+    EXPECT_EQ(kept->tile, 64);
+    EXPECT_EQ(kept->params.at("TSK"), 16);
+}

@@ -78,9 +78,11 @@ bool needs_contained_trial(const LaunchConfig& config, const DeviceInfo& device)
     const KernelSpec* known = find_kernel(k.name);
     if (!known || known->source != k.source || known->prelude != k.prelude) return false;  // edited: not what the child builds
     // The rung's own candidates (ladder.json "tiles" and each parameter's "values": what
-    // `tune` sweeps and the tests run) are known to run; anything else is tried.
-    bool listed = config.tile == k.default_tile || std::find(k.tiles.begin(), k.tiles.end(), config.tile) != k.tiles.end();
-    for (const TunableParam& p : k.params)
+    // `tune` sweeps and the tests run) are known to run; anything else is tried. The catalog's
+    // lists, not the config's: a config read from a file carries lists of its own.
+    bool listed = config.tile == known->default_tile ||
+                  std::find(known->tiles.begin(), known->tiles.end(), config.tile) != known->tiles.end();
+    for (const TunableParam& p : known->params)
         if (const auto it = config.params.find(p.name); it != config.params.end() && it->second != p.default_value &&
                                                          std::find(p.values.begin(), p.values.end(), it->second) == p.values.end())
             listed = false;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/base/errors.h"
 #include "core/device/spread.h"
 
 namespace tilescope {
@@ -110,7 +111,9 @@ std::string measurement_row(const Measurement& m) {
         row += "  [" + source + (params.empty() ? "" : ":" + params) + "]";
     }
     if (m.ran_at.M > 0 && !(m.ran_at == m.size)) row += "  [padded to " + m.ran_at.label() + ", copies timed]";
-    return row;
+    // Names may come from a file (a carried kernel's, its parameters'): no control character
+    // reaches the terminal.
+    return shown(row, row.size());
 }
 
 }  // namespace tilescope

@@ -9,6 +9,7 @@
 #include "core/base/plain_errors.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/json_numbers.h"
 #include "core/base/input_budget.h"
 #include "core/base/untrusted_file.h"
 #include "core/io/trace_cost.h"
@@ -19,6 +20,22 @@ namespace tilescope {
 using nlohmann::json;
 
 namespace {
+
+// Integer lists and maps, each value read as integer_as does (core/base/json_numbers.h).
+template <class T>
+std::vector<T> integers_as(const json& j) {
+    if (!j.is_array()) throw InputError(std::string("a ") + j.type_name() + " where a list of whole numbers belongs");
+    std::vector<T> out;
+    out.reserve(j.size());
+    for (const json& v : j) out.push_back(integer_as<T>(v));
+    return out;
+}
+std::map<std::string, int64_t> integer_map(const json& j) {
+    if (!j.is_object()) throw InputError(std::string("a ") + j.type_name() + " where parameters belong");
+    std::map<std::string, int64_t> out;
+    for (const auto& [name, v] : j.items()) out[name] = integer_as<int64_t>(v, "parameter '" + shown(name, 40) + "'");
+    return out;
+}
 
 constexpr std::string_view kMagic = "tilescope trace file, version ";
 
@@ -36,14 +53,14 @@ void charge_decoded(std::string_view field, uint64_t count, uint64_t each) {
 
 json totals_json(const AccessTotals& t) { return json::array({t.load_bytes, t.store_bytes, t.loads, t.stores}); }
 AccessTotals totals_from(const json& j) {
-    return {j.at(0).get<uint64_t>(), j.at(1).get<uint64_t>(), j.at(2).get<uint64_t>(), j.at(3).get<uint64_t>()};
+    return {integer_as<uint64_t>(j.at(0)), integer_as<uint64_t>(j.at(1)), integer_as<uint64_t>(j.at(2)), integer_as<uint64_t>(j.at(3))};
 }
 json coalescing_json(const CoalescingCounts& c) { return json::array({c.requests, c.sectors, c.ideal_sectors}); }
 CoalescingCounts coalescing_from(const json& j) {
     CoalescingCounts c;
-    c.requests = j.at(0).get<uint64_t>();
-    c.sectors = j.at(1).get<uint64_t>();
-    c.ideal_sectors = j.at(2).get<uint64_t>();
+    c.requests = integer_as<uint64_t>(j.at(0));
+    c.sectors = integer_as<uint64_t>(j.at(1));
+    c.ideal_sectors = integer_as<uint64_t>(j.at(2));
     return c;
 }
 json banks_json(const BankConflictCounts& b) {
@@ -51,16 +68,16 @@ json banks_json(const BankConflictCounts& b) {
 }
 BankConflictCounts banks_from(const json& j) {
     BankConflictCounts b;
-    b.requests = j.at(0).get<uint64_t>();
-    b.degree_sum = j.at(1).get<uint64_t>();
-    b.conflicted_requests = j.at(2).get<uint64_t>();
-    b.max_degree = j.at(3).get<uint32_t>();
+    b.requests = integer_as<uint64_t>(j.at(0));
+    b.degree_sum = integer_as<uint64_t>(j.at(1));
+    b.conflicted_requests = integer_as<uint64_t>(j.at(2));
+    b.max_degree = integer_as<uint32_t>(j.at(3));
     return b;
 }
 json id_json(const std::array<uint32_t, 3>& v) { return json::array({v[0], v[1], v[2]}); }
-std::array<uint32_t, 3> id_from(const json& j) { return {j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()}; }
+std::array<uint32_t, 3> id_from(const json& j) { return {integer_as<uint32_t>(j.at(0)), integer_as<uint32_t>(j.at(1)), integer_as<uint32_t>(j.at(2))}; }
 json dims_json(const std::array<uint64_t, 3>& v) { return json::array({v[0], v[1], v[2]}); }
-std::array<uint64_t, 3> dims_from(const json& j) { return {j.at(0).get<uint64_t>(), j.at(1).get<uint64_t>(), j.at(2).get<uint64_t>()}; }
+std::array<uint64_t, 3> dims_from(const json& j) { return {integer_as<uint64_t>(j.at(0)), integer_as<uint64_t>(j.at(1)), integer_as<uint64_t>(j.at(2))}; }
 
 json rects_json(const std::vector<Rect>& rects) {
     json a = json::array();
@@ -76,7 +93,7 @@ std::vector<Rect> rects_from(const json& j) {
     if (j.size() % 4) throw json::other_error::create(501, "rectangle list not a multiple of 4", &j);
     std::vector<Rect> out;
     for (size_t i = 0; i < j.size(); i += 4)
-        out.push_back({j[i].get<int64_t>(), j[i + 1].get<int64_t>(), j[i + 2].get<int64_t>(), j[i + 3].get<int64_t>()});
+        out.push_back({integer_as<int64_t>(j[i]), integer_as<int64_t>(j[i + 1]), integer_as<int64_t>(j[i + 2]), integer_as<int64_t>(j[i + 3])});
     return out;
 }
 
@@ -218,8 +235,8 @@ json matrix_json(const HostMatrix& m) {
 }
 HostMatrix matrix_from(const json& j) {
     HostMatrix m;
-    m.rows = j.at("rows").get<int64_t>();
-    m.cols = j.at("cols").get<int64_t>();
+    m.rows = integer_as<int64_t>(j.at("rows"));
+    m.cols = integer_as<int64_t>(j.at("cols"));
     m.layout = j.at("colmajor").get<bool>() ? Layout::ColMajor : Layout::RowMajor;
     m.data = words_from<float>(j.at("data"));
     int64_t cells = 0;  // a hostile shape must not overflow before it is refused
@@ -270,7 +287,7 @@ KernelSpec kernel_from(const json& j) {
     for (const json& d : j.at("defines")) k.defines.emplace_back(d.at(0).get<std::string>(), d.at(1).get<std::string>());
     k.params.clear();
     for (const json& p : j.at("params"))
-        k.params.push_back({p.at(0).get<std::string>(), p.at(1).get<int64_t>(), p.at(2).get<std::vector<int64_t>>()});
+        k.params.push_back({p.at(0).get<std::string>(), integer_as<int64_t>(p.at(1)), integers_as<int64_t>(p.at(2))});
     k.args.clear();
     // A bad argument is named as the file holds it (its field), never as an option not typed.
     const json& args = j.at("args");
@@ -285,8 +302,8 @@ KernelSpec kernel_from(const json& j) {
             throw InputError("launch.kernel.args[" + std::to_string(i) + "] '" + shown(text, 80) + "': " + why);
         }
     }
-    k.tiles = j.at("tiles").get<std::vector<int>>();
-    k.default_tile = j.at("default_tile").get<int>();
+    k.tiles = integers_as<int>(j.at("tiles"));
+    k.default_tile = integer_as<int>(j.at("default_tile"));
     k.custom = j.at("custom").get<bool>();
     k.library = j.at("library").get<std::string>();
     k.check.reset();
@@ -331,9 +348,9 @@ LaunchConfig launch_from(const json& j) {
     LaunchConfig c;
     c.kernel = kernel_from(j.at("kernel"));
     const json& s = j.at("size");
-    c.size = {s.at(0).get<int64_t>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>()};
-    c.tile = j.at("tile").get<int>();
-    c.params = j.at("params").get<std::map<std::string, int64_t>>();
+    c.size = {integer_as<int64_t>(s.at(0)), integer_as<int64_t>(s.at(1)), integer_as<int64_t>(s.at(2))};
+    c.tile = integer_as<int>(j.at("tile"));
+    c.params = integer_map(j.at("params"));
     c.params_source = j.at("params_source").get<std::string>();
     return c;
 }
@@ -360,15 +377,15 @@ TracedBuffer buffer_from(const json& j) {
     b.name = j.at("name").get<std::string>();
     b.constant = j.at("constant").get<bool>();
     b.is_matrix = j.at("is_matrix").get<bool>();
-    b.rows = j.at("shape").at(0).get<int64_t>();
-    b.cols = j.at("shape").at(1).get<int64_t>();
+    b.rows = integer_as<int64_t>(j.at("shape").at(0));
+    b.cols = integer_as<int64_t>(j.at("shape").at(1));
     b.layout = j.at("colmajor").get<bool>() ? Layout::ColMajor : Layout::RowMajor;
-    b.element_size = j.at("element_size").get<uint32_t>();
-    b.elements = j.at("elements").get<uint64_t>();
+    b.element_size = integer_as<uint32_t>(j.at("element_size"));
+    b.elements = integer_as<uint64_t>(j.at("elements"));
     b.traffic = totals_from(j.at("traffic"));
-    b.distinct_elements_loaded = j.at("distinct").at(0).get<uint64_t>();
-    b.distinct_elements_stored = j.at("distinct").at(1).get<uint64_t>();
-    b.out_of_range = j.at("out_of_range").get<uint64_t>();
+    b.distinct_elements_loaded = integer_as<uint64_t>(j.at("distinct").at(0));
+    b.distinct_elements_stored = integer_as<uint64_t>(j.at("distinct").at(1));
+    b.out_of_range = integer_as<uint64_t>(j.at("out_of_range"));
     b.load_counts = words_from<uint32_t>(j.at("load_counts"));
     b.store_counts = words_from<uint32_t>(j.at("store_counts"));
     return b;
@@ -390,8 +407,8 @@ BufferIntervalAccess access_from(const json& j) {
     a.local = j.at("local").get<bool>();
     a.loaded = rects_from(j.at("loaded"));
     a.stored = rects_from(j.at("stored"));
-    a.elements_loaded = j.at("counts").at(0).get<uint64_t>();
-    a.elements_stored = j.at("counts").at(1).get<uint64_t>();
+    a.elements_loaded = integer_as<uint64_t>(j.at("counts").at(0));
+    a.elements_stored = integer_as<uint64_t>(j.at("counts").at(1));
     a.loads = touches_from(j.at("loads"));
     a.stores = touches_from(j.at("stores"));
     return a;
@@ -423,8 +440,8 @@ json interval_json(const BarrierInterval& in) {
 
 BarrierInterval interval_from(const json& j) {
     BarrierInterval in;
-    in.index = j.at("index").get<int>();
-    in.end_line = j.at("end_line").get<int>();
+    in.index = integer_as<int>(j.at("index"));
+    in.end_line = integer_as<int>(j.at("end_line"));
     in.global = totals_from(j.at("global"));
     in.local = totals_from(j.at("local"));
     in.coalescing = coalescing_from(j.at("coalescing"));
@@ -432,10 +449,10 @@ BarrierInterval interval_from(const json& j) {
     for (const json& a : j.at("buffers")) in.buffers.push_back(access_from(a));
     for (const json& a : j.at("local_buffers")) in.local_buffers.push_back(access_from(a));
     for (const json& w : j.at("work_items"))
-        in.work_items.push_back({w.at(0).get<uint32_t>(), totals_from(w.at(1)), totals_from(w.at(2))});
+        in.work_items.push_back({integer_as<uint32_t>(w.at(0)), totals_from(w.at(1)), totals_from(w.at(2))});
     if (j.contains("access_log"))
         for (const json& w : j.at("access_log"))
-            in.access_log.push_back({w.at(0).get<uint32_t>(), accesses_from(w.at(1)), words_from<uint32_t>(w.at(2))});
+            in.access_log.push_back({integer_as<uint32_t>(w.at(0)), accesses_from(w.at(1)), words_from<uint32_t>(w.at(2))});
     return in;
 }
 
@@ -448,14 +465,14 @@ json diagnostic_json(const Diagnostic& d) {
 
 Diagnostic diagnostic_from(const json& j) {
     Diagnostic d;
-    const int kind = j.at("kind").get<int>();
+    const int kind = integer_as<int>(j.at("kind"));
     if (kind < 0 || kind > static_cast<int>(DiagnosticKind::Other))
         throw json::other_error::create(501, "unknown diagnostic kind", &j);
     d.kind = static_cast<DiagnosticKind>(kind);
     d.message = j.at("message").get<std::string>();
-    d.line = j.at("line").get<int>();
+    d.line = integer_as<int>(j.at("line"));
     for (const json& w : j.at("work_items")) d.work_items.push_back(id_from(w));
-    d.count = j.at("count").get<uint64_t>();
+    d.count = integer_as<uint64_t>(j.at("count"));
     d.oclgrind_text = j.at("oclgrind").get<std::string>();
     return d;
 }
@@ -473,10 +490,10 @@ Verification verification_from(const json& j) {
     v.verified = j.at("verified").get<bool>();
     v.max_rel_error = j.at("max_rel_error").get<double>();
     v.tolerance = j.at("tolerance").get<double>();
-    v.checked_elements = j.at("elements").at(0).get<int64_t>();
-    v.total_elements = j.at("elements").at(1).get<int64_t>();
-    v.first_bad_row = j.at("first_bad").at(0).get<int64_t>();
-    v.first_bad_col = j.at("first_bad").at(1).get<int64_t>();
+    v.checked_elements = integer_as<int64_t>(j.at("elements").at(0));
+    v.total_elements = integer_as<int64_t>(j.at("elements").at(1));
+    v.first_bad_row = integer_as<int64_t>(j.at("first_bad").at(0));
+    v.first_bad_col = integer_as<int64_t>(j.at("first_bad").at(1));
     return v;
 }
 
@@ -492,7 +509,7 @@ TraceTotals totals_block_from(const json& j, double flops) {
                           &t.private_load_bytes, &t.private_store_bytes, &t.global_loads, &t.global_stores,
                           &t.local_loads, &t.local_stores, &t.barriers};
     if (j.size() != std::size(fields)) throw json::other_error::create(501, "totals of the wrong length", &j);
-    for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = j[i].get<uint64_t>();
+    for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = integer_as<uint64_t>(j[i]);
     t.flops = flops;
     return t;
 }
@@ -508,7 +525,7 @@ CacheCounts cache_counts_from(const json& j) {
     uint64_t* fields[] = {&c.l1_requests,    &c.l1_sectors,        &c.l1_hit_sectors,  &c.l2_sectors,      &c.l2_load_sectors,
                           &c.l2_hit_sectors, &c.l2_merged_sectors, &c.dram_read_bytes, &c.dram_write_bytes};
     if (!j.is_array() || j.size() != std::size(fields)) throw json::other_error::create(501, "cache counts of the wrong length", &j);
-    for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = j[i].get<uint64_t>();
+    for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = integer_as<uint64_t>(j[i]);
     return c;
 }
 
@@ -545,19 +562,19 @@ CacheReport caches_from(const json& j) {
     r.profile = j.at("profile").get<std::string>();
     const json& p = j.at("params");
     if (!p.is_array() || p.size() != 10) throw json::other_error::create(501, "caches params of the wrong length", &p);
-    r.params.l1_bytes = p[0].get<uint64_t>();
-    r.params.l2_bytes = p[1].get<uint64_t>();
-    r.params.line_bytes = p[2].get<uint32_t>();
-    r.params.sector_bytes = p[3].get<uint32_t>();
-    r.params.ways = p[4].get<uint32_t>();
-    r.params.cus = p[5].get<uint32_t>();
-    r.params.resident = p[6].get<uint32_t>();
-    r.params.inflight_rounds = p[7].get<uint32_t>();
-    r.params.merge_clusters = p[8].get<uint32_t>();
-    const int hashed = p[9].get<int>();
+    r.params.l1_bytes = integer_as<uint64_t>(p[0]);
+    r.params.l2_bytes = integer_as<uint64_t>(p[1]);
+    r.params.line_bytes = integer_as<uint32_t>(p[2]);
+    r.params.sector_bytes = integer_as<uint32_t>(p[3]);
+    r.params.ways = integer_as<uint32_t>(p[4]);
+    r.params.cus = integer_as<uint32_t>(p[5]);
+    r.params.resident = integer_as<uint32_t>(p[6]);
+    r.params.inflight_rounds = integer_as<uint32_t>(p[7]);
+    r.params.merge_clusters = integer_as<uint32_t>(p[8]);
+    const int hashed = integer_as<int>(p[9]);
     if (hashed != 0 && hashed != 1) throw json::other_error::create(501, "caches params: hashed sets neither 0 nor 1", &p);
     r.params.hashed_sets = hashed == 1;
-    r.params.cluster_of = j.at("cluster_of").get<std::vector<uint32_t>>();
+    r.params.cluster_of = integers_as<uint32_t>(j.at("cluster_of"));
     // Absent in files saved before issue 31's timed model: lockstep.
     if (j.contains("drift")) {
         const json& d = j.at("drift");
@@ -576,18 +593,18 @@ CacheReport caches_from(const json& j) {
     if (j.contains("l2_halves")) {
         const json& h = j.at("l2_halves");
         if (!h.is_array() || h.size() != 2 || !h[0].is_number_unsigned() || !h[1].is_number_unsigned() ||
-            (h[0].get<uint64_t>() != 1 && h[0].get<uint64_t>() != 2) || h[1].get<uint64_t>() > 1024)
+            (integer_as<uint64_t>(h[0]) != 1 && integer_as<uint64_t>(h[0]) != 2) || integer_as<uint64_t>(h[1]) > 1024)
             throw json::other_error::create(501, "caches l2_halves: not [1 or 2, copy ways from 0 to 1024]", &h);
-        r.params.l2_halves = h[0].get<uint32_t>();
-        r.params.l2_copy_ways = h[1].get<uint32_t>();
+        r.params.l2_halves = integer_as<uint32_t>(h[0]);
+        r.params.l2_copy_ways = integer_as<uint32_t>(h[1]);
     }
     // Absent in files saved before the recorded deal order (issue 31, fourth round): round-robin.
-    if (j.contains("deal_order")) r.params.deal_order = j.at("deal_order").get<std::vector<uint32_t>>();
+    if (j.contains("deal_order")) r.params.deal_order = integers_as<uint32_t>(j.at("deal_order"));
     r.totals = cache_counts_from(j.at("totals"));
     const json& b = j.at("bounds");
-    r.bounds = {b.at(0).get<uint64_t>(), b.at(1).get<uint64_t>()};
+    r.bounds = {integer_as<uint64_t>(b.at(0)), integer_as<uint64_t>(b.at(1))};
     for (const json& e : j.at("buffers")) r.buffers.emplace_back(e.at(0).get<std::string>(), cache_counts_from(e.at(1)));
-    for (const json& e : j.at("lines")) r.lines.emplace_back(e.at(0).get<int32_t>(), cache_counts_from(e.at(1)));
+    for (const json& e : j.at("lines")) r.lines.emplace_back(integer_as<int32_t>(e.at(0)), cache_counts_from(e.at(1)));
     const std::vector<uint64_t> sectors = words_from<uint64_t>(j.at("dram_sectors"));
     const std::vector<uint32_t> times = words_from<uint32_t>(j.at("dram_times"));
     if (sectors.size() != times.size()) throw json::other_error::create(501, "caches DRAM sectors and counts differ in length", &j);
@@ -657,16 +674,16 @@ Trace trace_from(const json& j) {
     t.custom = j.at("custom").get<bool>();
     t.device = j.at("device").get<std::string>();
     const json& s = j.at("size");
-    t.size = {s.at(0).get<int64_t>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>()};
-    t.tile = j.at("tile").get<int>();
-    t.params = j.at("params").get<std::map<std::string, int64_t>>();
-    t.dims = j.at("dims").get<int>();
+    t.size = {integer_as<int64_t>(s.at(0)), integer_as<int64_t>(s.at(1)), integer_as<int64_t>(s.at(2))};
+    t.tile = integer_as<int>(j.at("tile"));
+    t.params = integer_map(j.at("params"));
+    t.dims = integer_as<int>(j.at("dims"));
     if (t.dims < 1 || t.dims > 3) throw json::other_error::create(501, "dimensions outside 1..3", &j);
     t.global = dims_from(j.at("global"));
     t.local = dims_from(j.at("local"));
     t.groups = dims_from(j.at("groups"));
     const json& g = j.at("geometry");
-    t.geometry = {g.at(0).get<uint32_t>(), g.at(1).get<uint32_t>(), g.at(2).get<uint32_t>(), g.at(3).get<uint32_t>()};
+    t.geometry = {integer_as<uint32_t>(g.at(0)), integer_as<uint32_t>(g.at(1)), integer_as<uint32_t>(g.at(2)), integer_as<uint32_t>(g.at(3))};
     t.checks = j.at("flags").at(0).get<bool>();
     t.complete = j.at("flags").at(1).get<bool>();
     t.detail_truncated = j.at("flags").at(2).get<bool>();
@@ -677,17 +694,17 @@ Trace trace_from(const json& j) {
     for (const json& l : j.at("local_buffers")) {
         LocalBuffer b;
         b.name = l.at(0).get<std::string>();
-        b.bytes = l.at(1).get<uint64_t>();
-        b.rows = l.at(2).get<uint64_t>();
-        b.cols = l.at(3).get<uint64_t>();
+        b.bytes = integer_as<uint64_t>(l.at(1));
+        b.rows = integer_as<uint64_t>(l.at(2));
+        b.cols = integer_as<uint64_t>(l.at(3));
         t.local_buffers.push_back(std::move(b));
     }
     for (const json& l : j.at("lines"))
-        t.lines.push_back({l.at(0).get<int>(), l.at(1).get<bool>(), totals_from(l.at(2)), coalescing_from(l.at(3)),
+        t.lines.push_back({integer_as<int>(l.at(0)), l.at(1).get<bool>(), totals_from(l.at(2)), coalescing_from(l.at(3)),
                            banks_from(l.at(4))});
-    t.barrier_lines = j.at("barrier_lines").get<std::vector<int>>();
+    t.barrier_lines = integers_as<int>(j.at("barrier_lines"));
     for (const json& gt : j.at("group_totals"))
-        t.group_totals.push_back({id_from(gt.at(0)), gt.at(1).get<uint32_t>(), totals_from(gt.at(2)), totals_from(gt.at(3))});
+        t.group_totals.push_back({id_from(gt.at(0)), integer_as<uint32_t>(gt.at(1)), totals_from(gt.at(2)), totals_from(gt.at(3))});
     for (const json& d : j.at("detail")) {
         GroupTrace gt;
         gt.group = id_from(d.at("group"));
@@ -696,14 +713,14 @@ Trace trace_from(const json& j) {
         t.detail.push_back(std::move(gt));
     }
     for (const json& d : j.at("diagnostics")) t.diagnostics.push_back(diagnostic_from(d));
-    t.messages_dropped = j.at("messages_dropped").get<uint64_t>();
+    t.messages_dropped = integer_as<uint64_t>(j.at("messages_dropped"));
     t.seconds = j.at("seconds").get<double>();
     if (j.contains("verification")) t.verification = verification_from(j["verification"]);
     const json& wrong = j.at("wrong_cells");
     if (wrong.size() % 2) throw json::other_error::create(501, "wrong-cell list of odd length", &j);
-    for (size_t i = 0; i < wrong.size(); i += 2) t.wrong_cells.push_back({wrong[i].get<int64_t>(), wrong[i + 1].get<int64_t>()});
+    for (size_t i = 0; i < wrong.size(); i += 2) t.wrong_cells.push_back({integer_as<int64_t>(wrong[i]), integer_as<int64_t>(wrong[i + 1])});
     if (j.contains("result")) t.result = matrix_from(j["result"]);
-    t.dropped_barriers = j.at("dropped_barriers").get<std::vector<int>>();
+    t.dropped_barriers = integers_as<int>(j.at("dropped_barriers"));
     if (j.contains("caches")) {
         try {
             t.caches = caches_from(j["caches"]);
@@ -824,9 +841,14 @@ TraceFile parse_trace_file(std::string_view bytes, std::string_view name) {
         charge_trace_views(out, cost);
         // A kernel whose source is the file's, not the catalog's, is carried by the file: it
         // is built or run nowhere until the user trusts it (issue 32, item 1).
+        // One that runs as the catalog's is the catalog's: nothing else the file says about it
+        // (its candidate tiles and values, what it pads to, its texts) is ever used.
         const KernelSpec& k = out.launch.kernel;
         const KernelSpec* known = k.custom ? nullptr : find_kernel(k.name);
-        if (!known || !runs_as_catalog(k, *known)) out.launch.kernel.carried_by = file;
+        if (known && runs_as_catalog(k, *known))
+            out.launch.kernel = *known;
+        else
+            out.launch.kernel.carried_by = file;
         return out;
     } catch (const InputTooCostly&) {
         throw;

@@ -1,5 +1,6 @@
 #include "core/io/trace_file_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -143,6 +144,8 @@ void check_trace(const Trace& t) {
                 bad(f + " size", "[" + num(g.size[0]) + "," + num(g.size[1]) + "," + num(g.size[2]) + "]; accepted: 1 to the local size " +
                                      num(t.local[0]) + "," + num(t.local[1]) + "," + num(t.local[2]));
         const uint64_t items = uint64_t(g.size[0]) * g.size[1] * g.size[2];  // at most 1024^3: no wrap
+        // A group that ran has at least the interval from its start to its end.
+        if (g.intervals.empty()) bad(f + " intervals", "none; accepted: one or more (a group's run up to its first barrier is one)");
         for (const BarrierInterval& in : g.intervals) {
             const std::string fi = f + " interval " + std::to_string(in.index);
             in_range(fi + " end_line", in.end_line, 0, kMaxTraceLine);
@@ -187,6 +190,13 @@ void check_trace(const Trace& t) {
     if (t.verification) {
         const Verification& v = *t.verification;
         finite("trace.verification tolerance", v.tolerance);
+        // Infinite where the kernel wrote a NaN or an infinity; never NaN or negative.
+        if (std::isnan(v.max_rel_error) || v.max_rel_error < 0)
+            bad("trace.verification max_rel_error", std::to_string(v.max_rel_error) + "; accepted: a number >= 0");
+        if (v.verified != (v.max_rel_error <= v.tolerance))
+            bad("trace.verification verified", std::string(v.verified ? "true" : "false") + ", but the error " +
+                                                    std::to_string(v.max_rel_error) + " against the tolerance " +
+                                                    std::to_string(v.tolerance) + " says otherwise");
         if (v.checked_elements < 0 || v.total_elements < 0 || v.checked_elements > v.total_elements)
             bad("trace.verification elements", std::to_string(v.checked_elements) + " of " + std::to_string(v.total_elements));
         if (v.first_bad_row < -1 || v.first_bad_col < -1 || v.first_bad_row >= t.size.M || v.first_bad_col >= t.size.N)
@@ -305,6 +315,15 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
     // ...and against what was traced: the same NDRange.
     if (!k.library.empty()) return;
     const ResolvedLaunch r = resolve(c);
+    // ...the same matrices, of the shapes its arguments have at its size.
+    for (const ResolvedArg& a : r.args) {
+        if (a.spec.kind != ArgSpec::Kind::Matrix) continue;
+        const auto b = std::find_if(t.buffers.begin(), t.buffers.end(), [&](const TracedBuffer& x) { return x.name == a.spec.name; });
+        if (b == t.buffers.end()) bad("trace.buffers", "no buffer for the launch's matrix " + shown(a.spec.name, 40));
+        if (b->rows != a.rows || b->cols != a.cols)
+            bad("trace.buffers " + shown(a.spec.name, 40), num(b->rows) + " x " + num(b->cols) + ", but the launch's " +
+                                                               shown(a.spec.name, 40) + " is " + num(a.rows) + " x " + num(a.cols));
+    }
     if (r.dims != t.dims) bad("launch.kernel.global", std::to_string(r.dims) + " dimensions, but the trace's launch has " + std::to_string(t.dims));
     for (int d = 0; d < r.dims; ++d)
         if (r.global[size_t(d)] != t.global[size_t(d)] || r.local[size_t(d)] != t.local[size_t(d)])

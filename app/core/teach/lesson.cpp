@@ -3,6 +3,8 @@
 #include "core/base/plain_errors.h"
 #include "core/kernel/launch_config.h"
 #include "core/trace/phases.h"
+#include "core/teach/scene_values.h"
+#include "core/trace/frame.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,7 +84,7 @@ LessonStep parse_step(const json& s, const std::string& where) {
         if (std::find(std::begin(kStateKeys), std::end(kStateKeys), key) == std::end(kStateKeys))
             throw InputError(where + ": state key '" + shown(key) + "' is unknown; accepted: kernel, size, tile, params, group, phase, "
                              "part, interval, iteration, item, naming, view, play, presenter, compare, compare_params, device");
-    auto want = [&](const char* key, bool ok, const char* what) {
+    auto want = [&](const char* key, bool ok, const std::string& what) {
         if (step.state.contains(key) && !ok) throw InputError(where + ": state key '" + key + "' must be " + what);
     };
     const json& st = step.state;
@@ -91,10 +93,21 @@ LessonStep parse_step(const json& s, const std::string& where) {
     want("tile", st.value("tile", json()).is_number_unsigned() && st.value("tile", json()).get<uint64_t>() >= 1 &&
                      st.value("tile", json()).get<uint64_t>() <= 1024,
          "an integer from 1 to 1024");
-    want("phase", st.value("phase", json()).is_number_integer(), "an integer (a phase: one trip round the tile loop)");
-    want("part", st.value("part", json()).is_string(), "a part's name: \"load\", \"use\", \"store\", ...");
-    want("interval", st.value("interval", json()).is_number_integer(), "an integer (a raw barrier interval)");
-    want("iteration", st.value("iteration", json()).is_number_integer(), "an integer (an iteration of a use part)");
+    // The keys that are not a launch, against the values the GUI accepts for them (scene_values.h).
+    const auto number = [](const json& v) {
+        return v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(kMaxSceneNumber)) &&
+               v.get<int64_t>() >= 0 && v.get<int64_t>() <= kMaxSceneNumber;
+    };
+    const std::string upto = " from 0 to " + std::to_string(kMaxSceneNumber);
+    want("phase", number(st.value("phase", json())), "an integer" + upto + " (a phase: one trip round the tile loop)");
+    want("part", st.value("part", json()).is_string() && is_scene_part(st["part"].get_ref<const std::string&>()),
+         "a part's name: " + scene_parts_text());
+    want("interval", number(st.value("interval", json())), "an integer" + upto + " (a raw barrier interval)");
+    want("iteration", number(st.value("iteration", json())), "an integer" + upto + " (an iteration of a use part)");
+    if (st.contains("phase") && st.contains("interval"))
+        throw InputError(where + ": state keys 'phase' and 'interval': give one of them (a phase of the slides, or a raw barrier interval)");
+    if (st.contains("part") && st.contains("interval"))
+        throw InputError(where + ": state key 'part' names a part of a phase; it does not go with 'interval'");
     // [X, Y] or [X, Y, Z]: non-negative integers, checked here so no later get<> meets a string.
     const auto id_list = [](const json& v) {
         if (!v.is_array() || v.empty() || v.size() > 3) return false;
@@ -103,8 +116,14 @@ LessonStep parse_step(const json& s, const std::string& where) {
         return true;
     };
     want("item", id_list(st.value("item", json())), "[X, Y] (a work-item's local id: non-negative integers)");
-    want("naming", st.value("naming", json()).is_string(), "\"slides\" or \"abc\"");
-    want("view", st.value("view", json()).is_string(), "a view name");
+    want("naming", st.value("naming", json()).is_string() && parse_naming(st["naming"].get_ref<const std::string&>()),
+         "\"slides\" or \"abc\"");
+    want("view", st.value("view", json()).is_string() && is_scene_view(st["view"].get_ref<const std::string&>()),
+         "a view: " + scene_views_text());
+    want("device", st.value("device", json()).is_string(), "a device's name or a part of it, such as \"pocl\"");
+    if (st.contains("device"))
+        if (const std::string p = scene_device_problem(st["device"].get_ref<const std::string&>()); !p.empty())
+            throw InputError(where + ": state key 'device' " + p);
     want("compare", st.value("compare", json()).is_string(), "\"KERNEL:TILE\"");
     want("group", id_list(st.value("group", json())), "[X, Y] (a work-group's id: non-negative integers)");
     want("params", st.value("params", json()).is_object(), "an object {\"NAME\": integer, ...} of the kernel's parameters");
@@ -120,6 +139,12 @@ LessonStep parse_step(const json& s, const std::string& where) {
             std::vector<std::pair<std::string, LaunchConfig>> launches{{"tile", step_launch(step)}};
             if (auto other = step_compare_launch(step)) launches.push_back({"compare", *other});
             for (const auto& [key, c] : launches) {
+                if (!c.kernel.library.empty()) {
+                    bad = "state key '" + std::string(key == "tile" ? "kernel" : key) + "': kernel '" + c.kernel.name +
+                          "' is a library call (" + c.kernel.library +
+                          "), which the emulator cannot trace; accepted: a ladder rung or an exercise";
+                    break;
+                }
                 if (c.tile < 1 || c.tile > 1024) {
                     bad = "state key '" + key + "': tile " + std::to_string(c.tile) + "; accepted: a tile from 1 to 1024";
                     break;
@@ -155,6 +180,25 @@ LessonStep parse_step(const json& s, const std::string& where) {
         }
         if (!outside.empty()) throw InputError(where + ": " + outside);
     }
+    if (st.contains("item")) {  // a work-item of the step's work-groups, said as the lesson's
+        std::string outside;
+        try {
+            const ResolvedLaunch r = resolve(step_launch(step));
+            const json& w = st["item"];
+            std::string local, accepted;
+            for (int d = 0; d < r.dims; ++d) {
+                local += (d ? "x" : "") + std::to_string(r.local[d]);
+                accepted += std::string(d ? ", " : "") + "XYZ"[d] + " < " + std::to_string(r.local[d]);
+            }
+            for (size_t d = 0; d < w.size(); ++d)
+                if (w[d].get<uint64_t>() >= (d < size_t(r.dims) ? r.local[d] : 1))
+                    outside = "state key 'item' " + w.dump() + " lies outside the step's work-groups of " + local +
+                              " work-items; accepted: " + accepted;
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+        if (!outside.empty()) throw InputError(where + ": " + outside);
+    }
     if (s.contains("question")) {
         const json& q = s["question"];
         if (!q.is_object() || !q.contains("text") || !q["text"].is_string() || !q.contains("quantity") ||
@@ -173,6 +217,9 @@ LessonStep parse_step(const json& s, const std::string& where) {
             for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
             throw InputError(where + ": question quantity '" + shown(quantity) + "' is unknown; accepted: " + list);
         }
+        if ((quantity == "traffic_factor" || quantity == "dram_traffic_factor") && !step_compare_launch(step))
+            throw InputError(where + ": question quantity '" + quantity +
+                             "' compares two set-ups; accepted with a state key 'compare' (\"KERNEL:TILE\")");
         step.question = LessonQuestion{q["text"].get<std::string>(), quantity};
     }
     return step;

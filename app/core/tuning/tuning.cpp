@@ -20,6 +20,7 @@
 #include "core/base/environment.h"
 #include "core/base/embedded_files.h"
 #include "core/base/errors.h"
+#include "core/base/json_numbers.h"
 #include "core/base/untrusted_file.h"
 #include "core/device/ceilings.h"
 #include "core/device/runner.h"
@@ -102,6 +103,11 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+// A tile and a parameter value from a tuning file: whole numbers in range only (a file from
+// anywhere may hold 1e308, 2^70 or 2^32+4 there; get<int>() would make the last one 4).
+int tile_number(const ordered_json& v) { return static_cast<int>(whole_number(v, 1, 1 << 16, "a tile")); }
+int64_t param_number(const ordered_json& v) { return whole_number(v, -(int64_t(1) << 40), int64_t(1) << 40, "a parameter"); }
+
 // The sweep results stored for `kernel` at `size` in a tuning document; none when the
 // entry is missing, for another size, or unreadable.
 std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::string& kernel, const ProblemSize& size) {
@@ -111,8 +117,8 @@ std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::stri
         if (e.at("size").get<std::string>() != size.label()) return {};
         for (const ordered_json& j : e.at("results")) {
             TuneResult r;
-            r.tile = j.at("tile").get<int>();
-            for (const auto& [name, v] : j.at("params").items()) r.params[name] = v.get<int64_t>();
+            r.tile = tile_number(j.at("tile"));
+            for (const auto& [name, v] : j.at("params").items()) r.params[name] = param_number(v);
             r.status = j.at("status").get<std::string>();
             r.gflops = j.at("gflops").is_number() ? j.at("gflops").get<double>() : 0.0;
             if (!plausible_gflops(r.gflops)) return {};  // a damaged or forged figure: the results are unreadable
@@ -123,6 +129,8 @@ std::vector<TuneResult> earlier_results(const ordered_json& doc, const std::stri
             out.push_back(std::move(r));
         }
     } catch (const nlohmann::json::exception&) {
+        return {};
+    } catch (const InputError&) {
         return {};
     }
     return out;
@@ -235,9 +243,9 @@ std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::stri
         try {
             TunedChoice c;
             c.kernel = name;
-            c.tile = entry->at("tile").get<int>();
+            c.tile = tile_number(entry->at("tile"));
             const ordered_json params = entry->value("params", ordered_json::object());  // named: items() must not outlive it
-            for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
+            for (const auto& [pname, v] : params.items()) c.params[pname] = param_number(v);
             c.gflops = entry->value("gflops", 0.0);
             if (!plausible_gflops(c.gflops)) continue;
             c.size = entry->value("size", "");
@@ -246,6 +254,8 @@ std::optional<TunedChoice> tuned_choice_in(std::string_view json_text, std::stri
             if (same_bucket) *same_bucket = !want.empty() && b == want;
             return c;
         } catch (const nlohmann::json::exception&) {
+            continue;
+        } catch (const InputError&) {
             continue;
         }
     }
@@ -268,24 +278,17 @@ std::vector<TunePoint> also_try_in(std::string_view json_text, std::string_view 
     for (const auto& item : entry["also_try"]) {
         if (read++ >= kMaxAlsoTry) break;
         try {
-            // Whole numbers only, in range: a file from anywhere may hold 1e308 or 2^70 there.
-            auto whole = [](const ordered_json& v, int64_t lo, int64_t hi) {
-                if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(hi)) ||
-                    v.get<int64_t>() < lo || v.get<int64_t>() > hi)
-                    throw std::out_of_range("not a whole number in range");
-                return v.get<int64_t>();
-            };
             if (!item.is_object() || !item.contains("tile")) continue;
             TunePoint p;
-            p.tile = static_cast<int>(whole(item["tile"], 1, 1 << 16));
+            p.tile = tile_number(item["tile"]);
             const ordered_json params = item.value("params", ordered_json::object());
             if (!params.is_object()) continue;
-            for (const auto& [pname, v] : params.items()) p.params[pname] = whole(v, -(int64_t(1) << 40), int64_t(1) << 40);
+            for (const auto& [pname, v] : params.items()) p.params[pname] = param_number(v);
             p.from = text_field(item, "from");
             out.push_back(std::move(p));
         } catch (const nlohmann::json::exception&) {
             continue;
-        } catch (const std::out_of_range&) {
+        } catch (const InputError&) {
             continue;
         }
     }
@@ -471,9 +474,9 @@ std::vector<TunedChoice> fastest_entries_in(std::string_view json_text) {
             c.kernel = e.at("kernel").get<std::string>();
             c.size = e.at("size").get<std::string>();
             parse_size(c.size);  // throws InputError when unreadable
-            c.tile = e.at("tile").get<int>();
+            c.tile = tile_number(e.at("tile"));
             const ordered_json params = e.value("params", ordered_json::object());
-            for (const auto& [pname, v] : params.items()) c.params[pname] = v.get<int64_t>();
+            for (const auto& [pname, v] : params.items()) c.params[pname] = param_number(v);
             c.gflops = e.value("gflops", 0.0);
             if (!plausible_gflops(c.gflops)) continue;
             c.device = doc.value("device", "");

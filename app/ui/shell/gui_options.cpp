@@ -13,6 +13,7 @@
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
+#include "core/teach/scene_values.h"
 
 namespace tilescope::ui {
 
@@ -220,25 +221,23 @@ void parse_script(const args::Options& o, GuiOptions& g) {
     }
     if (o.has("phase") && o.has("interval"))
         throw InputError("--phase and --interval: give one of them (a phase of the slides, or a raw barrier interval)");
-    if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, 1 << 24, "a phase number >= 0");
-    if (o.has("interval")) g.interval = parse_int("interval", *o.get("interval"), 0, 1 << 24, "an interval number >= 0");
-    if (o.has("iteration")) g.iteration = parse_int("iteration", *o.get("iteration"), 0, 1 << 24, "an iteration number >= 0");
+    if (o.has("phase")) g.phase = parse_int("phase", *o.get("phase"), 0, kMaxSceneNumber, "a phase number >= 0");
+    if (o.has("interval")) g.interval = parse_int("interval", *o.get("interval"), 0, kMaxSceneNumber, "an interval number >= 0");
+    if (o.has("iteration")) g.iteration = parse_int("iteration", *o.get("iteration"), 0, kMaxSceneNumber, "an iteration number >= 0");
     if (o.has("item")) g.item = parse_group(*o.get("item"), "item");
     if (o.has("naming")) {
         g.naming = parse_naming(*o.get("naming"));
         if (!g.naming) throw InputError("--naming '" + shown(*o.get("naming"), 40) + "': accepted: slides, abc");
     }
     if (o.has("part")) {
-        static const char* parts[] = {"load", "use", "load + use", "store", "compute"};
         const std::string part = *o.get("part");
-        if (std::find(std::begin(parts), std::end(parts), part) == std::end(parts))
-            throw InputError("--part '" + shown(part, 40) + "': accepted: load, use, 'load + use', store, compute");
+        if (!is_scene_part(part)) throw InputError("--part '" + shown(part, 40) + "': accepted: " + scene_parts_text());
         if (o.has("interval")) throw InputError("--part names a part of a --phase; it does not go with --interval");
         g.part = part;
     }
     if (o.has("view")) {
         g.view = parse_view(*o.get("view"));
-        if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: emulation, heatmap, source, performance, compare, ladder");
+        if (!g.view) throw InputError("--view '" + shown(*o.get("view"), 40) + "': accepted: " + scene_views_text());
     }
     if (o.has("frames")) g.frames = parse_int("frames", *o.get("frames"), 1, 1000000, "a number of frames >= 1");
     if (o.has("window")) parse_window(*o.get("window"), g);
@@ -264,6 +263,7 @@ void parse_script(const args::Options& o, GuiOptions& g) {
                              "': exists and is not a regular file; accepted: a path where the GUI will find a file of command lines");
     }
     g.device = o.get_or("device", "");
+    if (const std::string p = scene_device_problem(g.device); !p.empty()) throw InputError("--device: " + p);
     g.source_path = o.get_or("source", "");
     if ((g.screenshot || g.frame_stats || g.text) && !g.frames) g.frames = 30;
 }

@@ -1,19 +1,13 @@
 #include "ui/state/app_state.h"
 
 #include "core/tasks/trace.h"
+#include "core/teach/scene_values.h"
 
 namespace tilescope::ui {
 
 const char* view_name(View v) {
-    switch (v) {
-        case View::Emulation: return "emulation";
-        case View::Heatmap: return "heatmap";
-        case View::Source: return "source";
-        case View::Performance: return "performance";
-        case View::Compare: return "compare";
-        case View::Ladder: return "ladder";
-    }
-    return "emulation";
+    // The names a scene or a lesson step gives (core/teach/scene_values.h), in the enum's order.
+    return kSceneViews[static_cast<size_t>(v)].data();
 }
 
 const char* view_title(View v) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/device/device_info.h"
+#include "core/teach/scene_values.h"
 #include "core/device/measurement.h"
 #include "core/kernel/launch_config.h"
 #include "core/tasks/performance.h"
@@ -25,6 +26,7 @@ namespace tilescope::ui {
 enum class View { Emulation, Heatmap, Source, Performance, Compare, Ladder };
 inline constexpr View kViews[] = {View::Emulation, View::Heatmap, View::Source, View::Performance, View::Compare,
                                   View::Ladder};
+static_assert(std::size(kViews) == kSceneViews.size(), "a view for each name a scene gives (core/teach/scene_values.h)");
 const char* view_name(View v);    // "emulation", "heatmap", ...
 const char* view_title(View v);   // "Emulation", ...
 std::optional<View> parse_view(std::string_view name);
