@@ -147,3 +147,29 @@ int main(int argc, char** argv) {
     ::testing::AddGlobalTestEnvironment(new XvfbEnvironment);
     return RUN_ALL_TESTS();
 }
+
+// Session 50: lesson 3 goes from "TS 8 against TS 16" (compare tiled:16) to "naive against
+// tiled TS 16" (compare naive:16). The compare view took step 1's second configuration for
+// its default (twice the first's tile) and, when step 2 changed the first, followed it to
+// tiled TS 32 over the step's naive: the screen contradicted the step's text.
+TEST(GuiLessonCompare, AStepsSecondConfigurationIsShownNotFollowedAway) {
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "no Xvfb";
+    const fs::path dir = temp_dir("lesson_compare");
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+    Gui gui(dir, " --lesson assets/lessons/3_tile_sizes.json --step 1 --window 1280x720");
+    const auto shows = [](const json& j, const std::string& slot, const std::string& kernel, int tile) {
+        return j.contains(slot) && j[slot]["kernel"] == kernel && j[slot]["tile"] == tile;
+    };
+    json s = gui.until([&](const json& j) { return shows(j, "main", "tiled", 8) && shows(j, "other", "tiled", 16); }, 120);
+    ASSERT_TRUE(shows(s, "other", "tiled", 16)) << gui.log() << s.dump(2);
+    gui.command("lesson-step 1");  // counted from 0: the lesson's step 2
+    s = gui.until([&](const json& j) { return shows(j, "main", "tiled", 16) && shows(j, "other", "naive", 16); }, 120);
+    ASSERT_TRUE(shows(s, "other", "naive", 16)) << gui.log() << s.dump(2);
+    // frames later it is still the step's, not the first's at twice its tile
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    s = gui.state();
+    EXPECT_TRUE(shows(s, "other", "naive", 16)) << s.dump(2);
+    EXPECT_TRUE(shows(s, "main", "tiled", 16)) << s.dump(2);
+    EXPECT_EQ(s["view"], "compare");
+    gui.command("quit");
+}

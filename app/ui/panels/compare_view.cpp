@@ -131,6 +131,13 @@ void ComparePanel::retrace_for(AppState& s, const GroupId& group) {
 // Until the user picks the second configuration, it is the first one at twice the tile
 // (half when twice is over the device's limit), re-traced whenever the first changes.
 void ComparePanel::follow_main(AppState& s) {
+    if (s.imposed != imposed_seen_) {  // a lesson step's compare is the step's, never followed away
+        imposed_seen_ = s.imposed;
+        if (s.imposed_compare) {
+            chosen_ = true;
+            kernel_ = -1;  // the form reads the step's configuration
+        }
+    }
     if (!s.main.config || chosen_) return;
     const std::string key = config_key(*s.main.config);
     if (followed_.empty() && s.other.config) {  // given on the command line: adopted as chosen unless it is the default

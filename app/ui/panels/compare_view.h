@@ -49,6 +49,7 @@ private:
     std::string followed_;        // config_key of the first configuration last followed
     std::optional<GroupId> asked_;  // group whose detail was last asked of the second trace
     uint64_t asked_version_ = 0;
+    uint64_t imposed_seen_ = 0;   // AppState::imposed when last drawn
 };
 
 // Compare mode's measurements of both configurations.

@@ -231,6 +231,8 @@ void apply_step_options(AppState& s, const GuiOptions& o) {
         select_group(s, s.main, s.cursor.group);  // traces the group when the trace kept no detail for it
     }
     if (o.compare && differs(s.other.config, *o.compare)) s.other.start(*s.worker, *o.compare);
+    ++s.imposed;
+    s.imposed_compare = o.compare.has_value();
 }
 
 void open_lesson_step(AppState& s, int step) {

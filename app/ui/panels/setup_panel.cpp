@@ -243,9 +243,10 @@ void SetupPanel::draw_occupancy(const Trace& t, const HiddenFigures& hide) {
 // Buttons right under the fields they act on, above everything whose length varies, so
 // they stay put while the text below them changes.
 void SetupPanel::draw(AppState& s) {
-    if (!initialised_) {
+    if (!initialised_ || s.imposed != imposed_seen_) {  // at start, and when a lesson step sets the launch
         if (s.main.config) sync_from(*s.main.config, s.custom_source_path);
         initialised_ = true;
+        imposed_seen_ = s.imposed;
     }
     const DeviceInfo* dev = s.measuring_device();
     draw_kernel_fields();

@@ -38,6 +38,7 @@ private:
 
     FormText form_;
     bool initialised_ = false;
+    uint64_t imposed_seen_ = 0;  // AppState::imposed when the form last took the launch on show
     // occupancy_of_trace parses the profiles: kept for the trace on show (its work-items, bytes)
     std::pair<uint64_t, uint64_t> occupancy_key_{0, 0};
     std::vector<ProfileOccupancy> occupancy_rows_;

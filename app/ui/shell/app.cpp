@@ -200,6 +200,9 @@ void App::write_state_report(const std::string& path) const {
     nlohmann::json j;
     const Performance& perf = s_.perf;
     j["view"] = view_name(s_.view);
+    // The launches on show: the first, and compare's second (lesson steps set both).
+    for (const auto& [name, slot] : {std::pair<const char*, const TraceSlot*>{"main", &s_.main}, {"other", &s_.other}})
+        if (slot->config) j[name] = {{"kernel", slot->config->kernel.name}, {"tile", slot->config->tile}, {"size", slot->config->size.label()}};
     j["measuring"] = perf.job && !perf.job->done;
     j["asking_trust"] = perf.asking_trust;  // the confirm before a file's kernel is run (issue 32)
     j["size"] = perf.size;

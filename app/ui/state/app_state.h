@@ -139,6 +139,11 @@ struct AppState {
     std::string device_sel;            // real device for measurements ("" = default)
 
     TraceSlot main, other;             // `other`: compare mode's second configuration
+    // Counted up whenever a lesson step sets the launches (apply_step_options): panels that
+    // keep their own copy of a launch (the set-up form, compare's second configuration) take
+    // the step's instead of keeping or following theirs.
+    uint64_t imposed = 0;
+    bool imposed_compare = false;      // the last step named compare's second configuration
     Cursor cursor;
     View view = View::Emulation;
     bool presenter = false;
