@@ -319,8 +319,9 @@ TEST(PaddedRungs, VerifyOnPoclAtRandomSizes) {
     for (const char* name : {"warp_tile", "splitk"})
         for (int i = 0; i < 2; ++i) {
             // N never a multiple of 4 here, so the copies always run; M anything; K not a multiple
-            // of 4 either in the first (A and B copied in one launch, pad_copy2), a multiple in the
-            // second (B alone copied; A bound as it is).
+            // of 4 either in the first (A and B copied in one launch), a multiple in the second (B
+            // alone copied, in the same float4 copy kernel, its second copy empty; A bound as it is).
+            // A K that is not a multiple of 4 pads B's rows as well as A's: A is never copied alone.
             const int64_t k4 = draw(1, 22) * 4;
             const ProblemSize size{draw(1, 90), draw(1, 22) * 4 + draw(1, 3), i == 0 ? k4 + draw(1, 3) : k4};
             const KernelSpec& k = *find_rung(name);

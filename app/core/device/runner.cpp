@@ -36,6 +36,15 @@ std::string human_bytes(uint64_t b) {
 
 // The first line of a build log that names an error, for one-line messages, with the
 // compiler's temporary file name replaced by the kernel's own.
+// How a refusal names the launch's tile: as typed (--tile N), as tuned (naming the file), or as the caller
+// named the launch when nobody typed it (a lesson's set-up).
+std::string tile_named(const LaunchConfig& config) {
+    const std::string ts = std::to_string(config.tile);
+    if (!config.named_as.empty()) return config.named_as + ", tile " + ts;
+    if (!config.tuning_origin.empty()) return "tuned TS=" + ts + " (from '" + config.tuning_origin + "')";
+    return "--tile " + ts;
+}
+
 std::string first_error_line(const std::string& log, const std::string& source_name) {
     std::istringstream in(log);
     std::string line, found;
@@ -185,26 +194,40 @@ struct Runner::Impl {
         queue.enqueueNDRangeKernel(pad.copy, cl::NullRange, cl::NDRange(gx, gy), cl::NDRange(64, 4), wait, ev);
     }
 
-    // Two copies into padded buffers (c0 and c1, both in) in one launch of pad_copy2, after `wait`.
-    void enqueue_copies_in(Padding& pad, const Padding::Copy& c0, const Padding::Copy& c1,
+    // The copies into padded buffers (one or two, all in) in one launch, after `wait`: pad_copy2_x4 (a float4
+    // of a destination per work-item, 32-bit indices) where every destination's rows are whole float4s and the
+    // work-items fit in 31 bits, else pad_copy2 for two and pad_copy for one (one work-item per element). A
+    // single copy (B's alone: N not a multiple of 4, K one) takes pad_copy2_x4 too, its second copy empty:
+    // 1.3-1.8 % faster on the H200 where B is large (docs/benchmarks.md, session 51).
+    void enqueue_copies_in(Padding& pad, const std::vector<const Padding::Copy*>& in,
                            const std::map<std::string, cl::Buffer>& buffers, const std::vector<cl::Event>* wait,
                            cl::Event* ev) {
-        // pad_copy2_x4 (a float4 of a destination per work-item, 32-bit indices) where both
-        // destinations' rows are whole float4s and the work-items fit in 31 bits; else pad_copy2
-        // (one work-item per element).
-        const int64_t n4 = (c0.prows * c0.pcols + c1.prows * c1.pcols) / 4;
-        const bool x4 = c0.pcols % 4 == 0 && c1.pcols % 4 == 0 && n4 < (int64_t{1} << 31);
+        int64_t n4 = 0;
+        bool x4 = true;
+        for (const Padding::Copy* c : in) {
+            n4 += c->prows * c->pcols / 4;
+            x4 = x4 && c->pcols % 4 == 0;
+        }
+        x4 = x4 && n4 < (int64_t{1} << 31);
+        if (in.size() == 1 && !x4) {
+            const Padding::Copy& c = *in[0];
+            enqueue_copy(pad, pad.user.at(c.name), c.rows, c.cols, buffers.at(c.name), c.prows, c.pcols, ev, wait);
+            return;
+        }
         cl::Kernel& k = x4 ? pad.copy2x4 : pad.copy2;
         int arg = 0;
-        size_t n = 0;  // work-items: one per element of both copies, or one per float4
-        for (const Padding::Copy* c : {&c0, &c1}) {
-            k.setArg(arg++, static_cast<cl_int>(c->prows));
-            k.setArg(arg++, static_cast<cl_int>(c->pcols));
-            k.setArg(arg++, pad.user.at(c->name));
-            k.setArg(arg++, static_cast<cl_int>(c->rows));
-            k.setArg(arg++, static_cast<cl_int>(c->cols));
-            k.setArg(arg++, buffers.at(c->name));
-            n += static_cast<size_t>(c->prows * c->pcols / (x4 ? 4 : 1));
+        size_t n = 0;  // work-items: one per element of the copies, or one per float4
+        for (size_t i = 0; i < 2; ++i) {
+            // The second of a single copy: no rows (and 4 columns, so the kernel divides by a whole float4).
+            const Padding::Copy& c = *in[std::min(i, in.size() - 1)];
+            const bool empty = i >= in.size();
+            k.setArg(arg++, static_cast<cl_int>(empty ? 0 : c.prows));
+            k.setArg(arg++, static_cast<cl_int>(empty ? 4 : c.pcols));
+            k.setArg(arg++, pad.user.at(c.name));
+            k.setArg(arg++, static_cast<cl_int>(empty ? 0 : c.rows));
+            k.setArg(arg++, static_cast<cl_int>(empty ? 4 : c.cols));
+            k.setArg(arg++, buffers.at(c.name));
+            if (!empty) n += static_cast<size_t>(c.prows * c.pcols / (x4 ? 4 : 1));
         }
         queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange((n + 255) / 256 * 256), cl::NDRange(256), wait, ev);
     }
@@ -327,12 +350,12 @@ struct Runner::Impl {
         // Limits known only once built: registers and static __local arrays.
         const size_t kernel_wg = p.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
         if (launch.group_size() > kernel_wg)
-            throw InputError("--tile " + std::to_string(config.tile) + ": kernel '" + spec.name + "' needs work-groups of " +
+            throw InputError(tile_named(config) + ": kernel '" + spec.name + "' needs work-groups of " +
                              std::to_string(launch.group_size()) + " work-items, but once built it allows at most " +
                              std::to_string(kernel_wg) + " on " + info.label() + " (registers or local memory)");
         const cl_ulong kernel_local = p.kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
         if (kernel_local > info.local_mem)
-            throw InputError("--tile " + std::to_string(config.tile) + ": kernel '" + spec.name + "' needs " +
+            throw InputError(tile_named(config) + ": kernel '" + spec.name + "' needs " +
                              human_bytes(kernel_local) + " of local memory per work-group; " + info.label() +
                              " has " + human_bytes(info.local_mem));
         return p;
@@ -400,19 +423,10 @@ struct Runner::Impl {
             std::vector<const Padding::Copy*> in;
             for (const Padding::Copy& c : pad->copies)
                 if (c.in) in.push_back(&c);
-            if (in.size() == 2) {
-                enqueue_copies_in(*pad, *in[0], *in[1], p.buffers, wait, &first);
+            if (!in.empty()) {
+                enqueue_copies_in(*pad, in, p.buffers, wait, &first);
                 copied_in = true;
                 wait = nullptr;
-            } else {
-                for (const Padding::Copy* c : in) {
-                    cl::Event e;
-                    enqueue_copy(*pad, pad->user.at(c->name), c->rows, c->cols, p.buffers.at(c->name), c->prows,
-                                 c->pcols, &e, wait);
-                    wait = nullptr;
-                    if (!copied_in) first = e;
-                    copied_in = true;
-                }
             }
         }
         queue.enqueueNDRangeKernel(p.kernel, cl::NullRange, range(launch.global, launch.dims),
@@ -474,10 +488,7 @@ void check_group_limits(const std::string& what, const ResolvedLaunch& launch, c
 void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& launch) const {
     const DeviceInfo& d = device_;
     // A tuned tile was not typed by the user: the message names the file it came from.
-    const std::string tile = (config.tuning_origin.empty()
-                                  ? "--tile " + std::to_string(config.tile)
-                                  : "tuned TS=" + std::to_string(config.tile) + " (from '" + config.tuning_origin + "')") +
-                             ": kernel '" + config.kernel.name + "'";
+    const std::string tile = tile_named(config) + ": kernel '" + config.kernel.name + "'";
     if (config.kernel.library.empty()) check_group_limits(tile, launch, d);
     const std::string size = "--size " + config.size.label() + ":";
     for (const ResolvedArg& a : launch.args)

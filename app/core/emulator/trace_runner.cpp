@@ -488,6 +488,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
 
     // The sampled block: the same kernel and arguments over a smaller NDRange.
     LaunchConfig launched = config;
+    if (!options.named_as.empty()) launched.named_as = options.named_as;  // a refusal once built names it too
     if (options.sampled()) {
         launched.kernel.global.clear();
         for (int d = 0; d < parts.launch.dims; ++d) launched.kernel.global.push_back(std::to_string(parts.launch.global[d]));

@@ -38,6 +38,9 @@ struct LaunchConfig {
     std::string params_source = "default";  // "default", "tuned", "similar", "type-defaults" (core/tuning) or "given" (--param)
     std::string tuning_note = {};            // in words, for tables and the GUI: "tuned here", "defaults for CPUs"
     std::string tuning_origin = {};          // the tuning file the tile and params came from ("" when not tuned)
+    // How a refusal names this launch when nobody typed its --tile (a lesson's set-up: "FILE: the trace of
+    // 'tiled' at 64"); empty: --tile N, or the tuning file it came from.
+    std::string named_as = {};
     // Whether a rung with "pad" (KernelSpec::pad) may run on padded copies on a real device
     // when the size is not a multiple of its pad (bench --pad off sets false).
     bool pad = true;

@@ -86,15 +86,7 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
             if (!su.groups.count(GroupId{0, 0, 0})) to.groups.insert(to.groups.begin(), GroupId{0, 0, 0});
         }
         progress.say("tracing " + key + " on the emulator");
-        try {
-            traces.emplace(key, run_trace(su.config, to));
-        } catch (const InputError& e) {
-            // A limit known only once built (the emulator's local memory, registers): the runner
-            // names --tile, which nobody typed here; the lesson's set-up is named instead.
-            const std::string m = e.what(), typed = "--tile " + std::to_string(su.config.tile) + ": ";
-            if (m.rfind(typed, 0) != 0) throw;
-            throw InputError(to.named_as + ", tile " + std::to_string(su.config.tile) + ": " + m.substr(typed.size()));
-        }
+        traces.emplace(key, run_trace(su.config, to));  // a limit known once built names the set-up (named_as)
     }
     HandoutOptions ho;
     ho.max_frame_groups = 4;  // many traces on one page: fewer frames each

@@ -162,43 +162,30 @@ LessonStep parse_step(const json& s, const std::string& where) {
         }
         if (!bad.empty()) throw InputError(where + ": " + bad);
     }
-    if (st.contains("group")) {  // inside the step's NDRange, said as the lesson's, never as --group (issue 32 item 6)
+    // A group inside the step's NDRange and an item inside its work-groups, said as the lesson's, never as
+    // --group or --item (issue 32 item 6).
+    const auto check_inside = [&](const char* key, const char* before, const char* after, auto extent_of) {
+        if (!st.contains(key)) return;
         std::string outside;
         try {
             const ResolvedLaunch r = resolve(step_launch(step));
-            const json& g = st["group"];
-            std::string grid, accepted;
+            const json& ids = st[key];
+            std::string extents, accepted;
             for (int d = 0; d < r.dims; ++d) {
-                grid += (d ? "x" : "") + std::to_string(r.groups[d]);
-                accepted += std::string(d ? ", " : "") + "XYZ"[d] + " < " + std::to_string(r.groups[d]);
+                extents += (d ? "x" : "") + std::to_string(extent_of(r, d));
+                accepted += std::string(d ? ", " : "") + "XYZ"[d] + " < " + std::to_string(extent_of(r, d));
             }
-            for (size_t d = 0; d < g.size(); ++d)
-                if (g[d].get<uint64_t>() >= (d < size_t(r.dims) ? r.groups[d] : 1))
-                    outside = "state key 'group' " + g.dump() + " lies outside the step's " + grid + " work-groups; accepted: " + accepted;
+            for (size_t d = 0; d < ids.size(); ++d)
+                if (ids[d].get<uint64_t>() >= (d < size_t(r.dims) ? uint64_t(extent_of(r, d)) : 1))
+                    outside = std::string("state key '") + key + "' " + ids.dump() + " lies outside the step's " +
+                              before + extents + after + "; accepted: " + accepted;
         } catch (const InputError& e) {
             throw InputError(where + ": " + e.what());
         }
         if (!outside.empty()) throw InputError(where + ": " + outside);
-    }
-    if (st.contains("item")) {  // a work-item of the step's work-groups, said as the lesson's
-        std::string outside;
-        try {
-            const ResolvedLaunch r = resolve(step_launch(step));
-            const json& w = st["item"];
-            std::string local, accepted;
-            for (int d = 0; d < r.dims; ++d) {
-                local += (d ? "x" : "") + std::to_string(r.local[d]);
-                accepted += std::string(d ? ", " : "") + "XYZ"[d] + " < " + std::to_string(r.local[d]);
-            }
-            for (size_t d = 0; d < w.size(); ++d)
-                if (w[d].get<uint64_t>() >= (d < size_t(r.dims) ? r.local[d] : 1))
-                    outside = "state key 'item' " + w.dump() + " lies outside the step's work-groups of " + local +
-                              " work-items; accepted: " + accepted;
-        } catch (const InputError& e) {
-            throw InputError(where + ": " + e.what());
-        }
-        if (!outside.empty()) throw InputError(where + ": " + outside);
-    }
+    };
+    check_inside("group", "", " work-groups", [](const ResolvedLaunch& r, int d) { return r.groups[d]; });
+    check_inside("item", "work-groups of ", " work-items", [](const ResolvedLaunch& r, int d) { return r.local[d]; });
     if (s.contains("question")) {
         const json& q = s["question"];
         if (!q.is_object() || !q.contains("text") || !q["text"].is_string() || !q.contains("quantity") ||
