@@ -421,6 +421,8 @@ TEST(Frame, BadRequestsNameTheOption) {
     EXPECT_EQ(message([] { frame_of(4, {0, 0, 0}, 0, "use", 2); }).rfind("--iteration 2: accepted: 0..1", 0), 0u);
     EXPECT_EQ(message([] { frame_of(4, {0, 0, 0}, 0, "load", 0); }).rfind("--iteration 0:", 0), 0u);
     EXPECT_EQ(message([] { frame_of(4, {0, 0, 0}, 0, "use", 0, WorkItemId{2, 0, 0}); }).rfind("--item 2,0:", 0), 0u);
+    // a Z outside is named with the Z (it read "--item 0,0: accepted: X < 2 and Y < 2")
+    EXPECT_EQ(message([] { frame_of(4, {0, 0, 0}, 0, "use", 0, WorkItemId{0, 0, 5}); }).rfind("--item 0,0,5: accepted: a local id X,Y with X < 2 and Y < 2 (and Z 0)", 0), 0u);
     EXPECT_EQ(message([] { frame_of(4, {1, 0, 0}, 0, ""); }).rfind("--group 1,0:", 0), 0u);  // no detail kept
 }
 

@@ -173,3 +173,54 @@ TEST(GuiLessonCompare, AStepsSecondConfigurationIsShownNotFollowedAway) {
     EXPECT_EQ(s["view"], "compare");
     gui.command("quit");
 }
+
+// Session 51: a lesson step's place is resolved against the step's own trace, and a place the
+// trace does not have is said, not shown as another. Stepping from tiled into reg2d_dbuf at
+// phase 2 resolved the phase against tiled's trace still on screen (another part than the step
+// opened fresh shows); a phase 99 showed phase 0 with no word; an iteration past the part's end
+// was shown as "iteration 1000".
+TEST(GuiLessonPlace, AStepsPhaseIsItsOwnTracesAndAPlaceItLacksIsSaid) {
+    ASSERT_FALSE(XvfbEnvironment::display().empty()) << "no Xvfb";
+    const fs::path dir = temp_dir("lesson_place");
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+    const fs::path lesson = dir / "place.json";
+    std::ofstream(lesson) << R"({"title": "places", "steps": [
+        {"title": "a", "state": {"kernel": "tiled", "size": "32", "tile": 8, "phase": 0}, "script": "s"},
+        {"title": "b", "state": {"kernel": "reg2d_dbuf", "size": "32", "tile": 8, "phase": 2}, "script": "s"},
+        {"title": "c", "state": {"kernel": "tiled", "size": "32", "tile": 8, "phase": 99}, "script": "s"},
+        {"title": "d", "state": {"kernel": "tiled", "size": "32", "tile": 8, "phase": 1, "part": "use", "iteration": 1000}, "script": "s"}]})";
+    const auto at_step = [](int step) {
+        return [step](const json& j) { return j.contains("place") && j["place"]["lesson_step"] == step; };
+    };
+    json fresh;
+    {  // step b opened directly: its place
+        Gui gui(temp_dir("lesson_place_fresh"), " --lesson " + lesson.string() + " --step 2 --window 1280x720");
+        fresh = gui.until(at_step(1), 120);
+        ASSERT_TRUE(at_step(1)(fresh)) << gui.log() << fresh.dump(2);
+        gui.command("quit");
+    }
+    Gui gui(dir, " --lesson " + lesson.string() + " --step 1 --window 1280x720");
+    json s = gui.until(at_step(0), 120);
+    ASSERT_TRUE(at_step(0)(s)) << gui.log() << s.dump(2);
+    gui.command("lesson-step 1");
+    s = gui.until(at_step(1), 120);
+    ASSERT_TRUE(at_step(1)(s)) << gui.log() << s.dump(2);
+    EXPECT_EQ(s["main"]["kernel"], "reg2d_dbuf");
+    EXPECT_EQ(s["place"]["interval"], fresh["place"]["interval"]) << s.dump(2) << fresh.dump(2);
+    EXPECT_EQ(s["place"]["part"], fresh["place"]["part"]) << s.dump(2);
+    EXPECT_EQ(s["place"]["phase"], 2) << s.dump(2);
+    gui.command("lesson-step 2");
+    s = gui.until(at_step(2), 120);
+    ASSERT_TRUE(at_step(2)(s)) << gui.log() << s.dump(2);
+    const std::string said = s["message"];
+    EXPECT_NE(said.find("the lesson step's phase 99: group (0,0) has 4 phases; accepted: 0..3"), std::string::npos) << said;
+    EXPECT_EQ(s["place"]["interval"], 0) << s.dump(2);
+    gui.command("lesson-step 3");
+    s = gui.until(at_step(3), 120);
+    ASSERT_TRUE(at_step(3)(s)) << gui.log() << s.dump(2);
+    const std::string said2 = s["message"];
+    EXPECT_NE(said2.find("the lesson step's iteration 1000: phase 1 of 4, use of group (0,0) has iterations 0..7"), std::string::npos)
+        << said2;
+    EXPECT_TRUE(s["place"]["iteration"].is_null()) << s.dump(2);
+    gui.command("quit");
+}

@@ -161,7 +161,8 @@ TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
           "--kernel tiled --size 4 --tile 2 --phase 2 --frames 1",
           "--kernel tiled --size 4 --tile 2 --phase 0 --part store --frames 1",
           "--kernel tiled --size 4 --tile 2 --phase 0 --part use --iteration 2 --frames 1",
-          "--kernel tiled --size 4 --tile 2 --item 2,0 --frames 1"}) {
+          "--kernel tiled --size 4 --tile 2 --item 2,0 --frames 1",
+          "--kernel tiled --size 4 --tile 2 --item 0,0,5 --frames 1"}) {  // a Z outside (session 51: accepted)
         EXPECT_EQ(run(std::string(TILESCOPE_BIN) + " gui " + args + " 2>" + out), 2) << args;
         std::ifstream in(out);
         std::string line, extra;

@@ -1,8 +1,14 @@
 // The set-up panel's validation (ui/state/setup_form.h): every bad input becomes one message
 // for the panel, never an exception or a crash; good input implies the right NDRange.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "ui/state/setup_form.h"
+#include "ui/state/settings.h"
+#include "ui/shell/gui_options.h"
 
 using namespace tilescope;
 using namespace tilescope::ui;
@@ -165,4 +171,40 @@ TEST(SetupForm, LocalMemoryLineGivesBytesPerGroupAndTheDevicesCap) {
     EXPECT_NE(local_memory_line(t, &d).find("8,192 B"), std::string::npos);
     EXPECT_EQ(local_memory_line(t, &d).find("room for"), std::string::npos);
     EXPECT_EQ(local_memory_line(Trace{}, &d), "");  // no local memory: no line
+}
+
+// Session 51: settings.json may come from anyone (a copied home folder). A speed of -5 froze Play
+// and was saved again; a width of 1e30 was kept; reg2d at tile 3 stopped every start of
+// `tilescope gui`, naming no file. Each value is taken only when the window could have saved
+// it; a configuration that does not resolve falls back to the first lesson's.
+TEST(SettingsFile, ValuesTheWindowCouldNotHaveSavedFallBackOneByOne) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ts_settings_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "tilescope");
+    setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+    const auto load = [&](const std::string& text) {
+        std::ofstream(dir / "tilescope" / "settings.json") << text;
+        return ui::load_settings();
+    };
+    const ui::Settings d;
+    ui::Settings s = load(R"({"speed": -5, "sidebar_width": 1e30, "tile": 4294967300, "view": "<script>", "presenter": true})");
+    EXPECT_EQ(s.speed, d.speed);
+    EXPECT_EQ(s.sidebar_width, d.sidebar_width);
+    EXPECT_EQ(s.tile, d.tile);  // 2^32 + 4 is not read as 4
+    EXPECT_EQ(s.view, d.view);
+    EXPECT_TRUE(s.presenter);   // the good value beside them stays
+    s = load(R"({"speed": 2.5, "sidebar_width": 600, "tile": 16, "view": "heatmap", "device": "\u001b[31m"})");
+    EXPECT_EQ(s.speed, 2.5f);
+    EXPECT_EQ(s.sidebar_width, 600.f);
+    EXPECT_EQ(s.tile, 16);
+    EXPECT_EQ(s.view, "heatmap");
+    EXPECT_EQ(s.device, d.device);
+    // A rung at a tile it cannot take: the GUI starts, on the default set-up.
+    s = load(R"({"kernel": "reg2d", "size": "32", "tile": 3})");
+    ASSERT_EQ(s.kernel, "reg2d");
+    ui::GuiOptions g;
+    ASSERT_NO_THROW(g = ui::parse_gui_options({}, s));
+    ASSERT_TRUE(g.config.has_value());
+    EXPECT_EQ(g.config->kernel.name, "tiled");
+    EXPECT_EQ(g.config->tile, 8);
+    std::filesystem::remove_all(dir);
 }

@@ -4,6 +4,8 @@
 // benchmark's business (scripts/bench_first_picture.sh); here: that it happens before
 // the launch ends, and what the window shows meanwhile.
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <thread>
@@ -56,6 +58,11 @@ TEST(FirstPicture, GroupPhaseIsDrawnWhileTheLaunchGoesOn) {
     const fs::path dir = temp_dir("first");
     setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);  // no settings from earlier sessions
     const std::set<std::string> garbage_before = garbage_names();
+    // A stranger's imgui.ini that crashed ImGui's own reader on every start (a table of -2 columns).
+    const fs::path ini = dir / "config" / "tilescope" / "imgui.ini";
+    fs::create_directories(ini.parent_path());
+    const std::string planted = "[Table][0x00000001,-2]\n";
+    std::ofstream(ini) << planted;
     LiveGui gui(TILESCOPE_BIN, dir, " --kernel tiled --size 256 --tile 16 --window 1280x720 --timings");
     std::string log;
     const std::regex first(R"(timing: first picture: work-group 0,0 phase 0 drawn ([0-9.]+) s after start \((partial, the launch goes on|complete): ([0-9]+) of ([0-9]+) work-groups traced\))");
@@ -68,9 +75,12 @@ TEST(FirstPicture, GroupPhaseIsDrawnWhileTheLaunchGoesOn) {
     EXPECT_TRUE(gui.quit()) << "the window did not close while tracing:\n" << gui.log();
     EXPECT_EQ(gui.log().find("timing: complete trace"), std::string::npos)
         << "quit came after the trace ended; the test shows nothing about the first picture";
-    // Closing wrote ImGui's settings where they belong, and nothing into the working folder
-    // (a dangling settings path once wrote files of garbage names there).
-    EXPECT_TRUE(fs::exists(dir / "config" / "tilescope" / "imgui.ini"));
+    // Closing wrote the settings where they belong, and nothing into the working folder
+    // (a dangling settings path once wrote files of garbage names there); ImGui's imgui.ini is
+    // neither read nor written (its reader trusted the file: session 51).
+    EXPECT_TRUE(fs::exists(dir / "config" / "tilescope" / "settings.json"));
+    std::ifstream in(ini);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), planted) << "imgui.ini was written";
     EXPECT_EQ(garbage_names(), garbage_before) << "files of garbage names appeared in " << fs::current_path();
 }
 

@@ -163,9 +163,11 @@ ResolvedLaunch resolve(const LaunchConfig& config) {
         uint64_t work_items = 1;
         for (size_t d = 0; d < global.size(); ++d) {
             const int64_t g = eval_expr(global[d], vars, "--global"), l = eval_expr(local[d], vars, "--local");
-            if (g <= 0 || l <= 0)
+            if (g <= 0 || l <= 0)  // the expressions too: "global 0 and local 0" alone left reg2d at tile 3 unexplained
                 throw InputError("kernel '" + k.name + "': dimension " + std::to_string(d) + " has global " +
-                                 std::to_string(g) + " and local " + std::to_string(l) + "; both must be positive");
+                                 std::to_string(g) + " and local " + std::to_string(l) + " (global " + shown(global[d], 60) +
+                                 ", local " + shown(local[d], 60) + " at TS=" + std::to_string(config.tile) +
+                                 "); both must be positive" + (k.custom ? "" : "; accepted: a larger tile"));
             if (g % l != 0)
                 throw InputError("kernel '" + k.name + "': global size " + std::to_string(g) + " in dimension " +
                                  std::to_string(d) + " is not a multiple of the local size " + std::to_string(l) +

@@ -202,9 +202,12 @@ WorkItemStory story_of(const Context& cx, const WorkItemId& local) {
     const GroupTrace& g = cx.group;
     for (int d = 0; d < 3; ++d)
         if (local[d] >= g.size[d])
-            throw InputError("--item " + id_text(local, cx.trace.dims) + ": accepted: a local id X,Y with X < " +
-                             std::to_string(g.size[0]) + " and Y < " + std::to_string(g.size[1]) +
-                             " (the work-group is " + std::to_string(g.size[0]) + "x" + std::to_string(g.size[1]) + ")");
+            // Every component is named: a Z outside once read "--item 0,0: accepted: X < 8 and Y < 8".
+            throw InputError("--item " + id_text(local, local[2] ? 3 : cx.trace.dims) +
+                             ": accepted: a local id X,Y with X < " + std::to_string(g.size[0]) + " and Y < " +
+                             std::to_string(g.size[1]) + (g.size[2] > 1 ? " and Z < " + std::to_string(g.size[2]) : " (and Z 0)") +
+                             " (the work-group is " + std::to_string(g.size[0]) + "x" + std::to_string(g.size[1]) +
+                             (g.size[2] > 1 ? "x" + std::to_string(g.size[2]) : "") + ")");
     WorkItemStory s;
     s.group = g.group;
     s.local = local;

@@ -212,9 +212,11 @@ void draw_question(AppState& s, const LessonStep& step, bool strip) {
 void apply_step_options(AppState& s, const GuiOptions& o) {
     s.view = o.view.value_or(View::Emulation);
     s.cursor.group = o.group.value_or(GroupId{0, 0, 0});
-    s.cursor.interval = o.interval.value_or(0);
+    s.cursor.interval = 0;
+    s.cursor.iteration.reset();  // an earlier step's iteration is not this step's
     s.cursor.wanted.reset();
-    if (o.phase || o.part || o.iteration) s.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or(""), o.iteration};
+    if (o.phase || o.part || o.iteration || o.interval)
+        s.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or(""), o.iteration, o.interval};
     s.cursor.item = o.item;
     if (o.naming) s.naming = *o.naming;
     s.cursor.progress = 1.0;

@@ -1,7 +1,8 @@
 // The kernel source with barrier lines and the current interval's barrier marked.
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "core/kernel/source_edit.h"
 #include "ui/panels/source_view.h"
@@ -55,48 +56,67 @@ void SourceView::draw(AppState& s, ImVec2 size) {
     // long lines scroll sideways rather than being cut off (28 px text on a projector)
     ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(theme().mono);
-    std::istringstream in(src);
-    std::string text;
-    int line = 0;
+    // What each line is marked with, found once a frame, and only the lines in view drawn: a saved trace of
+    // 50,000 source lines and 200,000 diagnostics looked each line up in both lists every frame, and the
+    // view froze for minutes (session 51).
+    std::vector<std::string_view> lines;
+    for (size_t at = 0; at <= src.size();) {
+        const size_t end = std::min(src.find('\n', at), src.size());
+        if (end == src.size() && at == end) break;  // no empty line after a last newline
+        lines.push_back(std::string_view(src).substr(at, end - at));
+        at = end + 1;
+    }
+    enum : unsigned char { kTracedBarrier = 1, kDiagnosed = 2, kSourceBarrier = 4, kDropped = 8 };
+    std::vector<unsigned char> marks(lines.size() + 1, 0);
+    const auto mark = [&](int line, unsigned char m) {
+        if (line >= 1 && size_t(line) <= lines.size()) marks[size_t(line)] |= m;
+    };
+    if (t) {
+        for (int l : t->barrier_lines) mark(l, kTracedBarrier);
+        for (const Diagnostic& d : t->diagnostics) mark(d.line, kDiagnosed);
+    }
+    for (int l : source_barriers) mark(l, kSourceBarrier);
+    if (&base != &shown->kernel)
+        for (int l : s.dropped_barriers) mark(l, kDropped);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    while (std::getline(in, text)) {
-        ++line;
-        const bool barrier = t && std::find(t->barrier_lines.begin(), t->barrier_lines.end(), line) != t->barrier_lines.end();
-        bool diag = false;
-        if (t)
-            for (const Diagnostic& d : t->diagnostics) diag |= d.line == line;
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeightWithSpacing();
-        if (line == current_line) {
-            dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
-            if (scrolled_to_ != current_line) {  // keep the current barrier in view when it moves
-                ImGui::SetScrollHereY(0.5f);
-                scrolled_to_ = current_line;
+    const float h = ImGui::GetTextLineHeightWithSpacing();
+    if (current_line >= 1 && scrolled_to_ != current_line) {  // keep the current barrier in view when it moves
+        ImGui::SetScrollY(std::max(0.f, (current_line - 1) * h - (ImGui::GetWindowHeight() - h) * 0.5f));
+        scrolled_to_ = current_line;
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(int(lines.size()), h);
+    while (clipper.Step())
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const int line = i + 1;
+            const unsigned char m = marks[size_t(line)];
+            const bool barrier = m & kTracedBarrier;
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float w = ImGui::GetContentRegionAvail().x;
+            if (line == current_line) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 225, 120, 255));
+            else if (barrier) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(225, 235, 250, 255));
+            if (m & kDiagnosed) dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.race, 0, 0, 2.f);
+            char num[24];
+            std::snprintf(num, sizeof num, "%3d %s ", line, barrier ? (line == current_line ? ">>" : "||") : "  ");
+            ImGui::TextColored(ImColor(pal.faint_text), "%s", num);
+            ImGui::SameLine(0, 0);
+            // One draw call holds at most 65,536 vertices (16-bit indices, 4 per glyph): a line
+            // from a file is cut well before that (issue 23: a 17,000-character text aborted).
+            constexpr size_t kMaxShownLineChars = 2000;
+            const std::string_view text = lines[size_t(i)];
+            if (text.size() > kMaxShownLineChars) ImGui::TextUnformatted((std::string(text.substr(0, kMaxShownLineChars)) + " ...").c_str());
+            else ImGui::TextUnformatted(text.data(), text.data() + text.size());
+            if (m & kSourceBarrier) {
+                const bool dropped = m & kDropped;
+                if (dropped) dl->AddLine(ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + w, p.y + h * 0.5f), pal.race, 2.f);
+                ImGui::SameLine();
+                ImGui::PushID(line);
+                if (ImGui::SmallButton(dropped ? "restore barrier" : "remove barrier")) toggled = line;
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip(dropped ? "Put this barrier back and trace again" : "Trace again without this barrier: watch the race and the wrong cells of P");
+                ImGui::PopID();
             }
         }
-        else if (barrier) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(225, 235, 250, 255));
-        if (diag) dl->AddRect(p, ImVec2(p.x + w, p.y + h), pal.race, 0, 0, 2.f);
-        char num[16];
-        std::snprintf(num, sizeof num, "%3d %s ", line, barrier ? (line == current_line ? ">>" : "||") : "  ");
-        ImGui::TextColored(ImColor(pal.faint_text), "%s", num);
-        ImGui::SameLine(0, 0);
-        const bool dropped = &base != &shown->kernel &&
-                             std::find(s.dropped_barriers.begin(), s.dropped_barriers.end(), line) != s.dropped_barriers.end();
-        // One draw call holds at most 65,536 vertices (16-bit indices, 4 per glyph): a line
-        // from a file is cut well before that (issue 23: a 17,000-character text aborted).
-        constexpr size_t kMaxShownLineChars = 2000;
-        if (text.size() > kMaxShownLineChars) text = text.substr(0, kMaxShownLineChars) + " ...";
-        ImGui::TextUnformatted(text.c_str());
-        if (std::find(source_barriers.begin(), source_barriers.end(), line) != source_barriers.end()) {
-            if (dropped) dl->AddLine(ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + w, p.y + h * 0.5f), pal.race, 2.f);
-            ImGui::SameLine();
-            ImGui::PushID(line);
-            if (ImGui::SmallButton(dropped ? "restore barrier" : "remove barrier")) toggled = line;
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip(dropped ? "Put this barrier back and trace again" : "Trace again without this barrier: watch the race and the wrong cells of P");
-            ImGui::PopID();
-        }
-    }
     ImGui::PopFont();
     ImGui::EndChild();
     if (toggled) toggle_barrier(s, toggled);
@@ -119,11 +139,18 @@ void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
         ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");
         return;
     }
-    for (const Diagnostic& d : t->diagnostics) {
+    // The first ones, and how many more: the list is read, not scrolled through, and wrapped text of
+    // 200,000 entries a frame froze the view.
+    constexpr size_t kShownDiagnostics = 200;
+    for (size_t i = 0; i < t->diagnostics.size() && i < kShownDiagnostics; ++i) {
+        const Diagnostic& d = t->diagnostics[i];
         ImGui::TextColored(ImColor(pal.race), "[%s] line %d:", std::string(to_string(d.kind)).c_str(), d.line);
         ImGui::SameLine();
         text_wrapped_keeping_tuples(d.message + " (x" + std::to_string(d.count) + ")");  // "work-item (1,0,0)" whole
     }
+    if (t->diagnostics.size() > kShownDiagnostics)
+        ImGui::TextColored(ImColor(pal.faint_text), "... and %zu more diagnostics (the first %zu are listed here).",
+                           t->diagnostics.size() - kShownDiagnostics, kShownDiagnostics);
 }
 
 }  // namespace tilescope::ui

@@ -13,16 +13,59 @@ int cursor_interval_count(const AppState& s) {
     return s.main.trace ? interval_count(*s.main.trace, s.cursor.group) : 0;
 }
 
-bool resolve_wanted_phase(AppState& s) {
+bool resolve_wanted_phase(AppState& s, std::string* problem, const std::string& naming) {
     if (!s.cursor.wanted || !s.main.trace) return true;
+    // A trace in flight whose first snapshot has not come: the trace on show is the previous set-up's, and
+    // a lesson step's phase resolved against it landed on another part (session 51).
+    if (s.main.busy() && !s.main.partial_shown()) return true;
     const GroupTrace* g = s.main.trace->find_group(s.cursor.group);
     if (!g) return true;  // not traced yet (or without detail): wait
-    const PhasePlan plan = phase_plan(*g);
-    const int interval = plan.interval_of(s.cursor.wanted->phase, s.cursor.wanted->part);
-    if (interval < 0) return false;
-    if (s.main.trace->partial && plan.phases > 0 && s.cursor.wanted->phase >= plan.phases) return true;
+    const PhaseRequest& w = *s.cursor.wanted;
+    const bool partial = s.main.trace->partial;
+    const std::string group = "group (" + std::to_string(s.cursor.group[0]) + "," + std::to_string(s.cursor.group[1]) + ")";
+    const auto refuse = [&](const std::string& text) {
+        if (problem) *problem = text;
+        return false;
+    };
+    int interval = 0;
+    if (w.interval) {
+        const int n = interval_count(*s.main.trace, s.cursor.group);
+        if (*w.interval >= n) {
+            if (partial) return true;  // more may come
+            return refuse(naming + "interval " + std::to_string(*w.interval) + ": " + group + " has " + std::to_string(n) +
+                          " barrier intervals; accepted: 0.." + std::to_string(n - 1));
+        }
+        interval = *w.interval;
+    } else {
+        const PhasePlan plan = phase_plan(*g);
+        if (partial && plan.phases > 0 && w.phase >= plan.phases) return true;
+        interval = plan.interval_of(w.phase, w.part);
+        if (interval < 0) {
+            const std::string phase = std::to_string(w.phase);
+            if (plan.phases == 0)
+                return refuse(naming + "phase " + phase + ": " + group + " has no phases (its kernel passes no barrier); accepted: " +
+                              naming + "interval 0");
+            if (w.phase >= plan.phases)
+                return refuse(naming + "phase " + phase + ": " + group + " has " + std::to_string(plan.phases) +
+                              " phases; accepted: 0.." + std::to_string(plan.phases - 1));
+            std::string names;
+            for (const PhasePart& p : plan.parts_of(w.phase)) names += (names.empty() ? "" : ", ") + p.name;
+            return refuse(naming + "part " + w.part + ": phase " + phase + " of " + group + " has the parts " + names +
+                          "; accepted: one of those");
+        }
+    }
+    if (w.iteration) {
+        const int its = part_iterations(s, interval);
+        if (*w.iteration >= its) {
+            const std::string title = part_title(phase_plan(*g), interval, false);
+            return refuse(naming + "iteration " + std::to_string(*w.iteration) + ": " + title.substr(0, title.rfind(" (")) +
+                          " of " + group + " has " +
+                          (its ? "iterations 0.." + std::to_string(its - 1) : std::string("no iterations (it reads no local memory)")) +
+                          "; accepted: " + (its ? "0.." + std::to_string(its - 1) : std::string("none")));
+        }
+    }
     s.cursor.interval = interval;
-    s.cursor.iteration = s.cursor.wanted->iteration;
+    s.cursor.iteration = w.iteration;
     s.cursor.wanted.reset();
     return true;
 }

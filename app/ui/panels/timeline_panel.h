@@ -35,10 +35,11 @@ void step_part(AppState& state, int delta);
 int part_iterations(const AppState& state, int interval);
 // The selected group's parts (barrier intervals).
 int cursor_interval_count(const AppState& state);
-// A pending --phase / lesson phase becomes the cursor's interval once the selected group's
-// detail is in (call once per frame). Returns false when the group has no such phase or
-// part (the request stays, for scripted runs to report).
-bool resolve_wanted_phase(AppState& state);
+// A pending --phase / --interval / --iteration or a lesson step's becomes the cursor's place once
+// the selected group's detail of the set-up asked for is in (call once per frame). Returns false
+// when the group has no such place (the request stays), saying why in `problem`, each value named
+// `naming` + its name ("--phase 9: group (0,0) has 4 phases; accepted: 0..3").
+bool resolve_wanted_phase(AppState& state, std::string* problem = nullptr, const std::string& naming = "--");
 // The part on show in the slides' words: "phase 1 of 2, use"; "" without detail.
 std::string cursor_part_text(const AppState& state);
 // Space / arrows, when no text field has the keyboard.

@@ -60,13 +60,10 @@ std::string default_screenshot_path() {
 }  // namespace
 
 App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) : backend_(backend), settings_(settings) {
-    ImGuiIO& io = ImGui::GetIO();
-    if (o.scripted()) {
-        io.IniFilename = nullptr;
-    } else {
-        ini_path_ = config_dir() + "/imgui.ini";
-        io.IniFilename = ini_path_.c_str();
-    }
+    // No imgui.ini: every window is placed by the app (NoSavedSettings) and what persists is settings.json,
+    // read through the untrusted-file readers. ImGui's own reader trusted the file: a one-line [Table] section
+    // crashed every start, a FIFO there hung it, and its size had no bound (session 51).
+    ImGui::GetIO().IniFilename = nullptr;
     load_fonts(18.f);
 
     s_.worker = &worker_;
@@ -83,8 +80,8 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     if (o.view) s_.view = *o.view;
     s_.cursor.playing = o.play;
     if (o.group) s_.cursor.group = *o.group;
-    if (o.interval) s_.cursor.interval = *o.interval;
-    if (o.phase || o.part || o.iteration) s_.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or(""), o.iteration};
+    if (o.phase || o.part || o.iteration || o.interval)
+        s_.cursor.wanted = PhaseRequest{o.phase.value_or(0), o.part.value_or(""), o.iteration, o.interval};
     if (o.item) s_.cursor.item = o.item;
     if (o.naming) s_.naming = *o.naming;
     s_.hover_cell = o.hover;
@@ -156,7 +153,15 @@ void App::poll_jobs() {
 void App::obey_control_file() {
     if (!control_) return;
     for (const ControlCommand& c : control_->take()) {
-        if (c.kind == ControlCommand::Kind::Screenshot) control_screenshot_ = c.argument;
+        if (c.kind == ControlCommand::Kind::Screenshot) {
+            // One at a time: a screenshot waits for a frame, and the commands after it in the same file
+            // (a lesson step) would change what it shows. A second one replaces the first, said aloud.
+            if (control_screenshot_)
+                std::cerr << "tilescope gui: --control: screenshot '" << shown(*control_screenshot_) << "' not saved: '"
+                          << shown(c.argument) << "' came before it was; accepted: one screenshot a control file, the next "
+                          << "after `saved PATH`" << std::endl;
+            control_screenshot_ = c.argument;
+        }
         if (c.kind == ControlCommand::Kind::Quit) backend_.request_close();
         if (c.kind == ControlCommand::Kind::Measure) {
             try {
@@ -200,6 +205,7 @@ void App::write_state_report(const std::string& path) const {
     nlohmann::json j;
     const Performance& perf = s_.perf;
     j["view"] = view_name(s_.view);
+    j["message"] = s_.message;  // the status bar's notice
     // The launches on show: the first, and compare's second (lesson steps set both).
     for (const auto& [name, slot] : {std::pair<const char*, const TraceSlot*>{"main", &s_.main}, {"other", &s_.other}})
         if (slot->config) j[name] = {{"kernel", slot->config->kernel.name}, {"tile", slot->config->tile}, {"size", slot->config->size.label()}};
@@ -288,7 +294,14 @@ void App::frame(double now) {
     poll_jobs();
     obey_control_file();
     handle_keys();
-    resolve_wanted_phase(s_);
+    if (std::string problem; !resolve_wanted_phase(s_, &problem, s_.lesson.lesson ? "the lesson step's " : "--") && !s_.scripted) {
+        // A place the trace does not have (a lesson's phase 99): said, and the group's first part shown (a
+        // scripted run reports it and exits 2 once the data is in).
+        s_.message = problem + "; showing the first part";
+        s_.cursor.wanted.reset();
+        s_.cursor.interval = 0;
+        s_.cursor.iteration.reset();
+    }
     if (last_frame_ >= 0) advance_cursor(s_, now - last_frame_);
     last_frame_ = now;
     // A class's room follows the lesson's step, the window's place and Reveal (issue 34);
@@ -674,7 +687,6 @@ void App::save_settings_on_exit() {
     settings_.device = s_.device_sel;
     settings_.sidebar_width = s_.sidebar_width;
     save_settings(settings_);
-    ImGui::SaveIniSettingsToDisk(ImGui::GetIO().IniFilename);
 }
 
 }  // namespace tilescope::ui

@@ -89,7 +89,6 @@ private:
     bool panels_hidden_ = false;
     int folded_for_ = -1;      // presenter state the side panel's sections were last folded for
     double last_frame_ = -1;
-    std::string ini_path_;
     AfterRender after_render_;
     std::optional<ControlFile> control_;  // --control FILE
     std::optional<std::string> control_screenshot_;

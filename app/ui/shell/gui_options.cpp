@@ -272,7 +272,9 @@ LaunchConfig last_session_config(const Settings& last) {
     try {  // the last session's configuration; a stale one is not an error
         args::Options o("gui", valued_options(), {});
         o.parse({"--kernel", last.kernel, "--size", last.size, "--tile", std::to_string(last.tile)});
-        return args::configs_from(o, "tiled", "32", false).at(0);
+        LaunchConfig c = args::configs_from(o, "tiled", "32", false).at(0);
+        resolve(c);  // a tile the rung cannot take (reg2d at 3) stopped every start, naming no file
+        return c;
     } catch (const std::exception&) {
         return LaunchConfig{*find_rung("tiled"), parse_size("32"), 8};
     }

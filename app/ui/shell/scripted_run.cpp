@@ -110,43 +110,10 @@ bool ScriptedRun::data_arrived(App& app) {
         return false;
     }
     const std::string group = "group (" + std::to_string(s.cursor.group[0]) + "," + std::to_string(s.cursor.group[1]) + ")";
-    if (o_.interval && s.main.trace) {
-        const int n = interval_count(*s.main.trace, s.cursor.group);
-        if (*o_.interval >= n) {
-            std::cerr << "tilescope gui: --interval " << *o_.interval << ": " << group << " has " << n
-                      << " barrier intervals; accepted: 0.." << n - 1 << "\n";
-            status_ = 2;
-            return false;
-        }
-    }
-    if ((o_.phase || o_.part || o_.iteration) && s.main.trace && !resolve_wanted_phase(s)) {
-        const PhasePlan plan = phase_plan(*s.main.trace, s.cursor.group);
-        const int phase = o_.phase.value_or(0);
-        if (plan.phases == 0)
-            std::cerr << "tilescope gui: --phase " << phase << ": " << group
-                      << " has no phases (its kernel passes no barrier); accepted: --interval 0\n";
-        else if (phase >= plan.phases)
-            std::cerr << "tilescope gui: --phase " << phase << ": " << group << " has " << plan.phases
-                      << " phases; accepted: 0.." << plan.phases - 1 << "\n";
-        else {
-            std::string names;
-            for (const PhasePart& p : plan.parts_of(phase)) names += (names.empty() ? "" : ", ") + p.name;
-            std::cerr << "tilescope gui: --part " << o_.part.value_or("") << ": phase " << phase << " of " << group
-                      << " has the parts " << names << "; accepted: one of those\n";
-        }
+    if (std::string problem; s.main.trace && !resolve_wanted_phase(s, &problem)) {  // --interval, --phase, --part, --iteration
+        std::cerr << "tilescope gui: " << problem << "\n";
         status_ = 2;
         return false;
-    }
-    if (o_.iteration && s.main.trace && !s.cursor.wanted) {
-        const int its = part_iterations(s, s.cursor.interval);
-        if (*o_.iteration >= its) {
-            const std::string part = cursor_part_text(s).substr(0, cursor_part_text(s).find(", iteration"));  // the part, not the refused iteration
-            std::cerr << "tilescope gui: --iteration " << *o_.iteration << ": " << part << " of " << group << " has "
-                      << (its ? "iterations 0.." + std::to_string(its - 1) : std::string("no iterations (it reads no local memory)"))
-                      << "; accepted: " << (its ? "0.." + std::to_string(its - 1) : std::string("none")) << "\n";
-            status_ = 2;
-            return false;
-        }
     }
     // --hover ROW,COL names a cell of P: outside it is bad input, not a picture drawn wrong
     if (o_.hover && s.main.trace)
@@ -159,9 +126,13 @@ bool ScriptedRun::data_arrived(App& app) {
         }
     if (o_.item && s.main.trace)
         if (const GroupTrace* g = s.main.trace->find_group(s.cursor.group);
-            g && ((*o_.item)[0] >= std::max<uint32_t>(1, g->size[0]) || (*o_.item)[1] >= std::max<uint32_t>(1, g->size[1]))) {
-            std::cerr << "tilescope gui: --item " << (*o_.item)[0] << "," << (*o_.item)[1] << ": " << group << " has work-items 0.."
-                      << g->size[0] - 1 << ", 0.." << std::max<uint32_t>(1, g->size[1]) - 1 << "; accepted: X,Y within those\n";
+            g && ((*o_.item)[0] >= std::max<uint32_t>(1, g->size[0]) || (*o_.item)[1] >= std::max<uint32_t>(1, g->size[1]) ||
+                  (*o_.item)[2] >= std::max<uint32_t>(1, g->size[2]))) {  // Z too: a scene's [0,0,5] passed
+            std::cerr << "tilescope gui: --item " << (*o_.item)[0] << "," << (*o_.item)[1]
+                      << ((*o_.item)[2] ? "," + std::to_string((*o_.item)[2]) : std::string()) << ": " << group
+                      << " has work-items 0.." << g->size[0] - 1 << ", 0.." << std::max<uint32_t>(1, g->size[1]) - 1
+                      << (g->size[2] > 1 ? ", 0.." + std::to_string(g->size[2] - 1) : std::string())
+                      << "; accepted: an id within those\n";
             status_ = 2;
             return false;
         }

@@ -73,6 +73,7 @@ struct PhaseRequest {
     int phase = 0;
     std::string part;  // "" = the phase's first part
     std::optional<int> iteration;  // in a use part
+    std::optional<int> interval;   // instead of phase and part: the raw barrier interval
 };
 
 // The shared cursor: which group, which part (barrier interval; its phase and name come

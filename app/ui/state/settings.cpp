@@ -1,5 +1,7 @@
 #include "ui/state/settings.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,7 +12,9 @@
 #include "core/base/environment.h"
 #include "core/base/atomic_file.h"
 #include "core/base/errors.h"
+#include "core/base/json_numbers.h"
 #include "core/base/untrusted_file.h"
+#include "core/teach/scene_values.h"
 
 namespace tilescope::ui {
 
@@ -49,14 +53,34 @@ Settings load_settings() {
         const std::string text = read_untrusted_file_or_empty(config_dir() + "/settings.json", 1u << 20, "settings");
         if (text.empty() || json_depth(text, 16) > 16) return s;
         const nlohmann::json j = nlohmann::json::parse(text);
-        s.presenter = j.value("presenter", s.presenter);
-        s.speed = j.value("speed", s.speed);
-        s.view = j.value("view", s.view);
-        s.kernel = j.value("kernel", s.kernel);
-        s.size = j.value("size", s.size);
-        s.tile = j.value("tile", s.tile);
-        s.device = j.value("device", s.device);
-        s.sidebar_width = j.value("sidebar_width", s.sidebar_width);
+        if (!j.is_object()) return s;
+        // A settings file may come from anyone (a copied home folder): each value is taken only when it is
+        // one the window could have saved, else its default stays. A speed of -5 froze Play; a width of
+        // 1e30 was kept and saved again (session 51). The kernel, size and tile are checked when resolved
+        // (last_session_config).
+        const auto take = [&](const char* key, auto& field, auto accepted) {
+            const auto it = j.find(key);
+            if (it == j.end()) return;
+            try {
+                auto v = it->template get<std::decay_t<decltype(field)>>();
+                if (accepted(v)) field = std::move(v);
+            } catch (const std::exception&) {
+            }
+        };
+        const auto finite_in = [](double lo, double hi) { return [=](float v) { return std::isfinite(v) && v >= lo && v <= hi; }; };
+        take("presenter", s.presenter, [](bool) { return true; });
+        take("speed", s.speed, finite_in(0.1, 8.0));  // the speed slider's range
+        take("sidebar_width", s.sidebar_width, finite_in(250.0, 4000.0));
+        take("view", s.view, [](const std::string& v) {
+            return std::find(kSceneViews.begin(), kSceneViews.end(), v) != kSceneViews.end();
+        });
+        take("kernel", s.kernel, [](const std::string& v) { return v.size() <= 64; });
+        take("size", s.size, [](const std::string& v) { return v.size() <= 64; });
+        if (const auto it = j.find("tile"); it != j.end()) try {
+                s.tile = int(whole_number(*it, 1, 65536, "the tile"));
+            } catch (const InputError&) {
+            }
+        take("device", s.device, [](const std::string& v) { return scene_device_problem(v).empty(); });
     } catch (...) {
         return Settings{};
     }

@@ -1,7 +1,7 @@
 #pragma once
 // What persists between runs: $XDG_CONFIG_HOME/tilescope/settings.json (or
-// ~/.config/tilescope), beside ImGui's own imgui.ini. Scripted runs neither read nor
-// write it, so screenshots do not depend on who ran the GUI before.
+// ~/.config/tilescope); ImGui keeps no imgui.ini (App's constructor says why). Scripted runs neither
+// read nor write it, so screenshots do not depend on who ran the GUI before.
 #include <string>
 
 namespace tilescope::ui {
