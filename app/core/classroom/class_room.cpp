@@ -221,6 +221,7 @@ std::string ClassRoom::tally_csv() const {
         for (const char c : s) {
             if (c == '"') q += "\"\"";
             else if (c == '\n' || c == '\r') q += ' ';
+            else if ((unsigned char)c < 0x20 || c == 0x7f) q += ' ';  // no escape codes to the instructor's terminal
             else q.push_back(c);
         }
         return q + "\"";
