@@ -198,7 +198,8 @@ struct Runner::Impl {
     // of a destination per work-item, 32-bit indices) where every destination's rows are whole float4s and the
     // work-items fit in 31 bits, else pad_copy2 for two and pad_copy for one (one work-item per element). A
     // single copy (B's alone: N not a multiple of 4, K one) takes pad_copy2_x4 too, its second copy empty:
-    // 1.3-1.8 % faster on the H200 where B is large (docs/benchmarks.md, session 51).
+    // 1.4-1.6 % faster on the H200 where B is large (docs/benchmarks.md, session 51). Only A and B are ever
+    // copied in (the padded rungs have two inputs): a third would need the loop of single copies back.
     void enqueue_copies_in(Padding& pad, const std::vector<const Padding::Copy*>& in,
                            const std::map<std::string, cl::Buffer>& buffers, const std::vector<cl::Event>* wait,
                            cl::Event* ev) {
