@@ -117,6 +117,25 @@ TEST(ClassRoom, TheTallyCountsGuessesAndTheCsvNamesNoOne) {
     for (const auto& tok : tokens) EXPECT_EQ(csv.find(tok), std::string::npos);
 }
 
+// The lesson is a stranger's file, and its question text reaches the instructor's terminal
+// (`t`) and a spreadsheet (--tally): no control character (C0, DEL, C1 in UTF-8) and no cell
+// that a spreadsheet would run as a formula; other text and negative numbers are kept.
+TEST(ClassRoom, TheCsvCarriesNoEscapeCodeAndNoFormula) {
+    auto page = lesson();
+    auto& q = page["lesson_steps"][1]["question"];
+    q["text"] = "=HYPERLINK(\"http://x\",\"click\")\x1b[2J\xc2\x9b" "2J caf\xc3\xa9\xc2\xa0ok";
+    q["answer"]["value"] = "-3";
+    page["lesson_steps"][2]["question"] = {{"text", " @SUM(A1)"}, {"answer", {{"value", "-3+cmd|' /C calc'!A0"}}}};
+    page["lesson_steps"][2]["trace"] = 0;
+    ClassRoom room(page, {}, "CODE");
+    const std::string csv = room.tally_csv();
+    for (const char c : csv) EXPECT_TRUE(c == '\n' || (unsigned char)c >= 0x20) << int(c);
+    EXPECT_EQ(csv.find("\xc2\x9b"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("2,\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("caf\xc3\xa9\xc2\xa0ok\",,0,\"-3\"\n"), std::string::npos) << csv;  // a number stays one
+    EXPECT_NE(csv.find("3,\"' @SUM(A1)\",,0,\"'-3+cmd|' /C calc'!A0\"\n"), std::string::npos) << csv;
+}
+
 TEST(ClassRoom, AStudentIsRateLimitedAndRecovers) {
     Limits l;
     l.client_rate = 10;

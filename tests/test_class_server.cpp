@@ -14,7 +14,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include <httplib.h>
@@ -175,6 +177,17 @@ TEST_F(Class, HugeAndMalformedRequestsAreRefusedWithoutReadingThem) {
     std::string many = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
     for (int i = 0; i < 200; ++i) many += "X-H" + std::to_string(i) + ": v\r\n";
     EXPECT_EQ(status_of(raw_exchange(port, many + "\r\n")), 431);
+    // A chunked body, or one with no length: httplib reads it whole into memory, whatever
+    // max_body says. Refused on its head, before a byte of it is read, and the connection closed.
+    start = Clock::now();
+    r = raw_exchange(port, "POST /api/join HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\n" +
+                               std::string(200000, 'a'), 5000ms);
+    EXPECT_EQ(status_of(r), 411) << r.substr(0, 80);
+    EXPECT_NE(r.find("Content-Length"), std::string::npos) << r.substr(0, 200);
+    for (const char* method : {"POST /api/answer", "DELETE /", "PATCH /api/join"}) {
+        r = raw_exchange(port, std::string(method) + " HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(100000, '{'), 5000ms);
+        EXPECT_EQ(status_of(r), 411) << method << ": " << r.substr(0, 80);
+    }
     // The server still serves.
     httplib::Client c("127.0.0.1", port);
     EXPECT_EQ(c.Get("/")->status, 200);
@@ -265,6 +278,159 @@ TEST_F(Class, AJoinedStudentFollowsWithinASecondThroughAFloodOfConnections) {
     }
     EXPECT_GT(closed, fds.size() * 9 / 10) << "idle connections still open after 5 s";
     for (const int fd : fds) ::close(fd);
+}
+
+// Connections that send a request's head a byte at a time, each byte well inside the read
+// timeout (the slowloris attack): `open()` says which the server has not closed yet.
+struct Tricklers {
+    std::vector<int> fds;
+    std::vector<char> closed;
+    std::mutex m;
+    std::atomic<bool> done{false};
+    std::thread thread;
+    Tricklers(int port, int n) {
+        for (int i = 0; i < n; ++i) {
+            const int fd = connect_to(port);
+            if (fd < 0) continue;
+            ::send(fd, "GET / HTTP/1.1\r\n", 16, MSG_NOSIGNAL);
+            fds.push_back(fd);
+            std::this_thread::sleep_for(5ms);  // opened in order: the first is the oldest
+        }
+        closed.assign(fds.size(), 0);
+        thread = std::thread([this] {
+            while (!done) {
+                for (size_t i = 0; i < fds.size(); ++i) {
+                    std::lock_guard<std::mutex> lock(m);
+                    if (closed[i]) continue;
+                    char b;
+                    const ssize_t r = ::recv(fds[i], &b, 1, MSG_DONTWAIT);
+                    if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || ::send(fds[i], "X", 1, MSG_NOSIGNAL) <= 0)
+                        closed[i] = 1;
+                }
+                std::this_thread::sleep_for(300ms);  // a byte every 0.3 s: each read well inside 2 s
+            }
+        });
+    }
+    std::vector<size_t> open() {
+        std::lock_guard<std::mutex> lock(m);
+        std::vector<size_t> o;
+        for (size_t i = 0; i < fds.size(); ++i)
+            if (!closed[i]) o.push_back(i);
+        return o;
+    }
+    ~Tricklers() {
+        done = true;
+        thread.join();
+        for (const int fd : fds) ::close(fd);
+    }
+};
+
+// A request may take request_deadline_ms in all, whatever each read does (before: a header byte
+// every 0.3 s held a thread for ever); a long poll's wait, longer than that, is not cut; and
+// stopping the class waits for no such connection (before: stop joined each of them).
+TEST(ClassSlowClients, ARequestHasADeadlineALongPollIsNotCutAndStopWaitsForNoOne) {
+    classroom::ClassRoom room(lesson(), {}, "CODE42");
+    net::ServerOptions o;
+    o.port = 0;
+    o.request_deadline_ms = 1500;
+    o.long_poll_ms = 3000;
+    net::ClassServer server(room, o);
+    std::string error;
+    ASSERT_TRUE(server.start(error)) << error;
+    httplib::Client c("127.0.0.1", server.port());
+    c.set_read_timeout(10, 0);
+    const auto j = c.Post("/api/join", R"({"code":"CODE42"})", "application/json");
+    ASSERT_TRUE(j && j->status == 200);
+    const httplib::Headers h{{"X-Token", nlohmann::json::parse(j->body)["token"].get<std::string>()}};
+    const uint64_t seq = nlohmann::json::parse(c.Get("/api/state", h)->body)["seq"].get<uint64_t>();
+    {
+        Tricklers slow(server.port(), 20);
+        ASSERT_EQ(slow.fds.size(), 20u);
+        const auto start = Clock::now();
+        const auto poll = c.Get("/api/state?since=" + std::to_string(seq), h);  // nothing changes: 3 s
+        ASSERT_TRUE(poll);
+        EXPECT_EQ(poll->status, 200);
+        EXPECT_GE(Clock::now() - start, 2900ms);
+        while (!slow.open().empty() && Clock::now() - start < 6s) std::this_thread::sleep_for(50ms);
+        EXPECT_TRUE(slow.open().empty()) << slow.open().size() << " of 20 still open after 6 s";
+        EXPECT_GE(Clock::now() - start, 1400ms);  // not before their deadline
+    }
+    Tricklers slow(server.port(), 20);
+    std::this_thread::sleep_for(500ms);
+    ASSERT_EQ(slow.open().size(), 20u);
+    const auto start = Clock::now();
+    server.stop();
+    EXPECT_LT(Clock::now() - start, 1s);
+}
+
+// The deadline does not cut a reply that is still going: a page's data is megabytes, and a room
+// shares its Wi-Fi. A reply is given its size at reply_rate more (here 16 MB read at under 8 MB/s,
+// past a 0.3 s deadline: more than the 4 MB a socket may buffer, so the server's write waits).
+TEST(ClassSlowClients, ALargeReplyReadSlowlyIsNotCut) {
+    auto page = lesson();
+    page["traces"][0]["blob"] = std::string(16 << 20, 'x');
+    classroom::ClassRoom room(page, {}, "CODE42");
+    net::ServerOptions o;
+    o.port = 0;
+    o.request_deadline_ms = 300;
+    o.watch_period_ms = 100;
+    o.reply_rate = 2 << 20;  // 8 s more for 16 MB
+    net::ClassServer server(room, o);
+    std::string error;
+    ASSERT_TRUE(server.start(error)) << error;
+    httplib::Client c("127.0.0.1", server.port());
+    const auto j = c.Post("/api/join", R"({"code":"CODE42"})", "application/json");
+    ASSERT_TRUE(j && j->status == 200);
+    const std::string token = nlohmann::json::parse(j->body)["token"].get<std::string>();
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int small = 8192;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);  // before connect: a small window
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(uint16_t(server.port()));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    const std::string ask = "GET /api/data HTTP/1.1\r\nHost: x\r\nX-Token: " + token + "\r\nConnection: close\r\n\r\n";
+    ASSERT_EQ(::send(fd, ask.data(), ask.size(), MSG_NOSIGNAL), ssize_t(ask.size()));
+    const auto start = Clock::now();
+    size_t got = 0;
+    std::string head;
+    char buf[8192];
+    for (;;) {
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        if (got == 0) head.assign(buf, size_t(n));
+        got += size_t(n);
+        std::this_thread::sleep_for(1ms);  // at most 8 MB/s
+    }
+    ::close(fd);
+    EXPECT_EQ(status_of(head), 200) << head.substr(0, 40);
+    EXPECT_GT(got, size_t(16 << 20));
+    EXPECT_GT(Clock::now() - start, 1s);  // it did outlast the deadline
+}
+
+// One address may hold only so many connections busy on a request (four for each token it may
+// hold): past it the oldest are shut down, and a new request from there is still served.
+TEST(ClassSlowClients, OneAddressHoldsAFewBusyConnectionsAtMost) {
+    classroom::Limits l;
+    l.tokens_per_address = 2;     // 8 busy connections
+    l.loopback_uncapped = false;  // the test's clients are all on loopback
+    classroom::ClassRoom room(lesson(), l, "CODE42");
+    net::ServerOptions o;
+    o.port = 0;
+    net::ClassServer server(room, o);
+    std::string error;
+    ASSERT_TRUE(server.start(error)) << error;
+    Tricklers slow(server.port(), 20);
+    const auto start = Clock::now();
+    while (slow.open().size() > 8 && Clock::now() - start < 4s) std::this_thread::sleep_for(50ms);
+    const std::vector<size_t> open = slow.open();
+    ASSERT_EQ(open.size(), 8u);
+    EXPECT_EQ(open.back(), 19u);  // the newest is left
+    httplib::Client c("127.0.0.1", server.port());
+    const auto r = c.Get("/");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
 }
 
 TEST(ClassPerAddress, OneAddressGetsAtMostItsShareOfTokens) {

@@ -1,15 +1,20 @@
 #include "net/class_server.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <ifaddrs.h>
+#include <netdb.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -95,6 +100,200 @@ private:
     bool stop_ = false;
 };
 
+// httplib 0.11 bounds each read of a request (read_timeout_s) and each write, never a whole
+// request: a client sending one header byte a second held its thread for ever, 1,300 such
+// connections locked the students out, and stop() joined every one of them (20 made `q` wait
+// 90 s; session 51). The watch looks at the class's connections (this process's sockets whose
+// local port is the class's) once a second (watch_period_ms) and shuts down
+//   - a connection that has spent more than `deadline` on one request (reading it, its body,
+//     and writing its reply, which is given its size at `reply_rate` more: the lesson's data is
+//     3 MB, and a room shares its Wi-Fi; a long poll's wait for a change does not count);
+//   - past `per_address` connections of one address busy on a request, the oldest ones
+//     (this machine is not capped when the room's limits say so);
+//   - once the class stops, every connection, so that stop() waits for no client.
+// Shutting a socket down makes its thread's read or write return; httplib then closes it.
+class ConnectionWatch {
+public:
+    using Clock = std::chrono::steady_clock;
+    struct Settings {
+        int port = 0;
+        Clock::duration deadline = std::chrono::seconds(20);
+        size_t per_address = 32;
+        bool loopback_uncapped = true;
+        double reply_rate = 16 * 1024;  // bytes a second
+        std::chrono::milliseconds period{1000};  // between two looks
+    };
+
+    void start(Settings settings) {
+        settings_ = settings;
+        thread_ = std::thread([this] { run(); });
+    }
+    // A long poll's wait: the connection is not busy meanwhile.
+    void waiting(const httplib::Request& req, bool on) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Peer& p = peers_[peer_of(req)];
+        p.waiting += on ? 1 : -1;
+        if (!on) p.since = Clock::now();
+    }
+    // A reply of `bytes` is about to be written: it has that many bytes at reply_rate more.
+    void replying(const httplib::Request& req, size_t bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        peers_[peer_of(req)].grace = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(double(bytes) / settings_.reply_rate));
+    }
+    // A reply is written: the connection's next request starts its clock now.
+    void answered(const httplib::Request& req) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Peer& p = peers_[peer_of(req)];
+        p.since = Clock::now();
+        p.grace = {};
+    }
+    // The connection is shut down at the next look, whatever it does meanwhile.
+    void close(const httplib::Request& req) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Peer& p = peers_[peer_of(req)];
+        p.closing = true;
+        p.since = Clock::now();  // kept until a look has seen it
+    }
+    // From now on every connection is shut down (checked every 20 ms) until finish().
+    void drop_all() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            dropping_all_ = true;
+        }
+        cv_.notify_all();
+    }
+    void finish() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            finished_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+    ~ConnectionWatch() { finish(); }
+
+private:
+    struct Peer {
+        bool closing = false;
+        int waiting = 0;
+        Clock::time_point since{};
+        Clock::duration grace{};  // the reply being written: its size at reply_rate
+    };
+    struct Connection {
+        int fd;
+        ino_t inode;
+        std::string address;  // the client's address
+        std::string peer;     // address:port, as httplib names the request's remote end
+    };
+    static std::string peer_of(const httplib::Request& req) { return req.remote_addr + ":" + std::to_string(req.remote_port); }
+
+    static bool numeric(const sockaddr_storage& a, socklen_t len, std::string& host, int& port) {
+        char h[NI_MAXHOST], s[NI_MAXSERV];
+        if (::getnameinfo(reinterpret_cast<const sockaddr*>(&a), len, h, sizeof h, s, sizeof s, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+            return false;
+        host = h;
+        port = std::atoi(s);
+        return true;
+    }
+
+    // The class's connections now: sockets connected to a peer whose local port is the class's.
+    std::vector<Connection> connections() const {
+        std::vector<Connection> out;
+        DIR* dir = ::opendir("/proc/self/fd");
+        if (!dir) return out;
+        const int own = ::dirfd(dir);
+        while (const dirent* e = ::readdir(dir)) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+            const int fd = std::atoi(e->d_name);
+            struct stat st {};
+            if (fd == own || ::fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+            sockaddr_storage local{}, remote{};
+            socklen_t llen = sizeof local, rlen = sizeof remote;
+            if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &llen) != 0) continue;
+            const int lport = local.ss_family == AF_INET    ? ntohs(reinterpret_cast<const sockaddr_in&>(local).sin_port)
+                              : local.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6&>(local).sin6_port)
+                                                            : -1;
+            if (lport != settings_.port) continue;
+            std::string address;
+            int rport = 0;
+            // The listening socket has no peer.
+            if (::getpeername(fd, reinterpret_cast<sockaddr*>(&remote), &rlen) != 0 || !numeric(remote, rlen, address, rport)) continue;
+            out.push_back({fd, st.st_ino, address, address + ":" + std::to_string(rport)});
+        }
+        ::closedir(dir);
+        return out;
+    }
+
+    void run() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!finished_) {
+            cv_.wait_for(lock, dropping_all_ ? std::chrono::milliseconds(20) : settings_.period);
+            if (finished_) break;
+            const Clock::time_point scanned = Clock::now();
+            lock.unlock();
+            const std::vector<Connection> now_open = connections();
+            lock.lock();
+            for (const Connection& c : choose(now_open, scanned)) {
+                struct stat st {};
+                // The same socket still (not a number closed and reused meanwhile).
+                if (::fstat(c.fd, &st) == 0 && st.st_ino == c.inode) ::shutdown(c.fd, SHUT_RDWR);
+            }
+        }
+    }
+
+    // Which connections to shut down; forgets the ones that have closed (a peer heard of since
+    // the scan began, or in a wait, is kept). Under the lock.
+    std::vector<Connection> choose(const std::vector<Connection>& open, Clock::time_point scanned) {
+        const Clock::time_point now = Clock::now();
+        if (dropping_all_) return open;
+        std::map<ino_t, Clock::time_point> seen;
+        std::map<std::string, bool> listed;
+        for (const Connection& c : open) listed[c.peer] = true;
+        for (auto p = peers_.begin(); p != peers_.end();) {
+            if (!listed.count(p->first) && p->second.waiting <= 0 && p->second.since < scanned) p = peers_.erase(p);
+            else ++p;
+        }
+        std::map<std::string, std::vector<std::pair<Clock::time_point, const Connection*>>> busy_of;
+        std::vector<Connection> drop;
+        for (const Connection& c : open) {
+            const auto first = first_seen_.find(c.inode);
+            Clock::time_point since = seen[c.inode] = first == first_seen_.end() ? now : first->second;
+            Clock::duration grace{};
+            const auto p = peers_.find(c.peer);
+            if (p != peers_.end()) {
+                if (p->second.closing) {
+                    drop.push_back(c);
+                    continue;
+                }
+                if (p->second.waiting > 0) continue;
+                since = std::max(since, p->second.since);
+                grace = p->second.grace;
+            }
+            if (now - since > settings_.deadline + grace) drop.push_back(c);
+            else if (!(settings_.loopback_uncapped && classroom::is_loopback(c.address))) busy_of[c.address].push_back({since, &c});
+        }
+        for (auto& [address, busy] : busy_of) {
+            if (busy.size() <= settings_.per_address) continue;
+            // The oldest first; seen in the same look, the earlier socket (a smaller inode) first.
+            std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first < b.first : a.second->inode < b.second->inode;
+            });
+            for (size_t i = 0; i < busy.size() - settings_.per_address; ++i) drop.push_back(*busy[i].second);
+        }
+        first_seen_.swap(seen);
+        return drop;
+    }
+
+    Settings settings_;
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::map<ino_t, Clock::time_point> first_seen_;  // a connection's first sight: its first request's start
+    std::map<std::string, Peer> peers_;              // by address:port, while the connection is open
+    bool dropping_all_ = false;
+    bool finished_ = false;
+};
+
 }  // namespace
 
 struct ClassServer::Impl {
@@ -102,6 +301,7 @@ struct ClassServer::Impl {
     std::thread thread;
     int listen_fd = -1;
     std::string shell;
+    ConnectionWatch watch;
 };
 
 ClassServer::ClassServer(classroom::ClassRoom& room, ServerOptions options)
@@ -142,9 +342,20 @@ bool ClassServer::start(std::string& error) {
         {"Cache-Control", "no-store"},
     });
     const size_t max_headers = options_.max_headers;
-    svr.set_pre_routing_handler([max_headers](const httplib::Request& req, httplib::Response& res) {
+    ConnectionWatch& watch = s.watch;
+    svr.set_pre_routing_handler([max_headers, &watch](const httplib::Request& req, httplib::Response& res) {
         if (req.headers.size() > max_headers) {
             reply(res, 431, {{"error", "too many headers"}});
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        // The body bound (max_body) holds only for a body whose length is announced: httplib 0.11 reads
+        // a chunked one, or one sent until the connection closes, whole into memory. No page sends
+        // either; refused before a byte of the body is read, and the connection is closed (what
+        // follows on it is that body).
+        const bool body_expected = req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS";  // httplib reads one for the rest
+        if (req.has_header("Transfer-Encoding") || (body_expected && !req.has_header("Content-Length"))) {
+            watch.close(req);
+            reply(res, 411, {{"error", "a request's body needs a Content-Length (no chunked bodies)"}});
             return httplib::Server::HandlerResponse::Handled;
         }
         // No page needs a byte range, and the library builds a reply of every range asked for, overlaps and
@@ -155,6 +366,8 @@ bool ClassServer::start(std::string& error) {
         const_cast<httplib::Request&>(req).ranges.clear();
         return httplib::Server::HandlerResponse::Unhandled;
     });
+    svr.set_post_routing_handler([&watch](const httplib::Request& req, httplib::Response& res) { watch.replying(req, res.body.size()); });
+    svr.set_logger([&watch](const httplib::Request& req, const httplib::Response&) { watch.answered(req); });
     svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
         if (res.body.empty()) reply(res, res.status, {{"error", res.status == 404 ? "no such page" : "bad request"}});
     });
@@ -182,7 +395,7 @@ bool ClassServer::start(std::string& error) {
         res.set_content(room.student_data(), "application/json");
     });
     const int long_poll_ms = options_.long_poll_ms;
-    svr.Get("/api/state", [&room, long_poll_ms](const httplib::Request& req, httplib::Response& res) {
+    svr.Get("/api/state", [&room, &watch, long_poll_ms](const httplib::Request& req, httplib::Response& res) {
         const std::string token = req.get_header_value("X-Token");
         if (const Status st = room.admit(token); st != Status::ok) return refuse(res, st);
         uint64_t since = 0;
@@ -192,7 +405,11 @@ bool ClassServer::start(std::string& error) {
                 return reply(res, 400, {{"error", "since: a whole number"}});
             since = std::stoull(v);
         }
-        if (since) room.wait_change(since, std::chrono::milliseconds(long_poll_ms));
+        if (since) {
+            watch.waiting(req, true);
+            room.wait_change(since, std::chrono::milliseconds(long_poll_ms));
+            watch.waiting(req, false);
+        }
         reply(res, 200, room.state_for(token));
     });
     svr.Post("/api/answer", [&room](const httplib::Request& req, httplib::Response& res) {
@@ -214,15 +431,25 @@ bool ClassServer::start(std::string& error) {
     port_ = bound;
     // httplib's own backlog is 5; a room opens its pages together (listen again to raise it).
     if (s.listen_fd >= 0) ::listen(s.listen_fd, options_.backlog);
+    ConnectionWatch::Settings ws;
+    ws.port = bound;
+    ws.deadline = std::chrono::milliseconds(options_.request_deadline_ms);
+    ws.per_address = options_.busy_per_address ? options_.busy_per_address : 4 * room_.limits().tokens_per_address;
+    ws.loopback_uncapped = room_.limits().loopback_uncapped;
+    ws.reply_rate = std::max(1.0, options_.reply_rate);
+    ws.period = std::chrono::milliseconds(std::max(10, options_.watch_period_ms));
+    s.watch.start(ws);
     s.thread = std::thread([&svr] { svr.listen_after_bind(); });
     return true;
 }
 
 void ClassServer::stop() {
     if (!impl_) return;
-    room_.close();
+    room_.close();            // waiting students are answered
+    impl_->watch.drop_all();  // and every connection is shut down: no client, however slow, holds the stop
     impl_->server.stop();
     if (impl_->thread.joinable()) impl_->thread.join();
+    impl_->watch.finish();
 }
 
 std::string room_address() {

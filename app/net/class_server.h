@@ -26,6 +26,15 @@ struct ServerOptions {
     int defer_accept_s = 2;          // TCP_DEFER_ACCEPT: connections are accepted once their first bytes are in
     size_t max_threads = 1024;       // threads serving connections, at most (at least max_clients + 64)
     int long_poll_ms = 15000;        // a student's state request waits this long for a change
+    // One request (its head, its body, its reply; not a long poll's wait) may take this long,
+    // whatever each read does: past it the connection is shut down (a header byte a second).
+    // A reply is given its size at reply_rate more (the lesson's data, 3 MB, at 16 KiB/s: 190 s).
+    int request_deadline_ms = 20000;
+    double reply_rate = 16 * 1024;   // bytes a second
+    int watch_period_ms = 1000;      // how often the connections are looked at for those bounds
+    // Connections of one address busy on a request at once; past it the oldest are shut down.
+    // 0: four for each token an address may hold (Limits::tokens_per_address).
+    size_t busy_per_address = 0;
     int backlog = 1024;              // connections waiting to be accepted
 };
 
@@ -41,8 +50,9 @@ public:
     bool start(std::string& error);
     int port() const { return port_; }
     const ServerOptions& options() const { return options_; }
-    // Closes the class (waiting students are answered), stops accepting and joins every
-    // thread: nothing is left listening when it returns.
+    // Closes the class (waiting students are answered), stops accepting, shuts every
+    // connection down and joins every thread: nothing is left listening when it returns, and
+    // no client, however slow, delays it.
     void stop();
     // The URL a student opens (with the join code, so a QR code is all it takes).
     std::string url(const std::string& shown_host = {}) const;

@@ -216,15 +216,25 @@ Tally ClassRoom::tally(int step) const {
 std::string ClassRoom::tally_csv() const {
     std::lock_guard<std::mutex> lock(mutex_);
     std::string csv = "step,question,guess,count,answer\n";
+    // A cell of the lesson's text (the lesson is a stranger's file): printed to the instructor's
+    // terminal (`t`) and opened in a spreadsheet (--tally), so no control character reaches the
+    // terminal (C0, DEL, and C1 written in UTF-8: U+009B is a terminal's CSI) and no cell starts
+    // as a formula (= + - @, or a tab or CR before one): such a cell is kept as text with a leading
+    // apostrophe, as spreadsheets write it. A number (an answer of -3) stays a number.
     const auto quoted = [](const std::string& s) {
-        std::string q = "\"";
-        for (const char c : s) {
+        std::string q;
+        for (size_t i = 0; i < s.size(); ++i) {
+            const unsigned char c = static_cast<unsigned char>(s[i]);
+            const bool c1 = c == 0xC2 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xE0) == 0x80;
             if (c == '"') q += "\"\"";
-            else if (c == '\n' || c == '\r') q += ' ';
-            else if ((unsigned char)c < 0x20 || c == 0x7f) q += ' ';  // no escape codes to the instructor's terminal
-            else q.push_back(c);
+            else if (c < 0x20 || c == 0x7f) q += ' ';
+            else if (c1) q += ' ', ++i;
+            else q.push_back(char(c));
         }
-        return q + "\"";
+        const size_t first = q.find_first_not_of(' ');
+        const bool number = q.find_first_not_of("0123456789.eE+-") == std::string::npos && parse_guess(q, q.size());
+        const bool formula = first != std::string::npos && std::string("=+-@").find(q[first]) != std::string::npos && !number;
+        return "\"" + std::string(formula ? "'" : "") + q + "\"";
     };
     for (int i = 0; i < int(steps_.size()); ++i) {
         if (!step_has_question(i)) continue;

@@ -199,10 +199,13 @@ struct Runner::Impl {
     // work-items fit in 31 bits, else pad_copy2 for two and pad_copy for one (one work-item per element). A
     // single copy (B's alone: N not a multiple of 4, K one) takes pad_copy2_x4 too, its second copy empty:
     // 1.4-1.6 % faster on the H200 where B is large (docs/benchmarks.md, session 51). Only A and B are ever
-    // copied in (the padded rungs have two inputs): a third would need the loop of single copies back.
+    // copied in (the padded rungs have two inputs): a third is refused, loudly (it would need the loop of
+    // single copies back).
     void enqueue_copies_in(Padding& pad, const std::vector<const Padding::Copy*>& in,
                            const std::map<std::string, cl::Buffer>& buffers, const std::vector<cl::Event>* wait,
                            cl::Event* ev) {
+        if (in.empty() || in.size() > 2)
+            throw std::logic_error("the padded copies in: " + std::to_string(in.size()) + " buffers; one launch copies one or two");
         int64_t n4 = 0;
         bool x4 = true;
         for (const Padding::Copy* c : in) {

@@ -223,6 +223,7 @@ void apply_step_options(AppState& s, const GuiOptions& o) {
     s.cursor.playing = o.play;
     if (o.presenter && !s.presenter) {
         s.presenter = true;
+        s.presenter_by_lesson = true;
         apply_theme(true);
     }
     if (!o.device.empty()) s.device_sel = o.device;

@@ -268,6 +268,7 @@ void App::write_state_report(const std::string& path) const {
 
 void App::set_presenter(bool on) {
     s_.presenter = on;
+    s_.presenter_by_lesson = false;  // the instructor's own choice from now on
     panels_hidden_ = on;  // the side panel folds away for a projector; H brings it back
     apply_theme(on);
     // the start's note that presenter mode came back from the last session is not true once toggled
@@ -676,7 +677,8 @@ LegendLayout App::legend_layout() const {
 
 void App::save_settings_on_exit() {
     if (s_.scripted) return;
-    settings_.presenter = s_.presenter;
+    // Presenter mode that a lesson step turned on goes with the lesson, not into the next start.
+    settings_.presenter = s_.presenter && !s_.presenter_by_lesson;
     settings_.speed = s_.cursor.speed;
     settings_.view = view_name(s_.view);
     if (s_.main.config && !s_.main.config->kernel.custom) {

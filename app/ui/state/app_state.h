@@ -148,6 +148,7 @@ struct AppState {
     Cursor cursor;
     View view = View::Emulation;
     bool presenter = false;
+    bool presenter_by_lesson = false;  // a lesson step turned it on: not saved as the instructor's choice
     Naming naming = Naming::Slides;    // cells named M0,1 / N / P (the slides') or A0,1 / B / C
     LessonOnShow lesson;
     Performance perf;
