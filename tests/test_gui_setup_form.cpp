@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "ui/state/setup_form.h"
 #include "ui/state/settings.h"
 #include "ui/shell/gui_options.h"
@@ -207,4 +209,27 @@ TEST(SettingsFile, ValuesTheWindowCouldNotHaveSavedFallBackOneByOne) {
     EXPECT_EQ(g.config->kernel.name, "tiled");
     EXPECT_EQ(g.config->tile, 8);
     std::filesystem::remove_all(dir);
+}
+
+// Presenter mode that a lesson's first step asks for is the lesson's, not the instructor's
+// setting: the window does not save it for the next start (it did: every later start came
+// back in presenter mode). Typed on the command line, it is the instructor's.
+TEST(SettingsFile, PresenterFromALessonStepIsNotTheInstructorsSetting) {
+    std::ifstream in(std::string(TILESCOPE_KERNELS) + "/../assets/lessons/2_tiling_4x4.json");
+    nlohmann::json lesson = nlohmann::json::parse(in);
+    lesson["steps"][0]["state"]["presenter"] = true;
+    const std::string path = (std::filesystem::temp_directory_path() / ("ts_pres_" + std::to_string(::getpid()) + ".json")).string();
+    std::ofstream(path) << lesson.dump();
+    ui::GuiOptions g = ui::parse_gui_options({"--lesson", path}, ui::Settings{});
+    EXPECT_TRUE(g.presenter);
+    EXPECT_TRUE(g.presenter_by_lesson);
+    g = ui::parse_gui_options({"--lesson", path, "--presenter"}, ui::Settings{});
+    EXPECT_TRUE(g.presenter);
+    EXPECT_FALSE(g.presenter_by_lesson);
+    lesson["steps"][0]["state"].erase("presenter");
+    std::ofstream(path) << lesson.dump();
+    g = ui::parse_gui_options({"--lesson", path}, ui::Settings{});
+    EXPECT_FALSE(g.presenter);
+    EXPECT_FALSE(g.presenter_by_lesson);
+    std::filesystem::remove(path);
 }

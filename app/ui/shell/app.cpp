@@ -69,6 +69,7 @@ App::App(gfx::Backend& backend, const GuiOptions& o, const Settings& settings) :
     s_.worker = &worker_;
     s_.scripted = o.scripted();
     s_.presenter = o.presenter || (!o.scripted() && settings.presenter);
+    s_.presenter_by_lesson = o.presenter_by_lesson && !(!o.scripted() && settings.presenter);
     // a setting that changes what this start shows is named, not silently applied
     if (!o.scripted() && !o.presenter && settings.presenter)
         s_.message = kPresenterRestored;

@@ -295,6 +295,7 @@ void check_group(const GuiOptions& g, const std::string& text) {
 GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Settings& last) {
     GuiOptions g;
     std::vector<std::string> args = raw_args;
+    bool presenter_typed = false;  // on the command line, not from the lesson's step
     {
         args::Options pre("gui", valued_options(), kFlags);
         pre.parse(args);
@@ -305,6 +306,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
         if (pre.has("scene")) args = with_scene(args, *pre.get("scene"));
         if (pre.has("step") && !pre.has("lesson")) throw InputError("--step: accepted only with --lesson FILE");
         if (pre.has("reveal") && !pre.has("lesson")) throw InputError("--reveal: accepted only with --lesson FILE (it reveals the step's answer)");
+        presenter_typed = pre.has("presenter");
         if (pre.has("lesson")) args = with_lesson(args, pre, g);
         if (pre.has("open")) {
             for (const char* setup : {"kernel", "source", "size", "tile", "scene", "lesson", "compare"})
@@ -327,6 +329,7 @@ GuiOptions parse_gui_options(const std::vector<std::string>& raw_args, const Set
     args::Options o("gui", valued_options(), kFlags);
     o.parse(args);
     parse_script(o, g);
+    g.presenter_by_lesson = g.presenter && g.lesson && !presenter_typed;
     g.setup_given = o.has("kernel") || o.has("source") || o.has("size") || o.has("tile") || g.opened;
     if (g.opened) {
         g.config = g.opened->launch;

@@ -35,6 +35,7 @@ struct GuiOptions {
     std::string device;                    // --device as given ("" = not given)
     std::string source_path;               // --source as given
     bool play = false, presenter = false, frame_stats = false;
+    bool presenter_by_lesson = false;      // presenter from the lesson's first step, not typed: not saved as a setting
     bool timings = false;                  // --timings: when the first picture and the whole trace were drawn
     std::optional<std::string> screenshot, layout, control, text;
     bool reveal = false;                   // --reveal: the lesson step's question revealed
