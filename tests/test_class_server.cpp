@@ -409,6 +409,34 @@ TEST(ClassSlowClients, ALargeReplyReadSlowlyIsNotCut) {
     EXPECT_GT(Clock::now() - start, 1s);  // it did outlast the deadline
 }
 
+// A page holds one long poll at a time; one token holding many (40 within its burst, each a
+// thread for the poll's length) is answered at once past two.
+TEST_F(Class, OneTokenWaitsInTwoLongPollsAtMost) {
+    httplib::Client c("127.0.0.1", port);
+    const httplib::Headers h{{"X-Token", join(c)}};
+    const uint64_t seq = nlohmann::json::parse(c.Get("/api/state", h)->body)["seq"].get<uint64_t>();
+    std::vector<std::thread> polls;
+    std::vector<double> took(6, 0);
+    std::vector<int> status(6, 0);
+    for (size_t i = 0; i < took.size(); ++i)
+        polls.emplace_back([&, i] {
+            httplib::Client w("127.0.0.1", port);
+            w.set_read_timeout(10, 0);
+            const auto t0 = Clock::now();
+            const auto r = w.Get("/api/state?since=" + std::to_string(seq), h);
+            took[i] = std::chrono::duration<double>(Clock::now() - t0).count();
+            status[i] = r ? r->status : -1;
+        });
+    for (auto& t : polls) t.join();
+    int waited = 0;
+    for (size_t i = 0; i < took.size(); ++i) {
+        EXPECT_EQ(status[i], 200) << i;
+        waited += took[i] > 2.5;  // the whole poll (3 s): nothing changed
+        EXPECT_TRUE(took[i] > 2.5 || took[i] < 1.0) << took[i];
+    }
+    EXPECT_EQ(waited, 2);
+}
+
 // One address may hold only so many connections busy on a request (four for each token it may
 // hold): past it the oldest are shut down, and a new request from there is still served.
 TEST(ClassSlowClients, OneAddressHoldsAFewBusyConnectionsAtMost) {

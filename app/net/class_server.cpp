@@ -294,6 +294,31 @@ private:
     bool finished_ = false;
 };
 
+// A page holds one long poll at a time. A token's requests are rate-limited (ClassRoom), but
+// within its burst one token could hold 40 waits, each a thread for long_poll_ms, and eight
+// tokens of one address 313 at once (session 52): past `most` waits of one token, a state
+// request is answered at once.
+class WaitsPerToken {
+public:
+    explicit WaitsPerToken(int most) : most_(most) {}
+    bool enter(const std::string& token) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        int& n = waits_[token];
+        if (n >= most_) return false;
+        ++n;
+        return true;
+    }
+    void leave(const std::string& token) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (--waits_[token] <= 0) waits_.erase(token);
+    }
+
+private:
+    const int most_;
+    std::mutex mutex_;
+    std::map<std::string, int> waits_;
+};
+
 }  // namespace
 
 struct ClassServer::Impl {
@@ -302,6 +327,7 @@ struct ClassServer::Impl {
     int listen_fd = -1;
     std::string shell;
     ConnectionWatch watch;
+    std::unique_ptr<WaitsPerToken> waits;
 };
 
 ClassServer::ClassServer(classroom::ClassRoom& room, ServerOptions options)
@@ -395,7 +421,9 @@ bool ClassServer::start(std::string& error) {
         res.set_content(room.student_data(), "application/json");
     });
     const int long_poll_ms = options_.long_poll_ms;
-    svr.Get("/api/state", [&room, &watch, long_poll_ms](const httplib::Request& req, httplib::Response& res) {
+    s.waits = std::make_unique<WaitsPerToken>(std::max(1, options_.waits_per_token));
+    WaitsPerToken& waits = *s.waits;
+    svr.Get("/api/state", [&room, &watch, &waits, long_poll_ms](const httplib::Request& req, httplib::Response& res) {
         const std::string token = req.get_header_value("X-Token");
         if (const Status st = room.admit(token); st != Status::ok) return refuse(res, st);
         uint64_t since = 0;
@@ -405,10 +433,11 @@ bool ClassServer::start(std::string& error) {
                 return reply(res, 400, {{"error", "since: a whole number"}});
             since = std::stoull(v);
         }
-        if (since) {
+        if (since && waits.enter(token)) {
             watch.waiting(req, true);
             room.wait_change(since, std::chrono::milliseconds(long_poll_ms));
             watch.waiting(req, false);
+            waits.leave(token);
         }
         reply(res, 200, room.state_for(token));
     });

@@ -26,6 +26,7 @@ struct ServerOptions {
     int defer_accept_s = 2;          // TCP_DEFER_ACCEPT: connections are accepted once their first bytes are in
     size_t max_threads = 1024;       // threads serving connections, at most (at least max_clients + 64)
     int long_poll_ms = 15000;        // a student's state request waits this long for a change
+    int waits_per_token = 2;         // ...while fewer of the same token's wait (a page holds one); else answered at once
     // One request (its head, its body, its reply; not a long poll's wait) may take this long,
     // whatever each read does: past it the connection is shut down (a header byte a second).
     // A reply is given its size at reply_rate more (the lesson's data, 3 MB, at 16 KiB/s: 190 s).
