@@ -280,6 +280,24 @@ TEST_F(Class, AJoinedStudentFollowsWithinASecondThroughAFloodOfConnections) {
     for (const int fd : fds) ::close(fd);
 }
 
+// A class of its own (limits and server options of the test's) on a free loopback port.
+struct Served {
+    classroom::ClassRoom room;
+    net::ClassServer server;
+    bool started = false;
+    Served(nlohmann::json page, classroom::Limits limits, net::ServerOptions o = {})
+        : room(std::move(page), limits, "CODE42"), server(room, with_any_port(o)) {
+        std::string error;
+        started = server.start(error);
+        EXPECT_TRUE(started) << error;
+    }
+    int port() const { return server.port(); }
+    static net::ServerOptions with_any_port(net::ServerOptions o) {
+        o.port = 0;
+        return o;
+    }
+};
+
 // Connections that send a request's head a byte at a time, each byte well inside the read
 // timeout (the slowloris attack): `open()` says which the server has not closed yet.
 struct Tricklers {
@@ -329,14 +347,12 @@ struct Tricklers {
 // every 0.3 s held a thread for ever); a long poll's wait, longer than that, is not cut; and
 // stopping the class waits for no such connection (before: stop joined each of them).
 TEST(ClassSlowClients, ARequestHasADeadlineALongPollIsNotCutAndStopWaitsForNoOne) {
-    classroom::ClassRoom room(lesson(), {}, "CODE42");
     net::ServerOptions o;
-    o.port = 0;
     o.request_deadline_ms = 1500;
     o.long_poll_ms = 3000;
-    net::ClassServer server(room, o);
-    std::string error;
-    ASSERT_TRUE(server.start(error)) << error;
+    Served served(lesson(), {}, o);
+    ASSERT_TRUE(served.started);
+    net::ClassServer& server = served.server;
     httplib::Client c("127.0.0.1", server.port());
     c.set_read_timeout(10, 0);
     const auto j = c.Post("/api/join", R"({"code":"CODE42"})", "application/json");
@@ -369,16 +385,13 @@ TEST(ClassSlowClients, ARequestHasADeadlineALongPollIsNotCutAndStopWaitsForNoOne
 TEST(ClassSlowClients, ALargeReplyReadSlowlyIsNotCut) {
     auto page = lesson();
     page["traces"][0]["blob"] = std::string(16 << 20, 'x');
-    classroom::ClassRoom room(page, {}, "CODE42");
     net::ServerOptions o;
-    o.port = 0;
     o.request_deadline_ms = 300;
     o.watch_period_ms = 100;
     o.reply_rate = 2 << 20;  // 8 s more for 16 MB
-    net::ClassServer server(room, o);
-    std::string error;
-    ASSERT_TRUE(server.start(error)) << error;
-    httplib::Client c("127.0.0.1", server.port());
+    Served served(page, {}, o);
+    ASSERT_TRUE(served.started);
+    httplib::Client c("127.0.0.1", served.port());
     const auto j = c.Post("/api/join", R"({"code":"CODE42"})", "application/json");
     ASSERT_TRUE(j && j->status == 200);
     const std::string token = nlohmann::json::parse(j->body)["token"].get<std::string>();
@@ -387,7 +400,7 @@ TEST(ClassSlowClients, ALargeReplyReadSlowlyIsNotCut) {
     ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);  // before connect: a small window
     sockaddr_in a{};
     a.sin_family = AF_INET;
-    a.sin_port = htons(uint16_t(server.port()));
+    a.sin_port = htons(uint16_t(served.port()));
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
     const std::string ask = "GET /api/data HTTP/1.1\r\nHost: x\r\nX-Token: " + token + "\r\nConnection: close\r\n\r\n";
@@ -443,19 +456,15 @@ TEST(ClassSlowClients, OneAddressHoldsAFewBusyConnectionsAtMost) {
     classroom::Limits l;
     l.tokens_per_address = 2;     // 8 busy connections
     l.loopback_uncapped = false;  // the test's clients are all on loopback
-    classroom::ClassRoom room(lesson(), l, "CODE42");
-    net::ServerOptions o;
-    o.port = 0;
-    net::ClassServer server(room, o);
-    std::string error;
-    ASSERT_TRUE(server.start(error)) << error;
-    Tricklers slow(server.port(), 20);
+    Served served(lesson(), l);
+    ASSERT_TRUE(served.started);
+    Tricklers slow(served.port(), 20);
     const auto start = Clock::now();
     while (slow.open().size() > 8 && Clock::now() - start < 4s) std::this_thread::sleep_for(50ms);
     const std::vector<size_t> open = slow.open();
     ASSERT_EQ(open.size(), 8u);
     EXPECT_EQ(open.back(), 19u);  // the newest is left
-    httplib::Client c("127.0.0.1", server.port());
+    httplib::Client c("127.0.0.1", served.port());
     const auto r = c.Get("/");
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
@@ -465,19 +474,15 @@ TEST(ClassPerAddress, OneAddressGetsAtMostItsShareOfTokens) {
     classroom::Limits l;
     l.tokens_per_address = 3;
     l.loopback_uncapped = false;  // the test's clients are all on loopback
-    classroom::ClassRoom room(lesson(), l, "CODE42");
-    net::ServerOptions o;
-    o.port = 0;
-    net::ClassServer server(room, o);
-    std::string error;
-    ASSERT_TRUE(server.start(error)) << error;
-    httplib::Client c("127.0.0.1", server.port());
+    Served served(lesson(), l);
+    ASSERT_TRUE(served.started);
+    httplib::Client c("127.0.0.1", served.port());
     for (int i = 0; i < 3; ++i) EXPECT_EQ(c.Post("/api/join", R"({"code":"CODE42"})", "application/json")->status, 200);
     const auto r = c.Post("/api/join", R"({"code":"CODE42"})", "application/json");
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 429);
     EXPECT_NE(r->body.find("too many students from this address"), std::string::npos) << r->body;
-    EXPECT_EQ(room.joined(), 3u);
+    EXPECT_EQ(served.room.joined(), 3u);
 }
 
 TEST_F(Class, StoppingLeavesNothingListening) {
