@@ -371,12 +371,18 @@ TEST(ClassSlowClients, ARequestHasADeadlineALongPollIsNotCutAndStopWaitsForNoOne
         EXPECT_TRUE(slow.open().empty()) << slow.open().size() << " of 20 still open after 6 s";
         EXPECT_GE(Clock::now() - start, 1400ms);  // not before their deadline
     }
+    // ... and the instructor is told.
+    EXPECT_EQ(server.connections_cut(), 20u);
+    EXPECT_EQ(net::connections_cut_line(0, o), "");
+    EXPECT_EQ(net::connections_cut_line(20, o).rfind("20 connections closed by the class for slowness (a request past 1.5 s)", 0), 0u)
+        << net::connections_cut_line(20, o);
     Tricklers slow(server.port(), 20);
     std::this_thread::sleep_for(500ms);
     ASSERT_EQ(slow.open().size(), 20u);
     const auto start = Clock::now();
     server.stop();
     EXPECT_LT(Clock::now() - start, 1s);
+    EXPECT_EQ(server.connections_cut(), 20u);  // the stop's are not counted
 }
 
 // The deadline does not cut a reply that is still going: a page's data is megabytes, and a room
@@ -464,6 +470,7 @@ TEST(ClassSlowClients, OneAddressHoldsAFewBusyConnectionsAtMost) {
     const std::vector<size_t> open = slow.open();
     ASSERT_EQ(open.size(), 8u);
     EXPECT_EQ(open.back(), 19u);  // the newest is left
+    EXPECT_EQ(served.server.connections_cut(), 12u);
     httplib::Client c("127.0.0.1", served.port());
     const auto r = c.Get("/");
     ASSERT_TRUE(r);

@@ -173,7 +173,8 @@ int cmd_class(const std::vector<std::string>& args) {
               << tally_line(room) << std::endl;
     {
         RawKeys keys;
-        size_t last_joined = 0, last_answered = 0;
+        size_t last_joined = 0, last_answered = 0, last_cut = 0;
+        std::chrono::steady_clock::time_point last_cut_said{};
         bool quit = false;
         while (!quit && !interrupted()) {
             pollfd p{STDIN_FILENO, POLLIN, 0};
@@ -202,6 +203,12 @@ int cmd_class(const std::vector<std::string>& args) {
             }
             const auto t = room.tally();
             if (changed || t.joined != last_joined || t.answered != last_answered) std::cout << tally_line(room) << std::endl;
+            // Said when it grows, at most every 5 s (an attack cuts hundreds a second).
+            if (const size_t cut = srv.connections_cut(); cut != last_cut && std::chrono::steady_clock::now() - last_cut_said > std::chrono::seconds(5)) {
+                std::cout << "class: " << net::connections_cut_line(cut, srv.options()) << std::endl;
+                last_cut = cut;
+                last_cut_said = std::chrono::steady_clock::now();
+            }
             last_joined = t.joined;
             last_answered = t.answered;
         }

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -171,6 +173,8 @@ public:
         if (thread_.joinable()) thread_.join();
     }
     ~ConnectionWatch() { finish(); }
+    // Connections shut down for being too slow or too many (not at the stop), so far.
+    size_t cut() const { return cut_; }
 
 private:
     struct Peer {
@@ -233,10 +237,11 @@ private:
             lock.unlock();
             const std::vector<Connection> now_open = connections();
             lock.lock();
+            const bool counting = !dropping_all_;  // the stop's own are not counted
             for (const Connection& c : choose(now_open, scanned)) {
                 struct stat st {};
                 // The same socket still (not a number closed and reused meanwhile).
-                if (::fstat(c.fd, &st) == 0 && st.st_ino == c.inode) ::shutdown(c.fd, SHUT_RDWR);
+                if (::fstat(c.fd, &st) == 0 && st.st_ino == c.inode && ::shutdown(c.fd, SHUT_RDWR) == 0 && counting) ++cut_;
             }
         }
     }
@@ -292,6 +297,7 @@ private:
     std::map<std::string, Peer> peers_;              // by address:port, while the connection is open
     bool dropping_all_ = false;
     bool finished_ = false;
+    std::atomic<size_t> cut_{0};
 };
 
 // A page holds one long poll at a time. A token's requests are rate-limited (ClassRoom), but
@@ -470,6 +476,17 @@ bool ClassServer::start(std::string& error) {
     s.watch.start(ws);
     s.thread = std::thread([&svr] { svr.listen_after_bind(); });
     return true;
+}
+
+size_t ClassServer::connections_cut() const { return impl_ ? impl_->watch.cut() : 0; }
+
+std::string connections_cut_line(size_t cut, const ServerOptions& o) {
+    if (cut == 0) return {};
+    char deadline[32];
+    std::snprintf(deadline, sizeof deadline, "%g", o.request_deadline_ms / 1000.0);
+    return std::to_string(cut) + (cut == 1 ? " connection" : " connections") + " closed by the class for slowness (a request past " +
+           deadline + " s) or for numbers (too many busy at once from one address): " +
+           "a device on a bad link, or someone attacking the class";
 }
 
 void ClassServer::stop() {

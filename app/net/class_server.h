@@ -55,6 +55,8 @@ public:
     // connection down and joins every thread: nothing is left listening when it returns, and
     // no client, however slow, delays it.
     void stop();
+    // Connections closed for being too slow or too many from one address, so far.
+    size_t connections_cut() const;
     // The URL a student opens (with the join code, so a QR code is all it takes).
     std::string url(const std::string& shown_host = {}) const;
 
@@ -65,6 +67,9 @@ private:
     int port_ = 0;
     std::unique_ptr<Impl> impl_;
 };
+
+// What the instructor is told of connections_cut() (nothing while it is 0).
+std::string connections_cut_line(size_t cut, const ServerOptions& options);
 
 // Parses ADDR:PORT (a port alone means 127.0.0.1:PORT); throws InputError naming what is accepted.
 // This machine's first IPv4 address that is up and not loopback (127.0.0.1 when it has

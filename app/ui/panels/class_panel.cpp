@@ -187,6 +187,7 @@ void draw_class_section(AppState& state) {
             ImGui::ProgressBar(float(n) / float(most), ImVec2(120, 0), std::to_string(n).c_str());
         }
     }
+    if (const size_t cut = c.server->connections_cut()) text_wrapped("%s", net::connections_cut_line(cut, c.server->options()).c_str());
     ImGui::TextUnformatted("Open in a browser:");
     ImGui::TextUnformatted(c.url.c_str());  // on a line of its own: never broken inside the address
     ImGui::Text("Join code: %s", c.room->code().c_str());
