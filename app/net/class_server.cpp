@@ -390,6 +390,14 @@ bool ClassServer::start(std::string& error) {
             reply(res, 411, {{"error", "a request's body needs a Content-Length (no chunked bodies)"}});
             return httplib::Server::HandlerResponse::Handled;
         }
+        // Nor does the bound hold for a compressed body: httplib (built with zlib and brotli) inflates
+        // it into memory with no bound, and 1 KiB of brotli inflates past gigabytes. No page compresses
+        // what it sends.
+        if (req.has_header("Content-Encoding") && req.get_header_value("Content-Encoding") != "identity") {
+            watch.close(req);
+            reply(res, 415, {{"error", "a request's body is sent uncompressed (no Content-Encoding)"}});
+            return httplib::Server::HandlerResponse::Handled;
+        }
         // No page needs a byte range, and the library builds a reply of every range asked for, overlaps and
         // all, in memory, whatever the reply: 2,700 ranges of handout.js made 138 MB a request, and 20 such
         // requests took the class past 4 GB (session 51). The ranges are dropped (HTTP lets a server ignore
