@@ -12,8 +12,12 @@ polls  TOKENS students (default 8) join from the room address and each opens POL
        (default 60; `/api/state?since=SEQ`, nothing changing) at once. A second later it counts
        what became of them: still waiting (each holds a server thread for the poll's 15 s),
        answered 200 at once, or refused 429 (the token's rate limit); then a new student joins.
+headers CONNS connections (default 8) each send header lines of 8 KB as fast as they can for
+       SECS s (default 6); the class's peak memory (RSS) and how many connections it cut.
+brotli BOMBS requests (default 4) at once, each a 809-byte brotli body (Content-Encoding: br,
+       made with libbrotlienc) that inflates to 1 GiB; the class's peak memory and the replies.
 
-Usage: scripts/class_attack.py slow|polls [path/to/tilescope]     (prints one JSON object;
+Usage: scripts/class_attack.py slow|polls|headers|brotli [path/to/tilescope]  (one JSON object;
 it measures, it does not judge: exit 0 whatever it found)
 """
 import json
@@ -28,8 +32,9 @@ import time
 import urllib.request
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if len(sys.argv) < 2 or sys.argv[1] not in ("slow", "polls"):
-    sys.exit("usage: scripts/class_attack.py slow|polls [path/to/tilescope]")
+MODES = ("slow", "polls", "headers", "brotli")
+if len(sys.argv) < 2 or sys.argv[1] not in MODES:
+    sys.exit("usage: scripts/class_attack.py slow|polls|headers|brotli [path/to/tilescope]")
 mode = sys.argv[1]
 exe = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "build", "tilescope")
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -180,5 +185,89 @@ def poll_attack():
             "a_new_student_joined_in_ms_status": joined, "quit_s": quit_s}
 
 
-result = slow_attack() if mode == "slow" else poll_attack()
+def rss_mb():
+    with open("/proc/%d/status" % proc.pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
+def watch_rss(threads, secs):
+    """The class's peak RSS (MB) while `threads` run, at most `secs`."""
+    peak, t0 = rss_mb(), time.time()
+    while any(t.is_alive() for t in threads) and time.time() - t0 < secs:
+        peak = max(peak, rss_mb())
+        time.sleep(0.1)
+    return round(peak, 1)
+
+
+def headers_attack():
+    conns, secs = int(os.environ.get("CONNS", "8")), float(os.environ.get("SECS", "6"))
+    before = rss_mb()
+    stop, sent, cut = threading.Event(), [0] * conns, [None] * conns
+    t0 = time.time()
+
+    def flood(i):
+        s = socket.create_connection((host, port))
+        block = (b"X-A: " + b"a" * 7993 + b"\r\n") * 64
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            while not stop.is_set() and time.time() - t0 < secs:
+                s.sendall(block)
+                sent[i] += len(block)
+        except OSError:
+            cut[i] = round(time.time() - t0, 2)
+        s.close()
+
+    threads = [threading.Thread(target=flood, args=(i,), daemon=True) for i in range(conns)]
+    for t in threads:
+        t.start()
+    peak = watch_rss(threads, secs + 1)
+    stop.set()
+    return {"connections": conns, "seconds": secs, "sent_mb": round(sum(sent) / 1e6, 1), "rss_before_mb": round(before, 1),
+            "rss_peak_mb": peak, "cut_at_s": cut, "a_new_student_joined_in_ms_status": join("127.0.0.1"), "quit_s": quit_class(60)}
+
+
+def brotli_body(mib):
+    """`mib` MiB of spaces as a brotli stream, through libbrotlienc's one-shot call at quality 5."""
+    import ctypes
+    lib = ctypes.CDLL("libbrotlienc.so.1")
+    lib.BrotliEncoderMaxCompressedSize.restype = ctypes.c_size_t
+    lib.BrotliEncoderCompress.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p,
+                                          ctypes.POINTER(ctypes.c_size_t), ctypes.c_char_p]
+    data = b" " * (mib << 20)
+    out = ctypes.create_string_buffer(lib.BrotliEncoderMaxCompressedSize(ctypes.c_size_t(len(data))) or (1 << 20))
+    size = ctypes.c_size_t(len(out))
+    if not lib.BrotliEncoderCompress(5, 24, 0, len(data), data, ctypes.byref(size), out):
+        sys.exit("libbrotlienc could not compress")
+    return out.raw[:size.value]
+
+
+def brotli_attack():
+    bombs = int(os.environ.get("BOMBS", "4"))
+    body = brotli_body(1024)
+    before, replies = rss_mb(), []
+
+    def send():
+        s = socket.create_connection((host, port))
+        s.sendall(b"POST /api/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Encoding: br\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        s.settimeout(40)
+        try:
+            replies.append(s.recv(200)[9:12].decode() or "closed")
+        except OSError as e:
+            replies.append(type(e).__name__)
+        s.close()
+
+    threads = [threading.Thread(target=send, daemon=True) for _ in range(bombs)]
+    for t in threads:
+        t.start()
+    peak = watch_rss(threads, 45)
+    return {"bombs": bombs, "body_bytes": len(body), "inflates_to_mib": 1024, "rss_before_mb": round(before, 1),
+            "rss_peak_mb": peak, "replies": replies, "a_new_student_joined_in_ms_status": join("127.0.0.1"),
+            "quit_s": quit_class(60)}
+
+
+result = {"slow": slow_attack, "polls": poll_attack, "headers": headers_attack, "brotli": brotli_attack}[mode]()
 print(json.dumps(dict({"tilescope": exe, "attack": mode, "room_address": host}, **result), indent=1))

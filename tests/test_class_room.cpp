@@ -2,6 +2,7 @@
 // step, Reveal, the tally and its CSV, rate limits on a clock the test moves, the bounds.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <thread>
 
 #include "core/classroom/class_room.h"
@@ -134,6 +135,21 @@ TEST(ClassRoom, TheCsvCarriesNoEscapeCodeAndNoFormula) {
     EXPECT_NE(csv.find("2,\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")"), std::string::npos) << csv;
     EXPECT_NE(csv.find("caf\xc3\xa9\xc2\xa0ok\",,0,\"-3\"\n"), std::string::npos) << csv;  // a number stays one
     EXPECT_NE(csv.find("3,\"' @SUM(A1)\",,0,\"'-3+cmd|' /C calc'!A0\"\n"), std::string::npos) << csv;
+}
+
+// Guesses that the tally prints alike are one guess: 1.00000000001 and 1.00000000002 were two
+// rows both printed "1", and 0 and -0 one row printed "-0" (session 52).
+TEST(ClassRoom, GuessesThatPrintAlikeAreCountedTogether) {
+    ClassRoom room(lesson(), {}, "CODE");
+    room.next();
+    for (const char* g : {"1.00000000001", "1.00000000002", "-0", "0"})
+        ASSERT_EQ(room.answer(room.join("CODE", "a", t0).token, 1, g, t0), Status::ok) << g;
+    const Tally t = room.tally();
+    ASSERT_EQ(t.values.size(), 2u);
+    EXPECT_EQ(t.values[0], (std::pair<double, size_t>{0, 2}));
+    EXPECT_FALSE(std::signbit(t.values[0].first));
+    EXPECT_EQ(t.values[1], (std::pair<double, size_t>{1, 2}));
+    EXPECT_NE(room.tally_csv().find("2,\"How many loads?\",0,2,"), std::string::npos) << room.tally_csv();
 }
 
 TEST(ClassRoom, AStudentIsRateLimitedAndRecovers) {

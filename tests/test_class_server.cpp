@@ -121,6 +121,10 @@ TEST_F(Class, ServesThePageWithACspAndNothingOfTheDisk) {
     // No byte ranges: the library built every range asked for in memory (2,700 of handout.js: 138 MB a request).
     std::string ranges = "bytes=0-";
     for (int i = 0; i < 2000; ++i) ranges += ",0-";
+    // No reply compressed (brotli at its slowest setting: 95 ms of CPU a request, for anyone who asks).
+    const auto br = c.Get("/handout.js", {{"Accept-Encoding", "br, gzip, deflate"}});
+    ASSERT_TRUE(br);
+    EXPECT_FALSE(br->has_header("Content-Encoding")) << br->get_header_value("Content-Encoding");
     const auto ranged = c.Get("/handout.js", {{"Range", ranges}});
     ASSERT_TRUE(ranged);
     EXPECT_EQ(ranged->status, 200);  // ranges ignored: the page once, whole
@@ -153,6 +157,7 @@ TEST_F(Class, FramesAndStateNeedATokenAndTheAnswerWaitsForReveal) {
     EXPECT_EQ(c.Post("/api/answer", h, R"({"step":1,"value":"64"})", "application/json")->status, 409);  // replayed
     EXPECT_EQ(c.Post("/api/answer", R"({"step":1,"value":"64"})", "application/json")->status, 403);     // no token
     EXPECT_EQ(c.Post("/api/answer", h, R"({"step":"x"})", "application/json")->status, 400);             // malformed
+    EXPECT_EQ(c.Post("/api/answer", h, R"({"step":4294967297,"value":"1"})", "application/json")->status, 400);  // was step 1
     auto st = nlohmann::json::parse(c.Get("/api/state", h)->body);
     EXPECT_FALSE(st.contains("answer"));
     EXPECT_EQ(st["mine"], "64");
@@ -380,7 +385,7 @@ TEST(ClassSlowClients, ARequestHasADeadlineALongPollIsNotCutAndStopWaitsForNoOne
     // ... and the instructor is told.
     EXPECT_EQ(server.connections_cut(), 20u);
     EXPECT_EQ(net::connections_cut_line(0, o), "");
-    EXPECT_EQ(net::connections_cut_line(20, o).rfind("20 connections closed by the class for slowness (a request past 1.5 s)", 0), 0u)
+    EXPECT_EQ(net::connections_cut_line(20, o).rfind("20 connections closed by the class for slowness (a request past 1.5 s), for size (a request past 64 KiB)", 0), 0u)
         << net::connections_cut_line(20, o);
     Tricklers slow(server.port(), 20);
     std::this_thread::sleep_for(500ms);
@@ -460,6 +465,42 @@ TEST_F(Class, OneTokenWaitsInTwoLongPollsAtMost) {
         EXPECT_TRUE(took[i] > 2.5 || took[i] < 1.0) << took[i];
     }
     EXPECT_EQ(waited, 2);
+}
+
+// A request may be at most request_bytes long: httplib reads header lines with no bound on their
+// number (2.4 GB of memory from one connection in 20 s). A connection that sends 1 MB of header
+// lines at once is shut down within a look or two, and told of.
+TEST(ClassSlowClients, ARequestPastItsBytesIsCut) {
+    net::ServerOptions o;
+    o.watch_period_ms = 100;
+    Served served(lesson(), {}, o);
+    ASSERT_TRUE(served.started);
+    const int fd = connect_to(served.port());
+    ASSERT_GE(fd, 0);
+    ASSERT_GT(::send(fd, "GET / HTTP/1.1\r\n", 16, MSG_NOSIGNAL), 0);
+    const std::string lines = [] {
+        std::string l;
+        for (int i = 0; i < 4096; ++i) l += "a:b\r\n";
+        return l;
+    }();
+    const auto start = Clock::now();
+    bool closed = false;
+    size_t sent = 0;
+    while (!closed && Clock::now() - start < 5s) {
+        const ssize_t n = ::send(fd, lines.data(), lines.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) sent += size_t(n);
+        char b;
+        const ssize_t r = ::recv(fd, &b, 1, MSG_DONTWAIT);
+        closed = r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+        if (sent > (4u << 20)) std::this_thread::sleep_for(10ms);  // enough sent: wait for the cut
+    }
+    ::close(fd);
+    EXPECT_TRUE(closed) << sent << " bytes sent in 5 s and still open";
+    EXPECT_EQ(served.server.connections_cut(), 1u);
+    httplib::Client c("127.0.0.1", served.port());
+    const auto r = c.Get("/");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
 }
 
 // One address may hold only so many connections busy on a request (four for each token it may

@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
+#include <cstdint>
+#include <optional>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -25,6 +28,7 @@
 
 #include "core/base/errors.h"
 #include "core/io/live_page.h"
+#include "net/tcp_bytes.h"
 
 namespace tilescope::net {
 
@@ -106,10 +110,13 @@ private:
 // request: a client sending one header byte a second held its thread for ever, 1,300 such
 // connections locked the students out, and stop() joined every one of them (20 made `q` wait
 // 90 s; session 51). The watch looks at the class's connections (this process's sockets whose
-// local port is the class's) once a second (watch_period_ms) and shuts down
+// local port is the class's) four times a second (watch_period_ms) and shuts down
 //   - a connection that has spent more than `deadline` on one request (reading it, its body,
-//     and writing its reply, which is given its size at `reply_rate` more: the lesson's data is
+//     and writing its reply, which is given its size at `reply_rate` more: a lesson's data can be
 //     3 MB, and a room shares its Wi-Fi; a long poll's wait for a change does not count);
+//   - a connection that has sent more than `request_bytes` since its last reply (the kernel's
+//     count): httplib reads header lines, 8 KB each, with no bound on their number, at about
+//     20 bytes of memory for each byte sent (session 52: 2.4 GB from one connection in 20 s);
 //   - past `per_address` connections of one address busy on a request, the oldest ones
 //     (this machine is not capped when the room's limits say so);
 //   - once the class stops, every connection, so that stop() waits for no client.
@@ -123,7 +130,8 @@ public:
         size_t per_address = 32;
         bool loopback_uncapped = true;
         double reply_rate = 16 * 1024;  // bytes a second
-        std::chrono::milliseconds period{1000};  // between two looks
+        uint64_t request_bytes = 64 * 1024;
+        std::chrono::milliseconds period{250};  // between two looks
     };
 
     void start(Settings settings) {
@@ -186,6 +194,7 @@ private:
     struct Connection {
         int fd;
         ino_t inode;
+        std::optional<uint64_t> received;  // bytes since it opened, when the kernel says
         std::string address;  // the client's address
         std::string peer;     // address:port, as httplib names the request's remote end
     };
@@ -222,7 +231,7 @@ private:
             int rport = 0;
             // The listening socket has no peer.
             if (::getpeername(fd, reinterpret_cast<sockaddr*>(&remote), &rlen) != 0 || !numeric(remote, rlen, address, rport)) continue;
-            out.push_back({fd, st.st_ino, address, address + ":" + std::to_string(rport)});
+            out.push_back({fd, st.st_ino, tcp_bytes_received(fd), address, address + ":" + std::to_string(rport)});
         }
         ::closedir(dir);
         return out;
@@ -251,7 +260,7 @@ private:
     std::vector<Connection> choose(const std::vector<Connection>& open, Clock::time_point scanned) {
         const Clock::time_point now = Clock::now();
         if (dropping_all_) return open;
-        std::map<ino_t, Clock::time_point> seen;
+        std::map<ino_t, Seen> seen;
         std::map<std::string, bool> listed;
         for (const Connection& c : open) listed[c.peer] = true;
         for (auto p = peers_.begin(); p != peers_.end();) {
@@ -261,10 +270,21 @@ private:
         std::map<std::string, std::vector<std::pair<Clock::time_point, const Connection*>>> busy_of;
         std::vector<Connection> drop;
         for (const Connection& c : open) {
-            const auto first = first_seen_.find(c.inode);
-            Clock::time_point since = seen[c.inode] = first == first_seen_.end() ? now : first->second;
+            const auto earlier = seen_.find(c.inode);
+            Seen& mine = seen[c.inode] = earlier == seen_.end() ? Seen{now, 0, now} : earlier->second;
+            Clock::time_point since = mine.first;
             Clock::duration grace{};
             const auto p = peers_.find(c.peer);
+            // A reply written since the last look: the next request's bytes count from here.
+            if (p != peers_.end() && p->second.since > mine.counted_from && c.received) {
+                mine.sent_before = *c.received;
+                mine.counted_from = p->second.since;
+            }
+            if (c.received && *c.received - std::min(*c.received, mine.sent_before) > settings_.request_bytes &&
+                (p == peers_.end() || p->second.waiting <= 0)) {
+                drop.push_back(c);
+                continue;
+            }
             if (p != peers_.end()) {
                 if (p->second.closing) {
                     drop.push_back(c);
@@ -285,7 +305,7 @@ private:
             });
             for (size_t i = 0; i < busy.size() - settings_.per_address; ++i) drop.push_back(*busy[i].second);
         }
-        first_seen_.swap(seen);
+        seen_.swap(seen);
         return drop;
     }
 
@@ -293,7 +313,12 @@ private:
     std::thread thread_;
     std::mutex mutex_;
     std::condition_variable cv_;
-    std::map<ino_t, Clock::time_point> first_seen_;  // a connection's first sight: its first request's start
+    struct Seen {
+        Clock::time_point first;         // a connection's first sight: its first request's start
+        uint64_t sent_before = 0;        // bytes it had sent before its current request
+        Clock::time_point counted_from;  // the reply that request follows
+    };
+    std::map<ino_t, Seen> seen_;  // by the socket's inode
     std::map<std::string, Peer> peers_;              // by address:port, while the connection is open
     bool dropping_all_ = false;
     bool finished_ = false;
@@ -404,6 +429,9 @@ bool ClassServer::start(std::string& error) {
         // them) and the whole reply is sent. The request object is the server's own, not const (httplib
         // hands it to this handler as const only by convention).
         const_cast<httplib::Request&>(req).ranges.clear();
+        // Nor is a reply compressed: httplib would brotli every reply at its slowest setting, 95 ms of
+        // CPU for handout.js, about 750 times the plain reply's cost, for anyone who asks (session 52).
+        const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
         return httplib::Server::HandlerResponse::Unhandled;
     });
     svr.set_post_routing_handler([&watch](const httplib::Request& req, httplib::Response& res) { watch.replying(req, res.body.size()); });
@@ -457,7 +485,9 @@ bool ClassServer::start(std::string& error) {
     });
     svr.Post("/api/answer", [&room](const httplib::Request& req, httplib::Response& res) {
         const auto body = nlohmann::json::parse(req.body, nullptr, false);
-        if (!body.is_object() || !body.contains("step") || !body["step"].is_number_integer() || !body.contains("value") ||
+        // A step as a JSON integer that an int holds (4294967296 was read as step 0).
+        if (!body.is_object() || !body.contains("step") || !body["step"].is_number_integer() ||
+            body["step"].get<int64_t>() < 0 || body["step"].get<int64_t>() > INT32_MAX || !body.contains("value") ||
             !(body["value"].is_string() || body["value"].is_number()))
             return reply(res, 400, {{"error", "an answer is {\"step\": N, \"value\": \"NUMBER\"}"}});
         const std::string value = body["value"].is_string() ? body["value"].get<std::string>() : body["value"].dump();
@@ -480,6 +510,7 @@ bool ClassServer::start(std::string& error) {
     ws.per_address = options_.busy_per_address ? options_.busy_per_address : 4 * room_.limits().tokens_per_address;
     ws.loopback_uncapped = room_.limits().loopback_uncapped;
     ws.reply_rate = std::max(1.0, options_.reply_rate);
+    ws.request_bytes = std::max<uint64_t>(4096, options_.request_bytes);
     ws.period = std::chrono::milliseconds(std::max(10, options_.watch_period_ms));
     s.watch.start(ws);
     s.thread = std::thread([&svr] { svr.listen_after_bind(); });
@@ -493,7 +524,8 @@ std::string connections_cut_line(size_t cut, const ServerOptions& o) {
     char deadline[32];
     std::snprintf(deadline, sizeof deadline, "%g", o.request_deadline_ms / 1000.0);
     return std::to_string(cut) + (cut == 1 ? " connection" : " connections") + " closed by the class for slowness (a request past " +
-           deadline + " s) or for numbers (too many busy at once from one address): " +
+           deadline + " s), for size (a request past " + std::to_string(o.request_bytes / 1024) +
+           " KiB) or for numbers (too many busy at once from one address): " +
            "a device on a bad link, or someone attacking the class";
 }
 

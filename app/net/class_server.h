@@ -4,6 +4,7 @@
 // class's state, and takes joins and answers; nothing else (no file of this machine). The
 // rules (code, tokens, one answer per step, rate limits, max clients) are ClassRoom's; the
 // bounds of HTTP itself (body and header sizes, timeouts, threads) are here.
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -32,7 +33,9 @@ struct ServerOptions {
     // A reply is given its size at reply_rate more (the lesson's data, 3 MB, at 16 KiB/s: 190 s).
     int request_deadline_ms = 20000;
     double reply_rate = 16 * 1024;   // bytes a second
-    int watch_period_ms = 1000;      // how often the connections are looked at for those bounds
+    // Bytes a connection may send for one request (its head and body): past them it is shut down.
+    uint64_t request_bytes = 64 * 1024;
+    int watch_period_ms = 250;       // how often the connections are looked at for those bounds
     // Connections of one address busy on a request at once; past it the oldest are shut down.
     // 0: four for each token an address may hold (Limits::tokens_per_address).
     size_t busy_per_address = 0;

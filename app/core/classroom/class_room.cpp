@@ -31,7 +31,10 @@ std::optional<double> parse_guess(const std::string& text, size_t max_chars) {
         size_t used = 0;
         const double v = std::stod(t, &used);
         if (used != t.size() || !std::isfinite(v)) return std::nullopt;
-        return v;
+        // Kept as the tally prints it (10 significant digits), so two guesses that print alike
+        // are counted together, and -0 as 0 (session 52: "1x1 1x1", "-0x2").
+        const double shown = std::stod(number_text(v));
+        return shown == 0 ? 0.0 : shown;
     } catch (const std::exception&) {
         return std::nullopt;
     }
