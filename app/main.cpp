@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "core/base/crash_report.h"
 #include "cli/cli.h"
 
 #ifdef TILESCOPE_HAS_GUI
@@ -12,6 +13,7 @@
 #endif
 
 int main(int argc, char** argv) {
+    tilescope::crash_report::install();
 #ifdef TILESCOPE_HAS_GUI
     const int status = tilescope::cli::main(argc, argv, tilescope::ui::gui_main);
 #else

@@ -18,7 +18,7 @@ trap cleanup EXIT
 trap 'echo "bench_first_picture: cancelled" >&2; exit 130' INT TERM
 for d in $(seq 150 199); do
   [ -e "/tmp/.X$d-lock" ] || [ -e "/tmp/.X11-unix/X$d" ] && continue
-  Xvfb ":$d" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & xpid=$!
+  Xvfb ":$d" -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 & xpid=$!
   for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$d" ] && break; sleep 0.1; done
   [ -e "/tmp/.X11-unix/X$d" ] && { export DISPLAY=":$d"; break; }
   kill "$xpid" 2>/dev/null; xpid=""

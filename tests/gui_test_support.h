@@ -27,7 +27,9 @@ namespace tilescope::testing {
 // Starts an Xvfb of its own and points DISPLAY at it. Xvfb picks a free display number
 // itself and writes it to a pipe (-displayfd): test programs running side by side never
 // share one (choosing a number by looking for lock files raced, and the loser's GUI
-// lost its display when the winner's Xvfb went away).
+// lost its display when the winner's Xvfb went away). -noreset: an X server resets when its
+// last client leaves, and a GUI that connects during the reset is refused ("cannot open the
+// display"; seen with two GUIs started one after another on one server, session 53).
 class XvfbEnvironment : public ::testing::Environment {
 public:
     void SetUp() override {
@@ -38,7 +40,7 @@ public:
             close(fds[0]);
             std::freopen("/dev/null", "w", stderr);
             const std::string fd = std::to_string(fds[1]);
-            execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp", (char*)nullptr);
+            execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp", "-noreset", (char*)nullptr);
             _exit(127);
         }
         close(fds[1]);

@@ -324,6 +324,30 @@ TEST(HostileCli, CtrlCEndsAnEndlessKernelOnTheEmulatorWithinTwoSeconds) {
     expect_cancelled_quickly(endless("trace"), 4.0, "trace, during the run");
 }
 
+// A crash is not silent: the signal named in one line that asks for a report, the call
+// stack under it, and the process still dies of the signal (status, core dump). Sent from
+// outside, as a bug inside would raise it, while the emulator runs an endless kernel.
+TEST(HostileCli, ACrashSaysSoWithItsCallStack) {
+    const fs::path dir = scratch_dir("crash");
+    Proc p(endless("trace"), dir, {});
+    const auto t0 = Clock::now();
+    while (!p.catches_sigint()) {  // installed after the crash handler
+        ASSERT_EQ(p.wait(0), -1) << "ended before the signal: " << p.err();
+        ASSERT_LT(Clock::now() - t0, std::chrono::seconds(120));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    p.signal(SIGSEGV);
+    const int status = p.wait(10);
+    ASSERT_NE(status, -1) << "still running 10 s after SIGSEGV";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) << "status " << status << ": " << p.err();
+    const std::string err = p.err();
+    EXPECT_NE(err.find("tilescope: crashed (Segmentation fault). This is a bug in tilescope"), std::string::npos) << err;
+    EXPECT_GE(std::count(err.begin(), err.end(), '\n'), 4) << "no call stack: " << err;
+    EXPECT_NE(err.find("tilescope("), std::string::npos) << "no frame in the binary: " << err;
+    fs::remove_all(dir);
+}
+
 namespace {
 
 std::vector<std::string> tune(const fs::path& out_dir, int tile) {
