@@ -386,21 +386,25 @@ TEST(Presenter, TheTimelinesBarsAndLabelsFitAt720p) {
 }
 
 // On a question about the phase count the timeline (the desk's layout: the projector draws
-// none on these steps) draws the parts up to the one on show and one grey block for the rest
-// until Reveal: a segment per part would count the phases (lesson 4 step 2: K = 45 with TS 8,
-// six phases of a load and a use part, then the store; the step opens at phase 5's load).
-// After Reveal every part is drawn.
+// none on these steps) draws only the part on show, unnumbered, and one grey block for the
+// rest until Reveal: a segment per part, the parts' count or the part's phase number would
+// count the phases (lesson 4 step 2: K = 45 with TS 8, six phases of a load and a use part,
+// then the store; the step opens at phase 5's load, so "P5", or the eleven parts before the
+// store, told the room 6). After Reveal every part is drawn, numbered.
 TEST(Timeline, HoldsTheLaterPartsOnAPhaseQuestion) {
-    std::string text, err;
+    std::string before_text, after_text, err;
     const std::string step = "--lesson " + std::string(TILESCOPE_LESSONS) + "/4_partial_tiles.json --step 2";
-    const nlohmann::json before = layout_of(step, text, err, false, false);
+    const nlohmann::json before = layout_of(step, before_text, err, false, false);
     ASSERT_FALSE(before.empty()) << err;
-    const nlohmann::json after = layout_of(step + " --reveal", text, err, false, false);
+    const nlohmann::json after = layout_of(step + " --reveal", after_text, err, false, false);
     ASSERT_FALSE(after.empty()) << err;
     ASSERT_TRUE(before.contains("timeline") && after.contains("timeline")) << before.dump() << "\n" << after.dump();
     EXPECT_TRUE(before["timeline"]["held"].get<bool>());
     EXPECT_FALSE(after["timeline"]["held"].get<bool>());
     EXPECT_EQ(after["timeline"]["segments"].size(), 13u);
-    EXPECT_EQ(before["timeline"]["segments"].size(), before["interval"].get<size_t>() + 1) << "the parts up to the one on show";
-    EXPECT_LT(before["timeline"]["segments"].size(), after["timeline"]["segments"].size());
+    EXPECT_EQ(before["interval"].get<size_t>(), 10u) << "the step opens at phase 5's load";
+    EXPECT_EQ(before["timeline"]["segments"].size(), 1u) << "the part on show alone";
+    for (const std::string leak : {"P5", "phase 5", "13 parts", "of 6"})
+        EXPECT_EQ(before_text.find(leak), std::string::npos) << "'" << leak << "' before Reveal:\n" << before_text;
+    EXPECT_NE(after_text.find("P5"), std::string::npos) << "the phases numbered after Reveal:\n" << after_text;
 }

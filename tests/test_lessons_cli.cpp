@@ -850,6 +850,37 @@ TEST(Handout, TheSlidesLessonHidesAnswersUntilRevealPicksItemsAndLabelsEveryCell
     }
 }
 
+// A phase question asked on the last phase (lesson 4 step 2: K = 45, TS 8, the step opens at
+// phase 5's load): before Reveal the page names no phase by its number, in the phase's line or
+// in the work-item's story (which shows the part on show alone): "phase 5" would tell the room
+// there are six. After Reveal both are numbered.
+TEST(Handout, APhaseQuestionOnTheLastPhaseNamesNoPhaseNumber) {
+    const fs::path html = scratch() / "lesson4.html";
+    const std::string file = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/4_partial_tiles.json";
+    ASSERT_EQ(run("export --html " + html.string() + " --lesson " + file).status, 0);
+    const Lesson lesson = load_lesson(file);
+    ASSERT_GE(lesson.steps.size(), 2u);
+    ASSERT_TRUE(lesson.steps[1].question && lesson.steps[1].question->quantity == "phases");
+    ASSERT_EQ(lesson.steps[1].state.value("phase", -1), 5) << "the step this test is about opens on the last of six phases";
+    const Page before = load(html, "lessonstep=2&item=0,0");
+    expect_clean(before);
+    const std::string text = text_of(before.dom);
+    for (int ph = 0; ph <= 6; ++ph)
+        for (const std::string& word : {"phase ", "Phase "})
+            for (const std::string& after : {" ", ",", ":"})
+                EXPECT_EQ(text.find(word + std::to_string(ph) + after), std::string::npos)
+                    << "'" << word << ph << after << "' before Reveal: " << text.substr(0, 3000);
+    EXPECT_NE(text.find("This phase: Load for Block (0,0)"), std::string::npos) << "the slides' title, unnumbered";
+    EXPECT_NE(text.find("a phase (which, and how many: hidden until Reveal), load"), std::string::npos) << text.substr(0, 3000);
+    EXPECT_NE(text.find("the other parts"), std::string::npos) << "the story's other parts, held";
+    const Page after = load(html, "lessonstep=2&item=0,0&reveal=1");
+    expect_clean(after);
+    const std::string revealed = text_of(after.dom);
+    EXPECT_NE(revealed.find("phase 5 of 6, load"), std::string::npos) << revealed.substr(0, 3000);
+    EXPECT_NE(revealed.find("Phase 5 Load for Block (0,0)"), std::string::npos) << revealed.substr(0, 3000);
+    EXPECT_NE(revealed.find("phase 0 load"), std::string::npos) << "the whole story after Reveal";
+}
+
 TEST(Tour, RunsToTheEndWithoutATerminalAndAnswersEveryLessonQuestion) {
     const Result r = shell(std::string(TILESCOPE_BIN) + " tour --size 64 </dev/null");
     ASSERT_EQ(r.status, 0) << r.err;

@@ -32,7 +32,8 @@ const char* kHelp =
     "--lesson FILE.json (assets/lessons/*.json): one page with every step of the lesson, its\n"
     "script, question and a Reveal button for the answer; each step's set-up is traced on the\n"
     "emulator now. A step whose view the page cannot show (performance, measured on a\n"
-    "device) says so. The page opens step N (counted from 1, as gui --step) with OUT.html#lessonstep=N.\n"
+    "device) says so. The page opens step N (counted from 1, as gui --step) with OUT.html#lessonstep=N\n"
+    "(&item=X,Y adds that work-item's story).\n"
     "--sheet SHEET.html (with --lesson; --html may then be left out): the instructor's sheet,\n"
     "every step's script, question and answer on one printable page (the projected picture,\n"
     "gui --presenter, shows no script).\n";

@@ -366,10 +366,12 @@ function paint() {
 // The slides' title of a step ("Phase 0 Use for Block (0,0) (iteration 1)").
 function frameTitle(g, st) {
   if (!g) return '';
-  if (st.frame) return st.frame.title;
   const ph = g.parts[st.interval];
   const part = ph.part.charAt(0).toUpperCase() + ph.part.slice(1);
-  return (g.phase_count > 0 ? 'Phase ' + ph.phase + ' ' : '') + part + ' for Block (' + g.id.slice(0, DATA.dims || 2).join(',') + ')';
+  const title = st.frame ? st.frame.title
+                         : (g.phase_count > 0 ? 'Phase ' + ph.phase + ' ' : '') + part + ' for Block (' + g.id.slice(0, DATA.dims || 2).join(',') + ')';
+  // a question on the phase count holds the phase's number too (on the last phase it counts them)
+  return hidden('phase_count') ? title.replace(/^Phase [0-9]+ /, 'This phase: ') : title;
 }
 
 function paintTimeline(g) {
@@ -412,7 +414,8 @@ function paintPhaseInfo(g, ph) {
   if (!g) return;
   const p = document.createElement('p');
   p.textContent = 'Work-group (' + g.id[0] + ',' + g.id[1] + '), ' +
-    (g.phase_count > 0 ? 'phase ' + ph.phase + (hidden('phase_count') ? ' (how many phases: ' + HIDDEN_TEXT + ')' : ' of ' + g.phase_count) +
+    // hidden, the phase's number goes too: on the last phase it would be the count less one
+    (g.phase_count > 0 ? (hidden('phase_count') ? 'a phase (which, and how many: ' + HIDDEN_TEXT + ')' : 'phase ' + ph.phase + ' of ' + g.phase_count) +
       ', ' + ph.part : 'no phases (no barrier)') +
     ' (' + (ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'runs to the end of the kernel') + '): ' +
     (hidden('global_traffic') ? 'floats loaded from global memory ' + HIDDEN_TEXT : fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory') + ', ' +
@@ -599,13 +602,15 @@ function paintStory(g, st) {
       (s.assigned && s.assigned_outside ? ' (its global id stands for ' + named(s.assigned) + ', which lies outside C)' : '')) + '.';
   box.appendChild(head);
   const table = document.createElement('table');
-  // While the phase count waits for Reveal, the story stops at the part on show.
-  const later = hidden('phase_count') ? s.steps.filter(function (x) { return x.interval > st.interval; }).length : 0;
+  // While the phase count waits for Reveal, the story shows the part on show alone, unnumbered:
+  // the parts before it (a step may open on the last phase) or its number would count the phases.
+  const held = hidden('phase_count');
+  const others = held ? s.steps.filter(function (x) { return x.interval !== st.interval; }).length : 0;
   for (const step of s.steps) {
-    if (later && step.interval > st.interval) continue;
+    if (held && step.interval !== st.interval) continue;
     const tr = document.createElement('tr');
     if (step.interval === st.interval) tr.className = 'current';
-    const a = document.createElement('td'); a.textContent = 'phase ' + step.phase + ' ' + step.part;
+    const a = document.createElement('td'); a.textContent = held ? 'this phase, ' + step.part : 'phase ' + step.phase + ' ' + step.part;
     const b = document.createElement('td');
     const lines = [];
     if (step.loads.length) lines.push('loads ' + listOf(step.loads, named));
@@ -619,9 +624,9 @@ function paintStory(g, st) {
     for (const l of lines) { const d = document.createElement('div'); d.textContent = l; b.appendChild(d); }
     tr.appendChild(a); tr.appendChild(b); table.appendChild(tr);
   }
-  if (later) {
+  if (others) {
     const tr = document.createElement('tr');
-    const a = document.createElement('td'); a.textContent = 'later parts';
+    const a = document.createElement('td'); a.textContent = 'the other parts';
     const b = document.createElement('td'); b.textContent = HIDDEN_TEXT;
     tr.appendChild(a); tr.appendChild(b); table.appendChild(tr);
   }
@@ -1000,6 +1005,9 @@ if (LESSON) {
   document.getElementById('lnext').onclick = function () { openLessonStep(LESSON.current + 1); };
   const a = hashArgs();
   openLessonStep(Number(a.lessonstep || 1) - 1);
+  // &item=X,Y follows a work-item of the step's group, as in a trace's page (a link to a step
+  // with one work-item's story open)
+  if (a.item && DATA) { state.item = a.item.slice(0, 2); paint(); }
   if (a.reveal === '1' && !document.getElementById('reveal').hidden) document.getElementById('reveal').click();
 } else {
 fillStatic();

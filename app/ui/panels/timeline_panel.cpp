@@ -171,7 +171,7 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
     // slider; a narrow row (a projector) drops the speed slider, then the group's line
     char group_line[160];
     if (g && plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount))
-        std::snprintf(group_line, sizeof group_line, "group (%u,%u): phases %s, %d parts", c.group[0], c.group[1], kHiddenUntilReveal, n);
+        std::snprintf(group_line, sizeof group_line, "group (%u,%u): phases %s", c.group[0], c.group[1], kHiddenUntilReveal);
     else if (g && plan.phases > 0)
         std::snprintf(group_line, sizeof group_line, "group (%u,%u): %d phase%s, %d parts", c.group[0], c.group[1], plan.phases,
                       plan.phases == 1 ? "" : "s", n);
@@ -191,10 +191,12 @@ void draw_controls(AppState& s, int n, const GroupTrace* g, const PhasePlan& pla
     ImGui::SameLine();
     int interval = c.interval;
     const PhasePart* part = plan.part_at(c.interval);
-    std::string slider = part && plan.phases > 0 ? "phase " + std::to_string(part->phase) + ": " + part->name : "part %d";
+    const bool count_held = plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount);
+    std::string slider = part && plan.phases > 0 ? (count_held ? "this phase: " : "phase " + std::to_string(part->phase) + ": ") + part->name
+                                                 : "part %d";
     if (c.iteration) slider += " (iteration " + std::to_string(*c.iteration) + ")";
     ImGui::SetNextItemWidth(std::max(fh * 3, ImGui::GetContentRegionAvail().x - (show_text ? text_w : 0.f)));
-    if (n > 0 && plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount)) {
+    if (n > 0 && count_held) {
         ImGui::TextUnformatted(slider.c_str());  // a slider's range would count the phases
     } else if (n > 0 && ImGui::SliderInt("##part", &interval, 0, n - 1, slider.c_str())) {
         c.interval = interval;
@@ -233,14 +235,17 @@ void draw_timeline_panel(AppState& s, float height) {
     ImGui::InvisibleButton("##timeline", ImVec2(w, h));
     if (!g || n == 0) return;
     const float fh = ImGui::GetFontSize();
-    // On a question about the phase count the parts after the one on show are one grey block
-    // until Reveal: a segment per part (and their widths) would count the phases for the room.
+    // On a question about the phase count only the part on show is drawn, unnumbered, and the
+    // others are one grey block until Reveal: a segment per part (or their widths, or the part's
+    // phase number) would count the phases for the room. A lesson step may open at the last
+    // phase (lesson 4 step 2), where even the parts before it count them.
     const bool held = plan.phases > 0 && hidden_until_reveal(s, Figure::PhaseCount);
-    const int shown = held ? std::min(n, c.interval + 1) : n;
-    const float seg = w / float(held ? shown + 1 : n);
+    const int first = held ? std::clamp(c.interval, 0, n - 1) : 0;  // the part drawn in the first slot
+    const int shown = held ? 1 : n;
+    const float seg = w / float(held ? 4 : n);
     g_last_layout.held = held;
     uint64_t max_bytes = 1;
-    for (int i = 0; i < shown; ++i) {
+    for (int i = first; i < first + shown; ++i) {
         const BarrierInterval& in = g->intervals[size_t(i)];
         max_bytes = std::max<uint64_t>(max_bytes, std::max(in.global.load_bytes + in.global.store_bytes, in.local.load_bytes + in.local.store_bytes));
     }
@@ -249,14 +254,14 @@ void draw_timeline_panel(AppState& s, float height) {
     if (held) {
         const float x0 = p0.x + seg * float(shown), x1 = p0.x + w;
         dl->AddRectFilled(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), IM_COL32(200, 200, 200, 255));
-        const std::string later = std::string("later parts: ") + kHiddenUntilReveal;
+        const std::string later = std::string("the other parts: ") + kHiddenUntilReveal;
         const std::string text = ImGui::CalcTextSize(later.c_str()).x <= x1 - x0 - 8 ? later : kHiddenUntilReveal;
         dl->AddText(ImVec2(x0 + 4, p0.y + 1), pal.text, text.c_str());
     }
-    for (int i = 0; i < shown; ++i) {
+    for (int i = first; i < first + shown; ++i) {
         TimelineLayout::Segment laid;
         const BarrierInterval& in = g->intervals[size_t(i)];
-        const float x0 = p0.x + seg * i, x1 = x0 + seg;
+        const float x0 = p0.x + seg * float(i - first), x1 = x0 + seg;
         const bool current = i == c.interval;
         dl->AddRectFilled(ImVec2(x0 + 1, p0.y), ImVec2(x1 - 1, p0.y + h), current ? IM_COL32(255, 235, 150, 255) : IM_COL32(232, 232, 232, 255));
         const float gb = bar_h * float(double(in.global.load_bytes + in.global.store_bytes) / double(max_bytes));
@@ -270,14 +275,14 @@ void draw_timeline_panel(AppState& s, float height) {
         const PhasePart* part = plan.part_at(i);
         char buf[48];
         if (part && plan.phases > 0)
-            std::snprintf(buf, sizeof buf, "%s%s", part->index == 0 ? ("P" + std::to_string(part->phase) + " ").c_str() : "",
+            std::snprintf(buf, sizeof buf, "%s%s", part->index == 0 && !held ? ("P" + std::to_string(part->phase) + " ").c_str() : "",
                           part->name.c_str());
         else
             std::snprintf(buf, sizeof buf, "%d", i);
-        if (ImGui::CalcTextSize(buf).x > seg - 6 && part) std::snprintf(buf, sizeof buf, "%d", part->phase);
+        if (ImGui::CalcTextSize(buf).x > seg - 6 && part && !held) std::snprintf(buf, sizeof buf, "%d", part->phase);
         if (seg > fh * 1.2f) dl->AddText(ImVec2(x0 + 4, p0.y + 1), pal.text, buf);
         // a heavier line where a new phase begins
-        if (part && part->index == 0 && i > 0) dl->AddLine(ImVec2(x0, p0.y), ImVec2(x0, p0.y + h), pal.text, theme().line * 2);
+        if (part && part->index == 0 && i > first) dl->AddLine(ImVec2(x0, p0.y), ImVec2(x0, p0.y + h), pal.text, theme().line * 2);
         // the barrier that closes the interval
         float line_label_w = 0;  // the foot's right end it takes ("L30")
         if (in.end_line > 0) {
@@ -312,7 +317,7 @@ void draw_timeline_panel(AppState& s, float height) {
             ImGui::Text("global %llu B loaded, %llu B stored; local %llu B loaded, %llu B stored (traced)",
                         (unsigned long long)in.global.load_bytes, (unsigned long long)in.global.store_bytes,
                         (unsigned long long)in.local.load_bytes, (unsigned long long)in.local.store_bytes);
-            ImGui::Text("barrier interval %d of the group (the raw level beneath phases and parts)", i);
+            if (!held) ImGui::Text("barrier interval %d of the group (the raw level beneath phases and parts)", i);
             ImGui::EndTooltip();
             if (ImGui::IsMouseClicked(0)) {
                 c.interval = i;
@@ -323,7 +328,7 @@ void draw_timeline_panel(AppState& s, float height) {
     }
     // playing: a thin bar shows how far through the interval the work-items are
     if (c.playing) {
-        const float x = p0.x + seg * (c.interval + float(std::min(1.0, c.progress)));
+        const float x = p0.x + seg * (float(c.interval - first) + float(std::min(1.0, c.progress)));
         dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p0.y + h), pal.hover, 2.f);
     }
 }
