@@ -407,4 +407,10 @@ TEST(Timeline, HoldsTheLaterPartsOnAPhaseQuestion) {
     for (const std::string leak : {"P5", "phase 5", "13 parts", "of 6"})
         EXPECT_EQ(before_text.find(leak), std::string::npos) << "'" << leak << "' before Reveal:\n" << before_text;
     EXPECT_NE(after_text.find("P5"), std::string::npos) << "the phases numbered after Reveal:\n" << after_text;
+    // Stepped on to the store, the lesson's heading (the slides' title of the frame on show)
+    // loses its number too: "Phase 5 Store for Block (0,0)" counted the phases.
+    std::string on_text;
+    ASSERT_FALSE(layout_of(step + " --phase 5 --part store", on_text, err, false, false).empty()) << err;
+    EXPECT_EQ(on_text.find("Phase 5"), std::string::npos) << on_text;
+    EXPECT_NE(on_text.find("This phase: Store for"), std::string::npos) << on_text;
 }

@@ -25,6 +25,8 @@ TEST(Phases, TiledFourByFourHasTwoPhasesOfLoadAndUse) {
     EXPECT_EQ(p.interval_of(2), -1);
     EXPECT_EQ(p.parts[4].index, 2);
     EXPECT_EQ(part_title(p, 3), "phase 1 of 2, use (ends at the barrier on line 37)");
+    // held for a question on the phase count: neither the count nor the phase's number
+    EXPECT_EQ(part_title(p, 3, true), "a phase (which, and how many: hidden until Reveal), use (ends at the barrier on line 37)");
 }
 
 // 37x29x45 with TS 8: ceil(45/8) = 6 trips round the loop.
@@ -72,4 +74,15 @@ TEST(Phases, PartsAreNamedByTheirTraffic) {
     EXPECT_EQ(part_name(in), "load + use");
     in.local.load_bytes = 0;
     EXPECT_EQ(part_name(in), "load");
+}
+
+// A slide's title loses its phase number while the phase count is held, and only a title that
+// starts with one changes.
+TEST(Phases, ATitleWithoutItsPhaseNumber) {
+    EXPECT_EQ(title_without_phase_number("Phase 5 Load for Block (0,0)"), "This phase: Load for Block (0,0)");
+    EXPECT_EQ(title_without_phase_number("Phase 12 Use for Block (1,2) (iteration 3)"), "This phase: Use for Block (1,2) (iteration 3)");
+    EXPECT_EQ(title_without_phase_number("Store for Block (0,0)"), "Store for Block (0,0)");
+    EXPECT_EQ(title_without_phase_number("Phase one"), "Phase one");
+    EXPECT_EQ(title_without_phase_number("Phase 5"), "Phase 5");
+    EXPECT_EQ(title_without_phase_number(""), "");
 }

@@ -120,4 +120,12 @@ std::string part_title(const PhasePlan& plan, int interval, bool count_hidden) {
     return s;
 }
 
+std::string title_without_phase_number(const std::string& title) {
+    if (title.rfind("Phase ", 0) != 0) return title;
+    size_t end = 6;
+    while (end < title.size() && title[end] >= '0' && title[end] <= '9') ++end;
+    if (end == 6 || end >= title.size() || title[end] != ' ') return title;
+    return "This phase: " + title.substr(end + 1);
+}
+
 }  // namespace tilescope

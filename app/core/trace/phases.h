@@ -57,5 +57,9 @@ std::string part_name(const BarrierInterval& interval);
 // "phase 1 of 2, load (ends at the barrier on line 33)"; with `count_hidden` (a lesson asks
 // how many phases) the count is left out: "phase 1 of ? (hidden until Reveal), load ...".
 std::string part_title(const PhasePlan& plan, int interval, bool count_hidden = false);
+// A slide's title ("Phase 5 Load for Block (0,0)") without its phase number ("This phase: Load
+// for Block (0,0)"), while a question on the phase count waits: on the last phase the number
+// is the count less one. Other titles are returned as they are.
+std::string title_without_phase_number(const std::string& title);
 
 }  // namespace tilescope

@@ -82,9 +82,10 @@ void record_gif(AppState& s) {
 // (trace version, cursor) so a frame is built only when the cursor moves.
 std::string step_heading_now(const AppState& s, const LessonStep& step) {
     if (!s.main.trace || s.main.busy() || !step.state.contains("phase") || s.cursor.wanted) return step.title;
-    static std::tuple<const LessonStep*, uint64_t, GroupId, int, std::optional<int>> last_key;
+    const bool count_held = hidden_until_reveal(s, Figure::PhaseCount);
+    static std::tuple<const LessonStep*, uint64_t, GroupId, int, std::optional<int>, bool> last_key;
     static std::string last;
-    const auto key = std::make_tuple(&step, s.main.version, s.cursor.group, s.cursor.interval, s.cursor.iteration);
+    const auto key = std::make_tuple(&step, s.main.version, s.cursor.group, s.cursor.interval, s.cursor.iteration, count_held);
     if (key == last_key && !last.empty()) return last;
     std::string heading = step.title;
     try {
@@ -94,7 +95,8 @@ std::string step_heading_now(const AppState& s, const LessonStep& step) {
         const PhasePlan plan = phase_plan(t, s.cursor.group);
         if (const PhasePart* part = plan.part_at(s.cursor.interval); part && opened) {
             FrameRequest r{s.cursor.group, part->phase, part->name, s.cursor.iteration, std::nullopt, s.naming};
-            heading = step_heading(step, opened->title, gf.frame(r, false).title);
+            const std::string shown = gf.frame(r, false).title;
+            heading = step_heading(step, opened->title, count_held ? title_without_phase_number(shown) : shown);
         }
     } catch (const std::exception&) {
         heading = step.title;  // no detail for the group yet: the title as written
