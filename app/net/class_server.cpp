@@ -299,7 +299,8 @@ private:
         }
         for (auto& [address, busy] : busy_of) {
             if (busy.size() <= settings_.per_address) continue;
-            // The oldest first; seen in the same look, the earlier socket (a smaller inode) first.
+            // The oldest first; seen in the same look, the smaller socket inode first (usually the
+            // earlier socket, but the kernel hands inodes out in per-CPU batches).
             std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) {
                 return a.first != b.first ? a.first < b.first : a.second->inode < b.second->inode;
             });
