@@ -404,6 +404,7 @@ TEST(Timeline, HoldsTheLaterPartsOnAPhaseQuestion) {
     EXPECT_EQ(after["timeline"]["segments"].size(), 13u);
     EXPECT_EQ(before["interval"].get<size_t>(), 10u) << "the step opens at phase 5's load";
     EXPECT_EQ(before["timeline"]["segments"].size(), 1u) << "the part on show alone";
+    EXPECT_EQ(before_text.find("stepped on from"), std::string::npos) << "the step's own frame keeps its title:\n" << before_text;
     for (const std::string leak : {"P5", "phase 5", "13 parts", "of 6"})
         EXPECT_EQ(before_text.find(leak), std::string::npos) << "'" << leak << "' before Reveal:\n" << before_text;
     EXPECT_NE(after_text.find("P5"), std::string::npos) << "the phases numbered after Reveal:\n" << after_text;

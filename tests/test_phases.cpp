@@ -26,7 +26,7 @@ TEST(Phases, TiledFourByFourHasTwoPhasesOfLoadAndUse) {
     EXPECT_EQ(p.parts[4].index, 2);
     EXPECT_EQ(part_title(p, 3), "phase 1 of 2, use (ends at the barrier on line 37)");
     // held for a question on the phase count: neither the count nor the phase's number
-    EXPECT_EQ(part_title(p, 3, true), "a phase (which, and how many: hidden until Reveal), use (ends at the barrier on line 37)");
+    EXPECT_EQ(part_title(p, 3, true), "phase ? of ? (hidden until Reveal), use (ends at the barrier on line 37)");
 }
 
 // 37x29x45 with TS 8: ceil(45/8) = 6 trips round the loop.

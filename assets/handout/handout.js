@@ -415,7 +415,7 @@ function paintPhaseInfo(g, ph) {
   const p = document.createElement('p');
   p.textContent = 'Work-group (' + g.id[0] + ',' + g.id[1] + '), ' +
     // hidden, the phase's number goes too: on the last phase it would be the count less one
-    (g.phase_count > 0 ? (hidden('phase_count') ? 'a phase (which, and how many: ' + HIDDEN_TEXT + ')' : 'phase ' + ph.phase + ' of ' + g.phase_count) +
+    (g.phase_count > 0 ? (hidden('phase_count') ? 'phase ? of ? (' + HIDDEN_TEXT + ')' : 'phase ' + ph.phase + ' of ' + g.phase_count) +
       ', ' + ph.part : 'no phases (no barrier)') +
     ' (' + (ph.end_line ? 'ends at the barrier on line ' + ph.end_line : 'runs to the end of the kernel') + '): ' +
     (hidden('global_traffic') ? 'floats loaded from global memory ' + HIDDEN_TEXT : fmt(ph.global_load_bytes / 4) + ' floats loaded from global memory') + ', ' +

@@ -114,7 +114,7 @@ std::string part_title(const PhasePlan& plan, int interval, bool count_hidden) {
     if (!p) return "";
     if (plan.phases == 0) return "no phases (no barrier)";
     // Hidden, the phase's number goes too: on the last phase it would be the count less one.
-    std::string s = count_hidden ? "a phase (which, and how many: hidden until Reveal), " + p->name
+    std::string s = count_hidden ? "phase ? of ? (hidden until Reveal), " + p->name
                                  : "phase " + std::to_string(p->phase) + " of " + std::to_string(plan.phases) + ", " + p->name;
     s += p->end_line > 0 ? " (ends at the barrier on line " + std::to_string(p->end_line) + ")" : " (to the end)";
     return s;

@@ -96,7 +96,9 @@ std::string step_heading_now(const AppState& s, const LessonStep& step) {
         if (const PhasePart* part = plan.part_at(s.cursor.interval); part && opened) {
             FrameRequest r{s.cursor.group, part->phase, part->name, s.cursor.iteration, std::nullopt, s.naming};
             const std::string shown = gf.frame(r, false).title;
-            heading = step_heading(step, opened->title, count_held ? title_without_phase_number(shown) : shown);
+            // compared as built (the step's own frame keeps the step's title), then held back
+            heading = shown == opened->title ? step.title
+                                             : step_heading(step, opened->title, count_held ? title_without_phase_number(shown) : shown);
         }
     } catch (const std::exception&) {
         heading = step.title;  // no detail for the group yet: the title as written
