@@ -350,18 +350,24 @@ Expected use(int i, int k0) {
 }  // namespace
 
 // Issue 33: after → the strip no longer says "Phase 0 Load" over phase 1's load: its heading
-// is the frame on show (the command line's --phase/--part stand in for the keys).
+// is the frame on show (the command line's --phase/--part stand in for the keys). Step 1 asks
+// how many phases there are, so until Reveal the heading names the frame without its phase
+// number (on the last phase it would be the answer less one); after Reveal, with it.
 TEST(SlidesLesson, TheStripFollowsTheFrameShown) {
     ASSERT_FALSE(std::string(std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "").empty()) << "no Xvfb";
     const std::string lesson = std::string(TILESCOPE_LESSONS) + "/9_slides_frame_by_frame.json";
-    const fs::path layout = scratch() / "strip_follows.json";
-    const Result r = shell(std::string(TILESCOPE_BIN) + " gui --lesson " + lesson +
-                           " --step 1 --phase 1 --part load --window 1280x720 --frames 2 --layout " + layout.string());
-    ASSERT_EQ(r.status, 0) << r.err;
-    nlohmann::json j;
-    std::ifstream(layout) >> j;
-    EXPECT_EQ(j.value("frame_title", ""), "Phase 1 Load for Block (0,0)");
-    EXPECT_EQ(j.value("lesson_heading", "").rfind("Phase 1 Load for Block (0,0)", 0), 0u) << j.value("lesson_heading", "");
+    for (const bool revealed : {false, true}) {
+        SCOPED_TRACE(revealed ? "after Reveal" : "before Reveal");
+        const fs::path layout = scratch() / (revealed ? "strip_follows_revealed.json" : "strip_follows.json");
+        const Result r = shell(std::string(TILESCOPE_BIN) + " gui --lesson " + lesson + " --step 1 --phase 1 --part load" +
+                               (revealed ? " --reveal" : "") + " --window 1280x720 --frames 2 --layout " + layout.string());
+        ASSERT_EQ(r.status, 0) << r.err;
+        nlohmann::json j;
+        std::ifstream(layout) >> j;
+        EXPECT_EQ(j.value("frame_title", ""), "Phase 1 Load for Block (0,0)");
+        const std::string shown = revealed ? "Phase 1 Load for Block (0,0)" : "This phase: Load for Block (0,0)";
+        EXPECT_EQ(j.value("lesson_heading", "").rfind(shown + "  (stepped on from: ", 0), 0u) << j.value("lesson_heading", "");
+    }
 }
 
 // Issue 33 item 3: the slides' single thread of the first "major case" (Block(1,1), local id
