@@ -55,7 +55,8 @@ std::string part_name(const BarrierInterval& interval);
 
 // "phase 1 of 2, use (ends at the barrier on line 37)": the words every view uses.
 // "phase 1 of 2, load (ends at the barrier on line 33)"; with `count_hidden` (a lesson asks
-// how many phases) the count is left out: "phase 1 of ? (hidden until Reveal), load ...".
+// how many phases) the count and the phase's number are left out: "phase ? of ? (hidden until
+// Reveal), load ..." (on the last phase the number is the count less one).
 std::string part_title(const PhasePlan& plan, int interval, bool count_hidden = false);
 // A slide's title ("Phase 5 Load for Block (0,0)") without its phase number ("This phase: Load
 // for Block (0,0)"), while a question on the phase count waits: on the last phase the number
