@@ -265,6 +265,17 @@ TEST(HostileCli, GeneratedHostileValuesExitTwoWithOneLine) {
 
 namespace {
 
+// Waits until `p` catches SIGINT (main installs the crash report before, the CLI this handler):
+// it has started and is past its set-up of signals. Fails the test if it ends first or takes 120 s.
+void wait_until_it_catches_sigint(Proc& p, const std::string& label) {
+    const auto t0 = Clock::now();
+    while (!p.catches_sigint()) {
+        ASSERT_EQ(p.wait(0), -1) << label << ": ended before the signal: " << p.err();
+        ASSERT_LT(Clock::now() - t0, std::chrono::seconds(120)) << label;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 // Starts `args`, waits until it catches SIGINT and `settle_s` more, sends Ctrl-C, and
 // expects it gone within 2 s with status 130, one line, and no output file.
 void expect_cancelled_quickly(std::vector<std::string> args, double settle_s, const std::string& label) {
@@ -277,12 +288,8 @@ void expect_cancelled_quickly(std::vector<std::string> args, double settle_s, co
     // rename temporary"), a failure of the cache and not of what this test checks.
     const fs::path pocl_cache = scratch_dir("cancel_pocl_cache");
     Proc p(args, dir, {"POCL_CACHE_DIR=" + pocl_cache.string()});
-    const auto t0 = Clock::now();
-    while (!p.catches_sigint()) {
-        ASSERT_EQ(p.wait(0), -1) << label << ": ended before it could be cancelled: " << p.err();
-        ASSERT_LT(Clock::now() - t0, std::chrono::seconds(120)) << label;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    wait_until_it_catches_sigint(p, label);
+    if (::testing::Test::HasFatalFailure()) return;
     std::this_thread::sleep_for(std::chrono::duration<double>(settle_s));
     ASSERT_EQ(p.wait(0), -1) << label << ": an endless kernel ended by itself: " << p.err();
     const auto sent = Clock::now();
@@ -330,12 +337,7 @@ TEST(HostileCli, CtrlCEndsAnEndlessKernelOnTheEmulatorWithinTwoSeconds) {
 TEST(HostileCli, ACrashSaysSoWithItsCallStack) {
     const fs::path dir = scratch_dir("crash");
     Proc p(endless("trace"), dir, {});
-    const auto t0 = Clock::now();
-    while (!p.catches_sigint()) {  // installed after the crash handler
-        ASSERT_EQ(p.wait(0), -1) << "ended before the signal: " << p.err();
-        ASSERT_LT(Clock::now() - t0, std::chrono::seconds(120));
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    ASSERT_NO_FATAL_FAILURE(wait_until_it_catches_sigint(p, "trace"));
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     p.signal(SIGSEGV);
     const int status = p.wait(10);
