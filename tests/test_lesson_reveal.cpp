@@ -408,6 +408,9 @@ TEST(Timeline, HoldsTheLaterPartsOnAPhaseQuestion) {
     for (const std::string leak : {"P5", "phase 5", "13 parts", "of 6"})
         EXPECT_EQ(before_text.find(leak), std::string::npos) << "'" << leak << "' before Reveal:\n" << before_text;
     EXPECT_NE(after_text.find("P5"), std::string::npos) << "the phases numbered after Reveal:\n" << after_text;
+    // "Record GIF" would save every phase and say how many frames: it waits for Reveal too.
+    EXPECT_FALSE(before.value("record_gif", true)) << before.dump();
+    EXPECT_TRUE(after.value("record_gif", false)) << after.dump();
     // Stepped on to the store, the lesson's heading (the slides' title of the frame on show)
     // loses its number too: "Phase 5 Store for Block (0,0)" counted the phases.
     std::string on_text;

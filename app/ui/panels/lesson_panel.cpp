@@ -62,6 +62,14 @@ ImVec4 verdict_colour(GuessVerdict v) {
     return ImColor(pal.verdict_off);
 }
 
+}  // namespace
+
+// The GIF holds every phase, and its message counts the frames: on a question about the
+// phase count that is the answer, so it waits for Reveal like the count itself.
+bool record_gif_allowed(const AppState& s) { return !hidden_until_reveal(s, Figure::PhaseCount); }
+
+namespace {
+
 // "Record GIF": the selected group's phases, into the screenshot folder.
 void record_gif(AppState& s) {
     if (!s.main.trace) return;
@@ -277,9 +285,14 @@ void LessonPanel::draw(AppState& s) {
     else draw_menu(s);
     if (s.lesson.lesson) draw_class_section(s);  // class mode (issue 34)
     ImGui::Separator();
-    if (ImGui::Button("Record GIF of this group") && s.main.trace) record_gif(s);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every phase of the selected work-group as an animated GIF for slides (one frame per part)");
+    const bool count_held = !record_gif_allowed(s);
+    ImGui::BeginDisabled(count_held);
+    if (ImGui::Button("Record GIF of this group") && s.main.trace && !count_held) record_gif(s);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", count_held ? "Waits for Reveal: the GIF shows every phase of the group, and how many there "
+                                             "are is this step's question"
+                                           : "Every phase of the selected work-group as an animated GIF for slides (one frame per part)");
 }
 
 void LessonPanel::draw_menu(AppState& s) {

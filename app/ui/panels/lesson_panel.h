@@ -35,6 +35,10 @@ void reveal_answer(AppState& state);
 // title, or once the cursor moved on, the title of the frame on show (issue 33).
 std::string lesson_heading(const AppState& state);
 
+// Whether "Record GIF of this group" may run now: not while the phase count is held for
+// Reveal (the GIF holds every phase, and its message counts the frames).
+bool record_gif_allowed(const AppState& state);
+
 // The presenter's lesson strip, in the rectangle [pos, pos + size): lesson and step
 // number, the step's title, its question and guess, the answer once revealed; no script.
 // Returns the height it used.

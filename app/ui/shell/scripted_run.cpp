@@ -62,7 +62,10 @@ void write_layout(const std::string& path, const AppState& s, const std::vector<
             }
         }
     j["view"] = view_name(s.view);
-    if (s.lesson.lesson) j["lesson_heading"] = lesson_heading(s);  // what the strip's heading says
+    if (s.lesson.lesson) {
+        j["lesson_heading"] = lesson_heading(s);  // what the strip's heading says
+        j["record_gif"] = record_gif_allowed(s);  // the lesson panel's "Record GIF" button
+    }
     j["presenter"] = s.presenter;
     j["font_px"] = theme().font ? theme().font->FontSize : ImGui::GetFontSize();  // body text height
     const Palette& p = theme().pal;
