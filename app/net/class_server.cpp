@@ -132,6 +132,7 @@ public:
         double reply_rate = 16 * 1024;  // bytes a second
         uint64_t request_bytes = 64 * 1024;
         std::chrono::milliseconds period{250};  // between two looks
+        std::chrono::milliseconds closing_grace{500};  // a request refused on its head: its refusal's time to go out
     };
 
     void start(Settings settings) {
@@ -157,7 +158,8 @@ public:
         p.since = Clock::now();
         p.grace = {};
     }
-    // The connection is shut down at the next look, whatever it does meanwhile.
+    // The connection is shut down at the first look once closing_grace has passed (its refusal
+    // written meanwhile), whatever it does.
     void close(const httplib::Request& req) {
         std::lock_guard<std::mutex> lock(mutex_);
         Peer& p = peers_[peer_of(req)];
@@ -275,6 +277,12 @@ private:
             Clock::time_point since = mine.first;
             Clock::duration grace{};
             const auto p = peers_.find(c.peer);
+            // Refused on its head (close()): cut once the refusal has had time to go out. Cut at the
+            // first look, a server thread that had not yet written it (a loaded machine) lost it.
+            if (p != peers_.end() && p->second.closing) {
+                if (now - p->second.since >= settings_.closing_grace) drop.push_back(c);
+                continue;
+            }
             // A reply written since the last look: the next request's bytes count from here.
             if (p != peers_.end() && p->second.since > mine.counted_from && c.received) {
                 mine.sent_before = *c.received;
@@ -286,10 +294,6 @@ private:
                 continue;
             }
             if (p != peers_.end()) {
-                if (p->second.closing) {
-                    drop.push_back(c);
-                    continue;
-                }
                 if (p->second.waiting > 0) continue;
                 since = std::max(since, p->second.since);
                 grace = p->second.grace;
