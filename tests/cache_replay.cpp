@@ -10,6 +10,10 @@
 //                                                    l2_sectors and l2_merged_sectors scaled to the whole launch
 //   cache_replay model IN.stream PROFILE [NAME=V]... replay; NAME: l1_kb l2_kb ways cus resident inflight
 //                                                    clusters hashed drift clustermap l1rand (cache9)
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -178,8 +182,9 @@ int main(int argc, char** argv) {
             o.verify = false;
             o.cache_requests = true;
             o.sample = sample;
-            o.detail_budget_bytes = 1;
-            o.max_memory_bytes = 6ull << 30;  // 6,144^3 needs 4.6 GB (cache8)
+            o.detail_budget_bytes = 0;  // no group keeps element detail
+            // 6,144^3 needs 4.6 GB (cache8), row at 1,984^3 about 10 GB on two workers: half the RAM
+            o.max_memory_bytes = std::max<uint64_t>(6ull << 30, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 2);
             const Trace t = run_trace(config, o);
             if (!t.cache_requests || t.cache_requests_truncated) throw std::runtime_error("no request stream");
             const TranslatedGroups moved = fit_translated_groups(*t.cache_requests, sample, grid);

@@ -33,6 +33,7 @@
 #include "core/kernel/kernel_spec.h"
 #include "core/io/trace_export.h"
 #include "core/emulator/trace_runner.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -331,6 +332,35 @@ TEST(TraceRunner, AutomaticDetailFitsTheBudget) {
     const auto e = estimate_trace(rung("tiled", "256", 16), o);
     ASSERT_EQ(e.detail_groups.size(), 1u);  // at least the first
     EXPECT_EQ(e.detail_groups[0], (GroupId{0, 0, 0}));
+    o.detail_budget_bytes = 0;  // none (the sampled cache model's traces)
+    EXPECT_TRUE(estimate_trace(rung("tiled", "256", 16), o).detail_groups.empty());
+}
+
+// The plugin holds a barrier interval's requests until it closes, and Oclgrind runs each
+// work-item to its next barrier before the next starts: a kernel without barriers (row)
+// holds a whole group's requests in every worker at once, about 520 bytes each.
+TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
+    TraceOptions o;
+    o.checks = false;
+    o.cache_requests = true;
+    o.detail_budget_bytes = 0;
+    o.sample = {3, 1, 1};
+    auto peak = [&](const char* kernel, const char* size, int tile, const char* workers) {
+        const test_support::ScopedEnv env("OCLGRIND_NUM_THREADS", workers);
+        return double(estimate_trace(rung(kernel, size, tile), o).peak_bytes);
+    };
+    // row at 1024^3: 16-lane groups, each lane 2*K*N loads; a second worker holds a second
+    // group's 2*K*N requests (and a second set of heatmaps, 8 bytes an element).
+    const double n = 1024, requests = 2 * n * n, heatmaps = 3 * n * n * 8;
+    const double more = peak("row", "1024", 16, "2") - peak("row", "1024", 16, "1");
+    EXPECT_GE(more, requests * 520) << "a second worker's open requests are not counted";
+    EXPECT_LE(more, requests * 520 * 1.01 + heatmaps) << "more than one group's open requests a worker";
+    // The estimate follows OCLGRIND_NUM_THREADS, the emulator's own worker count.
+    EXPECT_GT(peak("row", "1024", 16, "1"), requests * 520);
+    // tiled closes an interval at every barrier: a phase's requests, not the group's.
+    o.sample = {3, 3, 1};
+    const double tiled_more = peak("tiled", "1024", 16, "2") - peak("tiled", "1024", 16, "1");
+    EXPECT_LT(tiled_more, heatmaps * 1.05) << "tiled's open requests counted as if it had no barriers";
 }
 
 }  // namespace

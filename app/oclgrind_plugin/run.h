@@ -67,7 +67,7 @@ struct Run {
     std::atomic<bool> detail_truncated{false};
     std::atomic<bool> local_buffers_numbered{false};
     std::vector<abi::CacheGroupRequests> cache_groups;  // guarded by mutex
-    std::atomic<uint64_t> cache_sectors{0};
+    std::atomic<uint64_t> cache_bytes{0};
     std::atomic<bool> cache_truncated{false};
 
     // Streaming: early groups completed whose detail waits for the next partial call,

@@ -17,8 +17,9 @@
 namespace tilescope::trace_abi {
 
 // 3: IntervalDetail::access_log (each detail work-item's accesses in order, with the
-// words it stored into local memory).
-inline constexpr uint32_t kVersion = 3;
+// words it stored into local memory). 4: CacheRecording::max_bytes, a bound in bytes where
+// max_sectors counted sectors.
+inline constexpr uint32_t kVersion = 4;
 
 // Work-item of an access made by a work-group as a whole (async_work_group_copy).
 inline constexpr uint32_t kWholeGroup = 0xffffffffu;
@@ -37,7 +38,9 @@ struct BufferHint {
 // modelled pays for it (about 40 bytes a request plus 8 a sector).
 struct CacheRecording {
     bool enabled = false;
-    uint64_t max_sectors = 64'000'000;  // recording stops (and says so) beyond this many sectors
+    // Recording stops (and says so) once the completed groups' requests would take more than
+    // this: 8 bytes a sector and 28 a request here, 8 and 16 again in the model's stream.
+    uint64_t max_bytes = 4'000'000'000;
 };
 
 struct Result;
@@ -263,7 +266,7 @@ struct Result {
     uint64_t messages_dropped = 0;
     double seconds = 0;                    // kernelBegin to kernelEnd
     std::vector<CacheGroupRequests> cache_groups;  // when Config::caches.enabled, in linear group order
-    bool cache_truncated = false;                   // CacheRecording::max_sectors was reached
+    bool cache_truncated = false;                   // CacheRecording::max_bytes was reached
 };
 
 // Entry points exported by libtilescope_trace.so (extern "C", found with dlsym).

@@ -89,8 +89,9 @@ void close_interval(Run& run, ThreadState& ts, uint32_t end_line) {
 // Hands a completed work-group's requests over, sorted, unless the bound is reached.
 void keep_cache_requests(Run& run, CacheRecorder& c) {
     c.sort();
-    const uint64_t total = run.cache_sectors.fetch_add(c.out.sectors.size()) + c.out.sectors.size();
-    if (total > run.config.caches.max_sectors) run.cache_truncated = true;
+    const uint64_t bytes = 16 * c.out.sectors.size() + 44 * c.out.requests.size();
+    const uint64_t total = run.cache_bytes.fetch_add(bytes) + bytes;
+    if (total > run.config.caches.max_bytes) run.cache_truncated = true;
     if (run.cache_truncated.load()) return;
     std::lock_guard<std::mutex> lock(run.mutex);
     run.cache_groups.push_back(std::move(c.out));

@@ -125,6 +125,7 @@ const PluginHandle& open_plugin(const std::string& wanted) {
 // they fit, else the first ones in linear order (at least one).
 std::vector<GroupId> automatic_groups(const ResolvedLaunch& launch, uint64_t per_group_bytes, uint64_t budget) {
     const uint64_t total = launch.total_groups();
+    if (budget == 0) return {};  // no group keeps detail (the sampled cache model needs none)
     uint64_t n = per_group_bytes ? std::max<uint64_t>(1, budget / per_group_bytes) : total;
     n = std::min(n, total);
     std::vector<GroupId> out;
@@ -134,6 +135,16 @@ std::vector<GroupId> automatic_groups(const ResolvedLaunch& launch, uint64_t per
         out.push_back({static_cast<uint32_t>(x), static_cast<uint32_t>(y), static_cast<uint32_t>(z)});
     }
     return out;
+}
+
+// Oclgrind's worker threads: OCLGRIND_NUM_THREADS when set, else one per hardware thread.
+unsigned emulator_workers() {
+    if (const char* v = std::getenv("OCLGRIND_NUM_THREADS"); v && *v) {
+        char* end = nullptr;
+        const unsigned long n = std::strtoul(v, &end, 10);
+        if (end && *end == '\0' && n > 0 && n < 4096) return static_cast<unsigned>(n);
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 uint64_t physical_memory() {
@@ -163,6 +174,7 @@ struct EstimateParts {
 EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& options) {
     EstimateParts parts;
     parts.launch = resolve(config);
+    const double launch_groups = double(std::max<size_t>(1, parts.launch.total_groups()));  // before a sample
     TraceEstimate& e = parts.estimate;
     // A sample traces a block of the launch's groups: its cost is that fraction of the whole.
     double fraction = 1.0;
@@ -187,8 +199,10 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     // flop (a multiply-add reading two operands), which is what untiled kernels do.
     const double M = double(config.size.M), N = double(config.size.N), K = double(config.size.K);
     double events = 0, private_events = 0;
+    double intervals_per_group = 1;  // barrier intervals of a group: 1 unless the closed forms say otherwise
     if (const auto x = expected_traffic(config.kernel, config.size, config.tile, config.params)) {
         events = double(x->global_load_bytes + x->global_store_bytes + x->local_load_bytes + x->local_store_bytes) / 4.0;
+        intervals_per_group = 1 + double(x->barriers) / launch_groups;
         if (config.kernel.name.find("private") != std::string::npos) private_events = M * N * K + M * K;
     } else {
         events = launch.flops + M * N;
@@ -200,7 +214,7 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     // Time: measured here at about 1.3 M accesses per second per worker with the checks
     // off; the race detector costs about 1.5x, the uninitialised-value check 2.2x.
     // Private accesses cost about as much as the others.
-    const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = emulator_workers();
     const double rate = 1.3e6 * workers / (options.checks ? 1.5 : 1.0) / (options.uninitialized ? 2.2 : 1.0);
     // Per work-group and per work-item, whatever the kernel does (issue 32: a custom
     // NDRange of 65536^2 work-items in 1x1 groups took 1.7 GB before it aborted, its
@@ -253,6 +267,17 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     // The cache model's requests: about one sector per 8 accesses at 8 bytes, plus the
     // request records; kept twice while the Trace is built.
     if (options.cache_requests) e.peak_bytes += static_cast<uint64_t>(events * 3);
+    // The requests of the barrier interval each worker's group is in: the plugin judges them
+    // when the interval closes, and Oclgrind runs each work-item to its next barrier before
+    // the next starts, so a kernel without barriers (row) holds a whole group's. About 520
+    // bytes each (measured: row at 512^3, one worker, 270 MB for a group's 524,288), one per
+    // access of a sub-group's lanes.
+    double lanes = 1;
+    for (int d = 0; d < launch.dims; ++d) lanes *= double(launch.local[d]);
+    const double subgroup = std::max(1.0, std::min(lanes, double(options.geometry.warp)));
+    const double in_flight = std::min(double(workers), groups_run);
+    const double open_bytes = per_group_events / intervals_per_group / subgroup * 520 * in_flight;
+    e.peak_bytes += open_bytes > 1.8e19 ? uint64_t(1.8e19) : uint64_t(open_bytes);
     return parts;
 }
 
@@ -514,7 +539,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     // at a tenth and the round trip stays within 1 GiB.
     if (in_contained_child()) cfg.max_detail_touches = std::max<uint64_t>(1'000'000, cfg.max_detail_touches / 10);
     cfg.caches.enabled = options.cache_requests;
-    cfg.caches.max_sectors = std::max<uint64_t>(1'000'000, mem_limit / 64);
+    cfg.caches.max_bytes = std::max<uint64_t>(64ull << 20, mem_limit / 4 * 3);
     cfg.cancel = &relay.cancel;
     cfg.progress = &ProgressRelay::call;
     cfg.progress_user = &relay;

@@ -26,7 +26,7 @@ struct TraceOptions {
     bool verify = true;               // check the emulator's C against the CPU reference when the kernel has a check
     uint64_t max_memory_bytes = 0;    // refuse above this estimate; 0: 1 GiB (the input budget) or half the RAM, the smaller
     double max_seconds = 900;         // refuse above this estimated emulation time
-    uint64_t detail_budget_bytes = 32ull << 20;  // automatic --groups keeps detail within this
+    uint64_t detail_budget_bytes = 32ull << 20;  // automatic --groups keeps detail within this (at least one group; 0: none)
     std::string plugin_path;          // empty: find libtilescope_trace.so (see find_trace_plugin)
     std::function<bool()> cancelled;  // polled after every work-group; true stops the run (throws Cancelled)
     // After work-groups complete, at most a few times a second. Called from the emulator's

@@ -62,10 +62,12 @@ SampledCachesResult model_caches_sampled(const SampledCachesRequest& req, const 
     to.sample = sample;
     to.geometry.sector_bytes = std::min<uint32_t>(32, apply_overrides(req.profile.params, req.overrides).sector_bytes);
     // The emulator holds the whole launch's matrices and per-element heatmaps (2.1 GB at
-    // 4096^3) however few groups run: allowed up to half the RAM, at most 4 GiB.
+    // 4096^3) however few groups run, and a kernel without barriers (row) a whole group's
+    // requests in every worker (about 5 GB at 1984^3): allowed up to half the RAM, which
+    // the estimate (open requests included) is held to before the run starts.
     const uint64_t ram = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
-    to.max_memory_bytes = std::max<uint64_t>(3ull << 29, std::min<uint64_t>(ram / 2, 4ull << 30));
-    to.detail_budget_bytes = 1;  // one group keeps element detail; the model needs none
+    to.max_memory_bytes = std::max<uint64_t>(3ull << 29, ram / 2);
+    to.detail_budget_bytes = 0;  // no group keeps element detail: the model needs none
     to.cancelled = progress.cancelled;
     to.progress = [&](uint64_t done, uint64_t total) { progress.advance(done, total); };
     progress.say("tracing " + std::to_string(out.groups_traced) + " of " + grouped(out.groups_total) +
