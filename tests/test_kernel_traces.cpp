@@ -338,7 +338,7 @@ TEST(TraceRunner, AutomaticDetailFitsTheBudget) {
 
 // The plugin holds a barrier interval's requests until it closes, and Oclgrind runs each
 // work-item to its next barrier before the next starts: a kernel without barriers (row)
-// holds a whole group's requests in every worker at once, about 520 bytes each.
+// holds a whole group's requests in every worker at once, about 850 bytes each.
 TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
     TraceOptions o;
     o.checks = false;
@@ -353,10 +353,10 @@ TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
     // group's 2*K*N requests (and a second set of heatmaps, 8 bytes an element).
     const double n = 1024, requests = 2 * n * n, heatmaps = 3 * n * n * 8;
     const double more = peak("row", "1024", 16, "2") - peak("row", "1024", 16, "1");
-    EXPECT_GE(more, requests * 520) << "a second worker's open requests are not counted";
-    EXPECT_LE(more, requests * 520 * 1.01 + heatmaps) << "more than one group's open requests a worker";
+    EXPECT_GE(more, requests * 850) << "a second worker's open requests are not counted";
+    EXPECT_LE(more, requests * 850 * 1.01 + heatmaps) << "more than one group's open requests a worker";
     // The estimate follows OCLGRIND_NUM_THREADS, the emulator's own worker count.
-    EXPECT_GT(peak("row", "1024", 16, "1"), requests * 520);
+    EXPECT_GT(peak("row", "1024", 16, "1"), requests * 850);
     // tiled closes an interval at every barrier: a phase's requests, not the group's.
     o.sample = {3, 3, 1};
     const double tiled_more = peak("tiled", "1024", 16, "2") - peak("tiled", "1024", 16, "1");

@@ -8,7 +8,7 @@
 //   reg2d      kernels/reg2d.cl      TS 64, TSK 16, WPTM = WPTN = 4: 16x16 blocks
 //   tiled_wpt  kernels/tiled_wpt.cl  TS 32, WPT 4: 32x8 blocks (not used to tune the model)
 //   reg2d_tpad kernels/reg2d_tpad.cl TS 64, TSK 16, WPTM = WPTN = 8, VW 4, PAD 4: 8x8 blocks,
-//              float4 loads (not used to tune the model)
+//              float4 loads where the OpenCL source makes them (not used to tune the model)
 //
 //   caches_twins SIZE KERNEL[,KERNEL..]            one launch of each (what ncu profiles)
 //   caches_twins SIZE KERNEL[,KERNEL..] place.csv  the same launches, each block recording
@@ -183,7 +183,19 @@ __global__ void mm_reg_block(int M, int N, int K, const float* A, const float* B
     }
 }
 
-// reg2d_tpad at its defaults, sizes multiples of 64 (the vector path of load_vec).
+// load_vec of kernels/reg2d_tpad.cl: a float4 where the row holds it and N is a multiple of
+// 4, else the elements one by one (those outside read as 0, no load).
+__device__ __forceinline__ float4 load_vec(const float* X, int rows, int cols, int r, int c) {
+    if (r < rows && c + 4 <= cols && cols % 4 == 0) return reinterpret_cast<const float4*>(X)[(r * cols + c) / 4];
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        if (r < rows && c + i < cols) v[i] = X[r * cols + c + i];
+    return make_float4(v[0], v[1], v[2], v[3]);
+}
+
+// reg2d_tpad at its defaults, any size (loads and stores as kernels/reg2d_tpad.cl's: float4
+// where the row holds one and the size is a multiple of 4, else element by element).
 template <bool REC>
 __global__ void mm_tpad_block(int M, int N, int K, const float* A, const float* B, float* C, Rec rec) {
     constexpr int TS = 64, TSK = 16, WPTM = 8, WPTN = 8, VW = 4, PAD = 4;
@@ -202,7 +214,7 @@ __global__ void mm_tpad_block(int M, int N, int K, const float* A, const float* 
     for (int k0 = 0; k0 < K; k0 += TSK) {
         for (int e = lid; e < TS * TSK / VW; e += WGSIZE) {
             const int r = e / (TSK / VW), c = (e % (TSK / VW)) * VW;
-            const float4 x = reinterpret_cast<const float4*>(A)[((row0 + r) * K + k0 + c) / VW];
+            const float4 x = load_vec(A, M, K, row0 + r, k0 + c);
             at[(c + 0) * ASTRIDE + r] = x.x;
             at[(c + 1) * ASTRIDE + r] = x.y;
             at[(c + 2) * ASTRIDE + r] = x.z;
@@ -210,7 +222,7 @@ __global__ void mm_tpad_block(int M, int N, int K, const float* A, const float* 
         }
         for (int e = lid; e < TSK * TS / VW; e += WGSIZE) {
             const int r = e / (TS / VW), c = e % (TS / VW);
-            btile[r][c] = reinterpret_cast<const float4*>(B)[((k0 + r) * N + col0 + c * VW) / VW];
+            btile[r][c] = load_vec(B, K, N, k0 + r, col0 + c * VW);
         }
         __syncthreads();
 #pragma unroll
@@ -243,10 +255,19 @@ __global__ void mm_tpad_block(int M, int N, int K, const float* A, const float* 
 #pragma unroll
         for (int v = 0; v < VW; ++v) {
             const int row = row0 + (i * RTSM + ty) * VW + v;
+            if (row >= M) continue;
 #pragma unroll
             for (int j = 0; j < WPTN / VW; ++j) {
                 const int col = col0 + (j * RTSN + tx) * VW;
-                reinterpret_cast<float4*>(C)[(row * N + col) / VW] = acc[i * VW + v][j];
+                const float4 x = acc[i * VW + v][j];
+                if (col + VW <= N && N % VW == 0) {
+                    reinterpret_cast<float4*>(C)[(row * N + col) / VW] = x;
+                } else {
+                    const float e[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+                    for (int c = 0; c < VW; ++c)
+                        if (col + c < N) C[row * N + col + c] = e[c];
+                }
             }
         }
 }

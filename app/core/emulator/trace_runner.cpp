@@ -269,14 +269,14 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     if (options.cache_requests) e.peak_bytes += static_cast<uint64_t>(events * 3);
     // The requests of the barrier interval each worker's group is in: the plugin judges them
     // when the interval closes, and Oclgrind runs each work-item to its next barrier before
-    // the next starts, so a kernel without barriers (row) holds a whole group's. About 520
-    // bytes each (measured: row at 512^3, one worker, 270 MB for a group's 524,288), one per
-    // access of a sub-group's lanes.
+    // the next starts, so a kernel without barriers (row) holds a whole group's. About 850
+    // bytes each, one per access of a sub-group's lanes (measured: row at 640^3 sampled 3x1,
+    // a group's 819,200 requests: 1,072,480 KB at its peak on one worker, 1,747,588 KB on two).
     double lanes = 1;
     for (int d = 0; d < launch.dims; ++d) lanes *= double(launch.local[d]);
     const double subgroup = std::max(1.0, std::min(lanes, double(options.geometry.warp)));
     const double in_flight = std::min(double(workers), groups_run);
-    const double open_bytes = per_group_events / intervals_per_group / subgroup * 520 * in_flight;
+    const double open_bytes = per_group_events / intervals_per_group / subgroup * 850 * in_flight;
     e.peak_bytes += open_bytes > 1.8e19 ? uint64_t(1.8e19) : uint64_t(open_bytes);
     return parts;
 }
