@@ -3,6 +3,8 @@
 model's JSON (caches_heldout_model.sh), prints the markdown table of docs/caches.md and writes
 the model's figures beside ncu's to RESULTS/heldout.csv.
   caches_heldout_compare.py MODELDIR RESULTS     (RESULTS holds h200/ and h100/)
+SKIP_UNMODELLED=1 leaves out the launches with no model JSON (draw 8: each kernel was modelled at its
+own rounding of the drawn size, and ncu measured every kernel at every rounding).
 L2 sectors: ncu lts__t_sectors_srcunit_tex_op_read + _op_write; model l2_sectors, scaled by
 groups_total / groups_modelled where the model replayed only the launch's first groups.
 L1 hit: l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate; model l1_hit / l1_sectors."""
@@ -26,6 +28,8 @@ for gpu in ('h200', 'h100'):
             hit = v['l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct']
             m = None
             p = f'{model_dir}/{k}_{size}.json'
+            if os.environ.get('SKIP_UNMODELLED') and not os.path.exists(p):
+                continue
             if os.path.exists(p):
                 j = json.load(open(p))
                 t, s = j['caches']['totals'], j.get('sample', {})
