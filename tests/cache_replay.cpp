@@ -10,8 +10,6 @@
 //                                                    l2_sectors and l2_merged_sectors scaled to the whole launch
 //   cache_replay model IN.stream PROFILE [NAME=V]... replay; NAME: l1_kb l2_kb ways cus resident inflight
 //                                                    clusters hashed drift clustermap l1rand (cache9)
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/input_budget.h"
 #include "core/caches/cache_trace.h"
 #include "core/caches/translated_groups.h"
 #include "core/emulator/trace_runner.h"
@@ -184,7 +183,7 @@ int main(int argc, char** argv) {
             o.sample = sample;
             o.detail_budget_bytes = 0;  // no group keeps element detail
             // 6,144^3 needs 4.6 GB (cache8), row at 1,984^3 about 10 GB on two workers: half the RAM
-            o.max_memory_bytes = std::max<uint64_t>(6ull << 30, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 2);
+            o.max_memory_bytes = std::max<uint64_t>(6ull << 30, physical_memory_bytes() / 2);
             const Trace t = run_trace(config, o);
             if (!t.cache_requests || t.cache_requests_truncated) throw std::runtime_error("no request stream");
             const TranslatedGroups moved = fit_translated_groups(*t.cache_requests, sample, grid);

@@ -1,10 +1,16 @@
 #include "core/base/input_budget.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "core/base/errors.h"
 
 namespace tilescope {
+
+uint64_t physical_memory_bytes() {
+    return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+}
 
 std::string budget_bytes_text(uint64_t b) {
     char buf[64];

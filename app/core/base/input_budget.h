@@ -32,6 +32,9 @@ inline constexpr double kInputStepsPerSecond = 1e8;                // what the s
 // "3.4 GiB", "512 MiB", "4 KiB"
 std::string budget_bytes_text(uint64_t bytes);
 
+// This machine's RAM in bytes (what "half the RAM" limits are halves of).
+uint64_t physical_memory_bytes();
+
 // a * b, saturating at UINT64_MAX (a hostile count must not wrap into a small cost).
 uint64_t saturating_mul(uint64_t a, uint64_t b);
 uint64_t saturating_add(uint64_t a, uint64_t b);

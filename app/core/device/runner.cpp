@@ -8,6 +8,7 @@
 #include <sstream>
 #include <ctime>
 
+#include "core/base/input_budget.h"
 #include "core/device/cl.h"
 #include "core/base/errors.h"
 #include "core/base/watchdog.h"
@@ -509,7 +510,7 @@ void Runner::check_limits(const LaunchConfig& config, const ResolvedLaunch& laun
         throw InputError(size + " the matrices need " + human_bytes(launch.buffer_bytes) + " but " + d.label() + " has " +
                          human_bytes(d.global_mem) + " of global memory");
     // The host keeps a copy of every matrix (plus the reference's working set).
-    const uint64_t host_mem = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+    const uint64_t host_mem = physical_memory_bytes();
     if (launch.buffer_bytes * 2 > host_mem)
         throw InputError(size + " the matrices need " + human_bytes(launch.buffer_bytes) + " twice over on the host, which has " +
                          human_bytes(host_mem));

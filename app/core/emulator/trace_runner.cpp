@@ -139,22 +139,18 @@ std::vector<GroupId> automatic_groups(const ResolvedLaunch& launch, uint64_t per
 
 // Oclgrind's worker threads: OCLGRIND_NUM_THREADS when set, else one per hardware thread.
 unsigned emulator_workers() {
-    if (const char* v = std::getenv("OCLGRIND_NUM_THREADS"); v && *v) {
+    if (const auto v = env_text("OCLGRIND_NUM_THREADS")) {
         char* end = nullptr;
-        const unsigned long n = std::strtoul(v, &end, 10);
+        const unsigned long n = std::strtoul(v->c_str(), &end, 10);
         if (end && *end == '\0' && n > 0 && n < 4096) return static_cast<unsigned>(n);
     }
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-uint64_t physical_memory() {
-    return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
-}
-
 // The one budget of every input (core/base/input_budget.h, issue 32): 1 GiB, or half the RAM.
 uint64_t memory_limit(const TraceOptions& o) {
     if (o.max_memory_bytes) return o.max_memory_bytes;
-    return std::min<uint64_t>(kInputBudgetBytes, physical_memory() / 2);
+    return std::min<uint64_t>(kInputBudgetBytes, physical_memory_bytes() / 2);
 }
 
 // What the plugin's detail may hold, in its 16-byte records: the budget less the process's

@@ -1,13 +1,12 @@
 #include "core/tasks/sampled_caches.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
 
 #include "core/base/errors.h"
+#include "core/base/input_budget.h"
 #include "core/base/number_text.h"
 #include "core/emulator/trace_runner.h"
 
@@ -65,8 +64,7 @@ SampledCachesResult model_caches_sampled(const SampledCachesRequest& req, const 
     // 4096^3) however few groups run, and a kernel without barriers (row) a whole group's
     // requests in every worker (about 5 GB at 1984^3): allowed up to half the RAM, which
     // the estimate (open requests included) is held to before the run starts.
-    const uint64_t ram = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
-    to.max_memory_bytes = std::max<uint64_t>(3ull << 29, ram / 2);
+    to.max_memory_bytes = std::max<uint64_t>(3ull << 29, physical_memory_bytes() / 2);
     to.detail_budget_bytes = 0;  // no group keeps element detail: the model needs none
     to.cancelled = progress.cancelled;
     to.progress = [&](uint64_t done, uint64_t total) { progress.advance(done, total); };
