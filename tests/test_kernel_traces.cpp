@@ -363,4 +363,40 @@ TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
     EXPECT_LT(tiled_more, heatmaps * 1.05) << "tiled's open requests counted as if it had no barriers";
 }
 
+// Where only the other workers' open requests are past the limit, the refusal says that one
+// emulator thread fits, with what it would need; the one-thread figures are that estimate's.
+TEST(TraceRunner, ARefusalThatOneThreadWouldFitNamesOclgrindNumThreads) {
+    TraceOptions o;
+    o.checks = false;
+    o.cache_requests = true;
+    o.detail_budget_bytes = 0;
+    o.sample = {3, 1, 1};
+    TraceEstimate one, four;
+    {
+        const test_support::ScopedEnv env("OCLGRIND_NUM_THREADS", "1");
+        one = estimate_trace(rung("row", "1024", 16), o);
+    }
+    const test_support::ScopedEnv env("OCLGRIND_NUM_THREADS", "4");
+    four = estimate_trace(rung("row", "1024", 16), o);
+    EXPECT_EQ(four.workers, 4u);
+    EXPECT_EQ(one.workers, 1u);
+    EXPECT_EQ(four.one_worker_peak_bytes, one.peak_bytes);
+    EXPECT_NEAR(four.one_worker_seconds, one.seconds, one.seconds * 1e-9);
+    o.max_memory_bytes = (one.peak_bytes + four.peak_bytes) / 2;
+    try {
+        (void)run_trace(rung("row", "1024", 16), o);
+        ADD_FAILURE() << "a trace past its memory limit ran";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("with OCLGRIND_NUM_THREADS=1 (one emulator thread) it needs about"), std::string::npos) << what;
+    }
+    o.max_memory_bytes = one.peak_bytes / 2;  // one thread does not fit either: not named
+    try {
+        (void)run_trace(rung("row", "1024", 16), o);
+        ADD_FAILURE() << "a trace past its memory limit ran";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).find("OCLGRIND_NUM_THREADS"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace

@@ -366,12 +366,37 @@ TEST(EnvironmentCli, BadValuesAreOneLineAndExitTwo) {
         {"TILESCOPE_TRACE_PLUGIN=" + (d / "vendor.icd").string(), "TILESCOPE_TRACE_PLUGIN='" + (d / "vendor.icd").string() + "': is a FIFO"},
         {"TILESCOPE_TRACE_PLUGIN=" + (d / "none.so").string(), "': no such file; accepted: the path of the trace plugin"},
         {"TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS=1e9", "TILESCOPE_TEST_PAUSE_BEFORE_RENAME_MS='1e9'"},
+        // Oclgrind aborts the process on these (text, 0, a fraction; 99,999 threads cannot start)
+        {"OCLGRIND_NUM_THREADS=x", "OCLGRIND_NUM_THREADS='x': not a whole number; accepted: a whole number from 1 to 1024"},
+        {"OCLGRIND_NUM_THREADS=0", "OCLGRIND_NUM_THREADS='0': out of range"},
+        {"OCLGRIND_NUM_THREADS=2.5", "OCLGRIND_NUM_THREADS='2.5'"},
+        {"OCLGRIND_NUM_THREADS=99999", "OCLGRIND_NUM_THREADS='99999': out of range"},
+        {"OCLGRIND_MAX_ERRORS=-1", "OCLGRIND_MAX_ERRORS='-1': not a whole number; accepted: a whole number from 0 to"},
     };
     for (const auto& [kv, what] : cases) {
         const CliRun r = run({"devices"}, d, {kv});
         EXPECT_EQ(r.status, 2) << kv << ": " << r.err;
         EXPECT_EQ(lines(r.err), 1) << kv << ": " << r.err;
         EXPECT_NE(r.err.find(what), std::string::npos) << kv << ": " << r.err;
+    }
+    fs::remove_all(d);
+}
+
+TEST(EnvironmentCli, TheEmulatorsOwnSettingsAreCheckedBeforeItAbortsOnThem) {
+    // Oclgrind aborts the process on a thread count it cannot use: the trace used to end
+    // in "crashed (Aborted)". A good count runs; an empty one reads as unset, as ours do.
+    const fs::path d = scratch("oclgrind-env");
+    for (const std::string& kv : {std::string("OCLGRIND_NUM_THREADS=x"), std::string("OCLGRIND_NUM_THREADS=4097")}) {
+        const CliRun r = run({"trace", "--size", "8", "--tile", "4"}, d, {kv});
+        EXPECT_EQ(r.status, 2) << kv << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1) << kv << ": " << r.err;
+        EXPECT_EQ(r.err.find("crashed"), std::string::npos) << kv << ": " << r.err;
+    }
+    for (const std::string& kv : {std::string("OCLGRIND_NUM_THREADS=1"), std::string("OCLGRIND_NUM_THREADS="),
+                                  std::string("OCLGRIND_MAX_ERRORS=")}) {
+        const CliRun r = run({"trace", "--size", "8", "--tile", "4"}, d, {kv});
+        EXPECT_EQ(r.status, 0) << kv << ": " << r.err;
+        EXPECT_NE(r.out.find("verified"), std::string::npos) << kv << ": " << r.out;
     }
     fs::remove_all(d);
 }

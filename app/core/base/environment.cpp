@@ -3,11 +3,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <thread>
 
 #include "core/base/errors.h"
 #include "core/base/untrusted_file.h"
@@ -85,7 +88,32 @@ std::optional<std::string> env_icds_problem() {
     return std::nullopt;
 }
 
+std::optional<unsigned long> env_count(const char* name, unsigned long lo, unsigned long hi) {
+    const auto text = env_text(name);
+    if (!text) return std::nullopt;
+    const std::string accepted = "; accepted: a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                 " (or leave it unset)";
+    if (text->size() > 9 || !std::all_of(text->begin(), text->end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        throw InputError(quoted(name, *text) + ": not a whole number" + accepted);
+    const unsigned long n = std::stoul(*text);
+    if (n < lo || n > hi) throw InputError(quoted(name, *text) + ": out of range" + accepted);
+    return n;
+}
+
+// Oclgrind starts this many threads for every launch: past about a thousand the system
+// refuses one and the process ends (99,999 measured here); 0 or text it aborts on.
+unsigned emulator_workers() {
+    if (const auto n = env_count("OCLGRIND_NUM_THREADS", 1, 1024)) return static_cast<unsigned>(*n);
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
 void check_environment() {
+    // Oclgrind reads its own variables and aborts the process on a value it cannot use
+    // (an empty one included, which tilescope's rule reads as unset: so it is unset here).
+    for (const char* name : {"OCLGRIND_NUM_THREADS", "OCLGRIND_MAX_ERRORS"})
+        if (const char* v = std::getenv(name); v && !*v) ::unsetenv(name);
+    (void)emulator_workers();
+    (void)env_count("OCLGRIND_MAX_ERRORS", 0, 999999999);
     (void)env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds");
     (void)env_number("TILESCOPE_CHILD_TIMEOUT_S", 0.1, 86400, "seconds");
     (void)env_folder("TILESCOPE_TUNING_DIR");

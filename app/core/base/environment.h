@@ -19,6 +19,14 @@ std::optional<double> env_number(const char* name, double lo, double hi, const c
 // must be a directory this process can list. A missing folder is fine (nothing in it).
 std::optional<std::string> env_folder(const char* name);
 
+// A whole number in [lo, hi] of the emulator's own settings that Oclgrind reads itself and
+// aborts on when it cannot (OCLGRIND_NUM_THREADS, OCLGRIND_MAX_ERRORS): digits only. Throws
+// InputError "NAME='VALUE': accepted: a whole number from LO to HI (or leave it unset)".
+std::optional<unsigned long> env_count(const char* name, unsigned long lo, unsigned long hi);
+
+// Oclgrind's worker threads: OCLGRIND_NUM_THREADS when set (checked), else one per hardware thread.
+unsigned emulator_workers();
+
 // TILESCOPE_ICDS: ':'-separated .icd files (regular files of at most 4 KiB) or OpenCL
 // libraries (regular files). Returns why the value cannot be used, or nothing when it can.
 std::optional<std::string> env_icds_problem();

@@ -137,16 +137,6 @@ std::vector<GroupId> automatic_groups(const ResolvedLaunch& launch, uint64_t per
     return out;
 }
 
-// Oclgrind's worker threads: OCLGRIND_NUM_THREADS when set, else one per hardware thread.
-unsigned emulator_workers() {
-    if (const auto v = env_text("OCLGRIND_NUM_THREADS")) {
-        char* end = nullptr;
-        const unsigned long n = std::strtoul(v->c_str(), &end, 10);
-        if (end && *end == '\0' && n > 0 && n < 4096) return static_cast<unsigned>(n);
-    }
-    return std::max(1u, std::thread::hardware_concurrency());
-}
-
 // The one budget of every input (core/base/input_budget.h, issue 32): 1 GiB, or half the RAM.
 uint64_t memory_limit(const TraceOptions& o) {
     if (o.max_memory_bytes) return o.max_memory_bytes;
@@ -272,8 +262,12 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     for (int d = 0; d < launch.dims; ++d) lanes *= double(launch.local[d]);
     const double subgroup = std::max(1.0, std::min(lanes, double(options.geometry.warp)));
     const double in_flight = std::min(double(workers), groups_run);
-    const double open_bytes = per_group_events / intervals_per_group / subgroup * 850 * in_flight;
-    e.peak_bytes += open_bytes > 1.8e19 ? uint64_t(1.8e19) : uint64_t(open_bytes);
+    const double one_open = per_group_events / intervals_per_group / subgroup * 850;
+    const auto bounded = [](double b) { return b > 1.8e19 ? uint64_t(1.8e19) : uint64_t(b); };
+    e.workers = workers;
+    e.one_worker_peak_bytes = e.peak_bytes - heatmaps + elements * 8 * 2 + bounded(one_open);
+    e.peak_bytes += bounded(one_open * in_flight);
+    e.one_worker_seconds = (e.seconds - 0.3) * workers + 0.3;
     return parts;
 }
 
@@ -486,8 +480,13 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
                     " work-items) at " + given;
         }
         const bool fewer_groups = est.detail_groups.size() > 1 && est.detail_bytes * 4 > est.peak_bytes;
-        const std::string limits = " on the emulator needs " + est.text() + " (limits " + human_seconds(options.max_seconds) +
-                                   ", " + human_bytes(mem_limit) + ")";
+        std::string limits = " on the emulator needs " + est.text() + " (limits " + human_seconds(options.max_seconds) +
+                             ", " + human_bytes(mem_limit) + ")";
+        // Each emulator thread holds its group's open requests: one thread may fit (row past 1,900^3).
+        if (est.workers > 1 && est.peak_bytes > mem_limit && est.one_worker_peak_bytes <= mem_limit &&
+            est.one_worker_seconds <= options.max_seconds)
+            limits += "; with OCLGRIND_NUM_THREADS=1 (one emulator thread) it needs about " +
+                      human_seconds(est.one_worker_seconds) + " and " + human_bytes(est.one_worker_peak_bytes);
         if (!options.named_as.empty())  // no option was typed: none is named
             throw InputError(options.named_as + limits + "; a smaller size fits" + (smaller.empty() ? "" : ", such as " + smaller) +
                              (fewer_groups ? ", or fewer work-groups in detail" : "") +
