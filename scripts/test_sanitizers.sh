@@ -55,6 +55,6 @@ cd "$build"
 # Test executables not built here register as *_NOT_BUILT; the rest is what was built above.
 t0=$SECONDS
 status=0
-ctest --output-on-failure -j "$jobs" -E '_NOT_BUILT$' "$@" || status=$?
+"$root/scripts/with_test_tmp.sh" ctest --output-on-failure -j "$jobs" -E '_NOT_BUILT$' "$@" || status=$?
 echo "sanitize: stage 'tests' took $((SECONDS - t0)) s"
 exit "$status"

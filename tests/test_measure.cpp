@@ -258,10 +258,12 @@ TEST(BenchExplain, TheSentencesNameTheMeasuredFiguresOfTheJson) {
 
 TEST(BenchExplain, RefusesWithoutBothRungsOrOffACpu) {
     for (const char* args : {"bench --device pocl --kernel tiled --size 32 --explain", "bench --device pocl --kernel naive,row --size 32 --explain"}) {
-        const std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " >/dev/null 2>/tmp/tilescope-measure-err-" + std::to_string(getpid());
+        const std::string err_path = (fs::temp_directory_path() / ("tilescope-measure-err-" + std::to_string(getpid()))).string();
+        const std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " >/dev/null 2>" + err_path;
         const int raw = std::system(cmd.c_str());
         EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2) << args;
-        const std::string err = slurp("/tmp/tilescope-measure-err-" + std::to_string(getpid()));
+        const std::string err = slurp(err_path);
+        fs::remove(err_path);
         EXPECT_TRUE(has(err, "--explain") && has(err, "accepted")) << err;
     }
 }
