@@ -103,6 +103,7 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         if (k == "l1_kb") p.l1_bytes = v * 1024;
         else if (k == "l2_kb") p.l2_bytes = v * 1024;
         else if (k == "ways") p.ways = uint32_t(v);
+        else if (k == "l1ways") p.l1_ways = uint32_t(v);
         else if (k == "cus") p.cus = uint32_t(v);
         else if (k == "resident") p.resident = uint32_t(v);
         else if (k == "inflight") p.inflight_rounds = uint32_t(v);

@@ -382,6 +382,33 @@ TEST(CacheModel, RandomL1VictimsLoseACyclicSetLargerThanTheCacheGradually) {
     EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
 }
 
+// The L1's own associativity (issue 31, cache12): with fewer ways an LRU L1 loses an over-full
+// cyclic working set set by set. L1: 256 B = 4 lines of 64 B. 4-way (one set), a walk of 5 lines
+// never hits; 2-way (2 sets, line l in set l % 2), set 0 cycles lines 0, 2, 4 through 2 ways (no
+// hit) and set 1 keeps lines 1 and 3 (a hit on each of laps 2-20): 38 of 100.
+TEST(CacheModel, FewerL1WaysLoseAnOverFullCycleSetBySet) {
+    auto walk = [](uint64_t lines) {
+        CacheRequestStream s;
+        s.begin_group();
+        for (int lap = 0; lap < 20; ++lap)
+            for (uint64_t l = 0; l < lines; ++l) s.add({2 * l}, false);
+        return s;
+    };
+    CacheParams p = tiny(256, 1 << 16, 4);
+    EXPECT_EQ(run_cache_model(walk(5), p, "hand").totals.l1_hit_sectors, 0u);
+    p.l1_ways = 2;
+    const CacheReport two = run_cache_model(walk(5), p, "hand");
+    EXPECT_EQ(two.totals.l1_hit_sectors, 38u);
+    EXPECT_EQ(two.totals.l2_sectors, 62u);
+    EXPECT_EQ(two.totals.dram_read_bytes, 5u * p.sector_bytes);  // the L2 (4-way) holds all 5
+    EXPECT_EQ(run_cache_model(walk(4), p, "hand").totals.l1_hit_sectors, 80u - 4u);  // 2 lines a set fit
+    EXPECT_EQ(p.l1_ways_or_ways(), 2u);
+    p.l1_ways = 8;  // 8 ways of 64 B: 512 B, more than the L1
+    EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
+    p.l1_ways = 2048;
+    EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
+}
+
 // Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
 // round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
 // (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second

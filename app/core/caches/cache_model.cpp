@@ -245,7 +245,7 @@ public:
                           p.hashed_sets)),
           group_end_(std::min(first_groups, groups.group_count())) {
         const CacheRequestStream& base = groups.base();
-        l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.ways, p.hashed_sets,
+        l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.l1_ways_or_ways(), p.hashed_sets,
                                       p.l1_random));
         by_buffer_.resize(base.buffers.size());
         for (const auto& r : base.requests) line_index_.emplace(r.line, 0);
@@ -625,6 +625,7 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("--line " + std::to_string(p.line_bytes) + ": accepted: a multiple of the " +
                          std::to_string(p.sector_bytes) + "-byte sector, at most 64 sectors");
     if (p.ways == 0 || p.ways > 1024) throw InputError("--ways " + std::to_string(p.ways) + ": accepted: 1 to 1024");
+    if (p.l1_ways > 1024) throw InputError("l1_ways " + std::to_string(p.l1_ways) + ": accepted: 0 (as --ways) to 1024");
     if (p.cus == 0 || p.cus > 100000) throw InputError("--cus " + std::to_string(p.cus) + ": accepted: 1 to 100000");
     if (p.merge_clusters == 0 || p.merge_clusters > p.cus)
         throw InputError("--clusters " + std::to_string(p.merge_clusters) + ": accepted: 1 to the number of units");
@@ -648,9 +649,11 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
     if (p.resident == 0 || p.resident > 1024)
         throw InputError("--resident " + std::to_string(p.resident) + ": accepted: 1 to 1024");
     const uint64_t smallest = uint64_t(p.line_bytes) * p.ways;
-    if (p.l1_bytes != 0 && (p.l1_bytes < smallest || p.l1_bytes > (1ull << 30)))
-        throw InputError("--l1 " + kb_text(p.l1_bytes) + ": accepted: 0 (no L1) or " + kb_text(smallest) +
-                         " (one set of " + std::to_string(p.ways) + " lines of " + std::to_string(p.line_bytes) +
+    const uint32_t l1_ways = p.l1_ways_or_ways();
+    const uint64_t smallest_l1 = uint64_t(p.line_bytes) * l1_ways;
+    if (p.l1_bytes != 0 && (p.l1_bytes < smallest_l1 || p.l1_bytes > (1ull << 30)))
+        throw InputError("--l1 " + kb_text(p.l1_bytes) + ": accepted: 0 (no L1) or " + kb_text(smallest_l1) +
+                         " (one set of " + std::to_string(l1_ways) + " lines of " + std::to_string(p.line_bytes) +
                          " bytes) to 1048576 KB");
     if (p.l2_bytes < smallest || p.l2_bytes > (1ull << 30))
         throw InputError("--l2 " + kb_text(p.l2_bytes) + ": accepted: " + kb_text(smallest) + " (one set of " +

@@ -18,6 +18,11 @@ struct CacheParams {
     uint32_t line_bytes = 128;            // a multiple of sector_bytes
     uint32_t sector_bytes = 32;           // fill granule; a multiple of the stream's sector
     uint32_t ways = 16;                   // associativity of both levels
+    // The L1's own associativity where it differs from the L2's (0: `ways`, every profile).
+    // NVIDIA publishes neither. An experiment of cache_replay (`l1ways=`, issue 31's cache12,
+    // docs/caches.md): with fewer ways an over-full working set is lost set by set.
+    uint32_t l1_ways = 0;
+    uint32_t l1_ways_or_ways() const { return l1_ways ? l1_ways : ways; }
     uint32_t cus = 132;                   // compute units, one L1 each
     uint32_t resident = 8;                // work-groups a compute unit runs at once
     // Misses merged in flight (issue 24): a load sector that misses L1 while the L2's DRAM
