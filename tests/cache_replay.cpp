@@ -9,13 +9,15 @@
 //   cache_replay smodel IN.sstream GROUPS PROFILE [NAME=V]...  replay its first GROUPS groups (0: all);
 //                                                    l2_sectors and l2_merged_sectors scaled to the whole launch
 //   cache_replay model IN.stream PROFILE [NAME=V]... replay; NAME: l1_kb l2_kb ways cus resident inflight
-//                                                    clusters hashed drift clustermap l1rand (cache9)
+//                                                    clusters hashed drift clustermap l1rand (cache9) l1ways (cache12)
+//   cache_replay walk LINES STRIDE LAPS PROFILE order|shuffled [NAME=V]...  the L1 probe's walk (cache12)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -201,6 +203,34 @@ int main(int argc, char** argv) {
             std::printf("groups_modelled=%llu groups_total=%llu ", (unsigned long long)groups,
                         (unsigned long long)moved.total_groups());
             print_counts(r.totals, double(moved.total_groups()) / double(groups) * p.line_sample, p.line_sample);
+        } else if (mode == "walk" && argc >= 7) {
+            // cache12: the L1 probe's walks (scripts/validation/caches_l1probe.cu) through the model: one
+            // work-item follows a cycle of LINES lines STRIDE bytes apart for LAPS laps, one load at a
+            // time, in order or (ORDER "shuffled") in an order drawn with a fixed seed (not the probe's).
+            const uint64_t lines = std::strtoull(argv[2], nullptr, 10), stride = std::strtoull(argv[3], nullptr, 10);
+            const int laps = std::atoi(argv[4]);
+            const std::string order = argv[6];
+            if (lines == 0 || lines > (1u << 20) || stride < 32 || stride % 32 || laps < 1 || laps > 1000 ||
+                (order != "order" && order != "shuffled"))
+                throw std::runtime_error("walk LINES STRIDE LAPS PROFILE order|shuffled: LINES 1 to 2^20, STRIDE a multiple of 32, LAPS 1 to 1000");
+            std::vector<uint64_t> cycle(lines);
+            for (uint64_t i = 0; i < lines; ++i) cycle[i] = i;
+            if (order == "shuffled") {
+                std::mt19937 rng(12345);
+                std::shuffle(cycle.begin() + 1, cycle.end(), rng);
+            }
+            CacheRequestStream s;
+            s.sector_bytes = 32;
+            s.begin_group();
+            for (int lap = 0; lap < laps; ++lap)
+                for (const uint64_t l : cycle) s.add({l * (stride / 32)}, false);
+            CacheParams p = load_cache_profile(argv[5]).params;
+            p.resident = 1;
+            apply(p, argc, argv, 7);
+            const CacheReport r = run_cache_model(s, p, argv[5]);
+            std::printf("lines=%llu stride=%llu laps=%d order=%s l1_hit_rate=%.4f\n", (unsigned long long)lines,
+                        (unsigned long long)stride, laps, order.c_str(),
+                        100.0 * double(r.totals.l1_hit_sectors) / double(std::max<uint64_t>(1, r.totals.l1_sectors)));
         } else {
             std::fprintf(stderr, "usage: cache_replay dump KERNEL SIZE OUT.stream | model IN.stream PROFILE [NAME=V]... | sdump KERNEL SIZE OUT | smodel IN GROUPS PROFILE [NAME=V]...\n");
             status = 2;
