@@ -28,6 +28,15 @@ CacheParams tiny(uint64_t l1, uint64_t l2, uint32_t ways, uint32_t cus = 1, uint
     return p;
 }
 
+// One work-item reading the first sector of `lines` consecutive 64-B lines in order, 20 laps.
+CacheRequestStream walk(uint64_t lines) {
+    CacheRequestStream s;
+    s.begin_group();
+    for (int lap = 0; lap < 20; ++lap)
+        for (uint64_t l = 0; l < lines; ++l) s.add({2 * l}, false);
+    return s;
+}
+
 }  // namespace
 
 // L1: 256 B = 2 sets x 2 ways of 64-B lines (line l in set l % 2). L2: 512 B = 4 sets x 2 ways.
@@ -351,13 +360,6 @@ TEST(CacheModel, DramReadsHoldTheGroupThatLeads) {
 // miss; with random victims (l1_random 1) a line survives a lap with chance (3/4) per fill, so
 // some reads hit but not all; the same stream gives the same counts each time.
 TEST(CacheModel, RandomL1VictimsLoseACyclicSetLargerThanTheCacheGradually) {
-    auto walk = [](uint64_t lines) {
-        CacheRequestStream s;
-        s.begin_group();
-        for (int lap = 0; lap < 20; ++lap)
-            for (uint64_t l = 0; l < lines; ++l) s.add({2 * l}, false);
-        return s;
-    };
     CacheParams p = tiny(256, 1 << 16, 4);
     for (double share : {0.0, 1.0}) {
         p.l1_random = share;
@@ -387,13 +389,6 @@ TEST(CacheModel, RandomL1VictimsLoseACyclicSetLargerThanTheCacheGradually) {
 // never hits; 2-way (2 sets, line l in set l % 2), set 0 cycles lines 0, 2, 4 through 2 ways (no
 // hit) and set 1 keeps lines 1 and 3 (a hit on each of laps 2-20): 38 of 100.
 TEST(CacheModel, FewerL1WaysLoseAnOverFullCycleSetBySet) {
-    auto walk = [](uint64_t lines) {
-        CacheRequestStream s;
-        s.begin_group();
-        for (int lap = 0; lap < 20; ++lap)
-            for (uint64_t l = 0; l < lines; ++l) s.add({2 * l}, false);
-        return s;
-    };
     CacheParams p = tiny(256, 1 << 16, 4);
     EXPECT_EQ(run_cache_model(walk(5), p, "hand").totals.l1_hit_sectors, 0u);
     p.l1_ways = 2;

@@ -336,15 +336,22 @@ TEST(TraceRunner, AutomaticDetailFitsTheBudget) {
     EXPECT_TRUE(estimate_trace(rung("tiled", "256", 16), o).detail_groups.empty());
 }
 
-// The plugin holds a barrier interval's requests until it closes, and Oclgrind runs each
-// work-item to its next barrier before the next starts: a kernel without barriers (row)
-// holds a whole group's requests in every worker at once, about 850 bytes each.
-TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
+// A sampled trace for the cache model (as cache_replay sdump and the sampled caches take it),
+// 3 groups along x.
+TraceOptions sampled_cache_options() {
     TraceOptions o;
     o.checks = false;
     o.cache_requests = true;
     o.detail_budget_bytes = 0;
     o.sample = {3, 1, 1};
+    return o;
+}
+
+// The plugin holds a barrier interval's requests until it closes, and Oclgrind runs each
+// work-item to its next barrier before the next starts: a kernel without barriers (row)
+// holds a whole group's requests in every worker at once, about 850 bytes each.
+TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
+    TraceOptions o = sampled_cache_options();
     auto peak = [&](const char* kernel, const char* size, int tile, const char* workers) {
         const test_support::ScopedEnv env("OCLGRIND_NUM_THREADS", workers);
         return double(estimate_trace(rung(kernel, size, tile), o).peak_bytes);
@@ -366,11 +373,7 @@ TEST(TraceRunner, EveryWorkersOpenRequestsAreEstimated) {
 // Where only the other workers' open requests are past the limit, the refusal says that one
 // emulator thread fits, with what it would need; the one-thread figures are that estimate's.
 TEST(TraceRunner, ARefusalThatOneThreadWouldFitNamesOclgrindNumThreads) {
-    TraceOptions o;
-    o.checks = false;
-    o.cache_requests = true;
-    o.detail_budget_bytes = 0;
-    o.sample = {3, 1, 1};
+    TraceOptions o = sampled_cache_options();
     TraceEstimate one, four;
     {
         const test_support::ScopedEnv env("OCLGRIND_NUM_THREADS", "1");
