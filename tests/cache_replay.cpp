@@ -106,6 +106,8 @@ void apply(CacheParams& p, int argc, char** argv, int first) {
         else if (k == "l2_kb") p.l2_bytes = v * 1024;
         else if (k == "ways") p.ways = uint32_t(v);
         else if (k == "l1ways") p.l1_ways = uint32_t(v);
+        else if (k == "l1rrip") p.l1_rrip_bits = uint32_t(v);
+        else if (k == "l1long") p.l1_rrip_long = std::strtod(a.c_str() + eq + 1, nullptr);
         else if (k == "cus") p.cus = uint32_t(v);
         else if (k == "resident") p.resident = uint32_t(v);
         else if (k == "inflight") p.inflight_rounds = uint32_t(v);

@@ -404,6 +404,26 @@ TEST(CacheModel, FewerL1WaysLoseAnOverFullCycleSetBySet) {
     EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
 }
 
+// RRIP in the L1 (issue 31, cache12's experiment). One set of 4 ways, 2-bit values. SRRIP (every
+// fill at 2): a cycle of 4 lines hits 76 of 80, one of 5 never (as LRU). Bimodal with no fill one
+// step nearer (every fill at 3, the next victim): line 4 takes line 0's way and then each of 0 and
+// 4 takes the other's, while lines 1-3 stay: 3 hits a lap from the second, 57 of 100.
+TEST(CacheModel, RripKeepsPartOfAnOverFullCycleOnlyWhenFillsAreTheNextVictims) {
+    CacheParams p = tiny(256, 1 << 16, 4);
+    p.l1_rrip_bits = 2;
+    EXPECT_EQ(run_cache_model(walk(4), p, "hand").totals.l1_hit_sectors, 76u);
+    EXPECT_EQ(run_cache_model(walk(5), p, "hand").totals.l1_hit_sectors, 0u);
+    p.l1_rrip_long = 0;
+    const CacheReport bimodal = run_cache_model(walk(5), p, "hand");
+    EXPECT_EQ(bimodal.totals.l1_hit_sectors, 57u);
+    EXPECT_EQ(bimodal.totals.l2_sectors, 43u);
+    p.l1_rrip_bits = 9;
+    EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
+    p.l1_rrip_bits = 2;
+    p.l1_rrip_long = 1.5;
+    EXPECT_THROW(run_cache_model(walk(5), p, "hand"), InputError);
+}
+
 // Where groups run (issue 31): groups 0 and 1 read the same lines, 2 and 3 others. Dealt
 // round-robin to 2 units of 2 slots, no unit holds a pair: no L1 hit. A recorded placement
 // (unit_of_group) or deal order (deal_order) that puts each pair on one unit: every second

@@ -26,19 +26,27 @@ public:
     struct Way {
         uint64_t line = kEmpty;
         uint64_t valid = 0, dirty = 0;  // one bit per sector of the line
-        uint64_t stamp = 0;             // last use
+        uint64_t stamp = 0;             // last use (LRU); the re-reference prediction value (RRIP)
         bool copy = false;              // a near half's copy of a line whose home is the far half (l2_halves 2)
+        bool fresh = false;             // RRIP: filled and not yet touched (its fill sets its value)
     };
     static constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();
 
     SectorCache() = default;
     // random_share (CacheParams::l1_random): the share of fills into a full set that evict a way
     // picked by a hash instead of the least recently used one.
-    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways, bool hashed, double random_share = 0)
+    // rrip_bits (CacheParams::l1_rrip_bits, cache12): 0, LRU; B, re-reference interval prediction
+    // with B-bit values (a hit sets 0; the victim is a way at the largest value, all ways aged
+    // until one is; a fill takes the largest value less one for a share `rrip_long` of fills,
+    // the largest for the rest: 1 is SRRIP, a small share bimodal RRIP).
+    SectorCache(uint64_t bytes, uint32_t line_bytes, uint32_t ways, bool hashed, double random_share = 0,
+                uint32_t rrip_bits = 0, double rrip_long = 1)
         : sets_(bytes / (uint64_t(line_bytes) * ways)), ways_(ways), hashed_(hashed),
           fold_bits_(sets_ > 1 ? unsigned(std::bit_width(sets_ - 1)) : 0),
           random_below_(random_share >= 1 ? std::numeric_limits<uint64_t>::max()
-                                          : uint64_t(random_share * 0x1p64)) {}
+                                          : uint64_t(random_share * 0x1p64)),
+          rrip_max_(rrip_bits ? (uint64_t(1) << rrip_bits) - 1 : 0),
+          long_below_(rrip_long >= 1 ? std::numeric_limits<uint64_t>::max() : uint64_t(rrip_long * 0x1p64)) {}
 
     bool enabled() const { return sets_ > 0; }
 
@@ -71,6 +79,7 @@ public:
                 }
             if (copies < copy_ways) victim = nullptr;
         }
+        if (!victim && rrip_max_) return rrip_fill(set, line, copy);
         if (!victim) {
             victim = &set[0];
             bool full = true;
@@ -91,10 +100,30 @@ public:
         return *victim;
     }
 
-    void touch(Way& way) { way.stamp = ++clock_; }
+    void touch(Way& way) {
+        if (!rrip_max_) way.stamp = ++clock_;
+        else if (way.fresh) way.fresh = false;
+        else way.stamp = 0;
+    }
 
 private:
     static constexpr uint32_t kNoSet = std::numeric_limits<uint32_t>::max();
+    Way& rrip_fill(Way* set, uint64_t line, bool copy) {
+        Way* victim = nullptr;
+        for (uint32_t w = 0; w < ways_ && !victim; ++w)
+            if (set[w].line == kEmpty) victim = &set[w];
+        while (!victim) {
+            uint64_t oldest = 0;
+            for (uint32_t w = 0; w < ways_; ++w) oldest = std::max(oldest, set[w].stamp);
+            for (uint32_t w = 0; w < ways_; ++w) {
+                set[w].stamp += rrip_max_ - oldest;
+                if (!victim && set[w].stamp == rrip_max_) victim = &set[w];
+            }
+        }
+        const bool longer = mix(++fills_) < long_below_;
+        *victim = Way{line, 0, 0, longer ? rrip_max_ - 1 : rrip_max_, copy, true};
+        return *victim;
+    }
     // splitmix64's finaliser: the random victims' draws, a fixed function of the fill count.
     static uint64_t mix(uint64_t x) {
         x += 0x9e3779b97f4a7c15ull;
@@ -126,6 +155,8 @@ private:
     uint64_t clock_ = 0;
     uint64_t random_below_ = 0;  // a fill's draw below this evicts a hashed way (0: LRU only)
     uint64_t fills_ = 0;         // fills into a full set while random_below_ > 0
+    uint64_t rrip_max_ = 0;      // RRIP's largest value (0: LRU)
+    uint64_t long_below_ = 0;    // RRIP: a fill's draw below this inserts one step nearer
     std::vector<uint32_t> first_way_;  // per set: its first way in pool_, or kNoSet
     std::vector<Way> pool_;
 };
@@ -246,7 +277,7 @@ public:
           group_end_(std::min(first_groups, groups.group_count())) {
         const CacheRequestStream& base = groups.base();
         l1_.assign(p.cus, SectorCache(p.l1_bytes / std::max(1u, p.line_sample), p.line_bytes, p.l1_ways_or_ways(), p.hashed_sets,
-                                      p.l1_random));
+                                      p.l1_random, p.l1_rrip_bits, p.l1_rrip_long));
         by_buffer_.resize(base.buffers.size());
         for (const auto& r : base.requests) line_index_.emplace(r.line, 0);
         std::vector<int32_t> lines;
@@ -625,6 +656,9 @@ void check_cache_params(const CacheParams& p, uint32_t stream_sector_bytes) {
         throw InputError("--line " + std::to_string(p.line_bytes) + ": accepted: a multiple of the " +
                          std::to_string(p.sector_bytes) + "-byte sector, at most 64 sectors");
     if (p.ways == 0 || p.ways > 1024) throw InputError("--ways " + std::to_string(p.ways) + ": accepted: 1 to 1024");
+    if (p.l1_rrip_bits > 8) throw InputError("l1_rrip_bits " + std::to_string(p.l1_rrip_bits) + ": accepted: 0 (LRU) to 8");
+    if (!(p.l1_rrip_long >= 0 && p.l1_rrip_long <= 1))
+        throw InputError("l1_rrip_long " + std::to_string(p.l1_rrip_long) + ": accepted: 0 to 1 (the share of fills one step nearer)");
     if (p.l1_ways > 1024) throw InputError("l1_ways " + std::to_string(p.l1_ways) + ": accepted: 0 (as --ways) to 1024");
     if (p.cus == 0 || p.cus > 100000) throw InputError("--cus " + std::to_string(p.cus) + ": accepted: 1 to 100000");
     if (p.merge_clusters == 0 || p.merge_clusters > p.cus)

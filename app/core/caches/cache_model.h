@@ -22,6 +22,13 @@ struct CacheParams {
     // NVIDIA publishes neither. An experiment of cache_replay (`l1ways=`, issue 31's cache12,
     // docs/caches.md): with fewer ways an over-full working set is lost set by set.
     uint32_t l1_ways = 0;
+    // The L1's replacement by re-reference interval prediction (RRIP, cache12's experiment,
+    // `l1rrip=` and `l1long=` in cache_replay): 0 bits, LRU (every profile); B bits, a hit sets a
+    // line's value to 0, a fill to 2^B - 2 for a share l1_rrip_long of fills (1: SRRIP) and
+    // 2^B - 1 for the rest (bimodal), and the victim is a line at 2^B - 1, all lines of the set
+    // aged until one is. Keeps part of a cycle larger than the cache, as the GPU's L1 does.
+    uint32_t l1_rrip_bits = 0;
+    double l1_rrip_long = 1;
     uint32_t l1_ways_or_ways() const { return l1_ways ? l1_ways : ways; }
     uint32_t cus = 132;                   // compute units, one L1 each
     uint32_t resident = 8;                // work-groups a compute unit runs at once
