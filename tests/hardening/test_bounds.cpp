@@ -75,6 +75,21 @@ TEST(CheckedExpr, ControlCharactersNeverReachTheMessage) {
     EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
 }
 
+// A long path keeps its file's name in a message (a tuning file under a deep folder was shown as
+// ".../defaults-cpu.j... (83 characters)"); control characters are escaped at both ends.
+TEST(ShownPath, ALongPathKeepsItsEndAndEscapesControlCharacters) {
+    const std::string folder = "/tmp/" + std::string(200, 'd') + "/";
+    const std::string shown_long = shown_path(folder + "defaults-cpu.json");
+    EXPECT_NE(shown_long.find("/defaults-cpu.json (223 characters)"), std::string::npos) << shown_long;
+    EXPECT_EQ(shown_long.rfind("/tmp/ddd", 0), 0u) << shown_long;
+    EXPECT_LT(shown_long.size(), 150u) << shown_long;
+    EXPECT_EQ(shown_path("/tmp/a.json"), "/tmp/a.json");
+    const std::string hostile = shown_path("/tmp/\x1b" + std::string(150, 'x') + "\n.json");
+    EXPECT_EQ(hostile.find('\x1b'), std::string::npos) << hostile;
+    EXPECT_EQ(hostile.find('\n'), std::string::npos) << hostile;
+    EXPECT_NE(hostile.find("\\x0a.json"), std::string::npos) << hostile;
+}
+
 namespace {
 
 LaunchConfig custom(const std::vector<std::string>& args, const std::vector<std::string>& global = {"N"},

@@ -43,4 +43,13 @@ inline std::string shown(std::string_view text, size_t max_chars = 80) {
     return out;
 }
 
+// A path quoted in a message: as shown(), but a long one keeps its end, where the file's name
+// is, and elides the middle ("/tmp/a-long-folder.../defaults-cpu.json (131 characters)").
+inline std::string shown_path(std::string_view path, size_t max_chars = 120) {
+    if (path.size() <= max_chars) return shown(path, max_chars);
+    const size_t tail = max_chars * 2 / 3, head = max_chars - tail;
+    return shown(path.substr(0, head), head) + "..." + shown(path.substr(path.size() - tail), tail) + " (" +
+           std::to_string(path.size()) + " characters)";
+}
+
 }  // namespace tilescope

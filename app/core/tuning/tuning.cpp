@@ -38,7 +38,7 @@ void warn_skipped(const std::string& origin, const std::string& why) {
     static std::set<std::string> warned;
     const std::lock_guard<std::mutex> lock(mutex);
     if (!warned.insert(origin).second) return;
-    std::cerr << "tilescope: tuning file '" << shown(origin) << "' skipped: " << shown(why, 240) << "\n";
+    std::cerr << "tilescope: tuning file '" << shown_path(origin) << "' skipped: " << shown(why, 240) << "\n";
 }
 
 // A tuning folder past its budget (kMaxTuningFolderBytes, kMaxTuningFolderFiles): one
@@ -53,7 +53,7 @@ void warn_budget(const std::string& dir, const std::string& why) {
 
 std::string read_text(const std::filesystem::path& path) {
     try {
-        std::string text = read_untrusted_file_or_empty(path.string(), kMaxTuningFileBytes, "tuning file '" + shown(path.string()) + "'");
+        std::string text = read_untrusted_file_or_empty(path.string(), kMaxTuningFileBytes, "tuning file '" + shown_path(path.string()) + "'");
         // An input of this run: no output (bench --json into the tuning folder) may replace it.
         if (!text.empty()) note_input_file(path.string());
         return text;
