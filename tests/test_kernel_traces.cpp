@@ -383,15 +383,15 @@ TEST(TraceRunner, ARefusalThatOneThreadWouldFitNamesOclgrindNumThreads) {
     four = estimate_trace(rung("row", "1024", 16), o);
     EXPECT_EQ(four.workers, 4u);
     EXPECT_EQ(one.workers, 1u);
-    EXPECT_EQ(four.one_worker_peak_bytes, one.peak_bytes);
-    EXPECT_NEAR(four.one_worker_seconds, one.seconds, one.seconds * 1e-9);
+    EXPECT_GT(four.peak_bytes, one.peak_bytes);  // each thread holds its group's open requests
     o.max_memory_bytes = (one.peak_bytes + four.peak_bytes) / 2;
     try {
         (void)run_trace(rung("row", "1024", 16), o);
         ADD_FAILURE() << "a trace past its memory limit ran";
     } catch (const InputError& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("with OCLGRIND_NUM_THREADS=1 (one emulator thread) it needs about"), std::string::npos) << what;
+        EXPECT_NE(what.find("with OCLGRIND_NUM_THREADS=1 (one emulator thread) it needs about " + one.text().substr(6)),
+                  std::string::npos) << what;
     }
     o.max_memory_bytes = one.peak_bytes / 2;  // one thread does not fit either: not named
     try {

@@ -264,6 +264,21 @@ TEST(Environment, NumbersAreCheckedLikeOptions) {
     EXPECT_FALSE(env_number("TILESCOPE_BUILD_TIMEOUT_S", 0.1, 3600, "seconds"));
 }
 
+TEST(Environment, TemporaryFilesGoUnderTmpdirWhenItIsAFolder) {
+    const char* was = std::getenv("TMPDIR");
+    const std::string saved = was ? was : "";
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-tmpdir-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    setenv("TMPDIR", dir.c_str(), 1);
+    EXPECT_EQ(temp_template("tilescope-icd"), dir.string() + "/tilescope-icd-XXXXXX");
+    setenv("TMPDIR", (dir / "missing").c_str(), 1);  // not a folder: /tmp, so the device list still works
+    EXPECT_EQ(temp_template("tilescope-icd"), "/tmp/tilescope-icd-XXXXXX");
+    unsetenv("TMPDIR");
+    EXPECT_EQ(temp_template("tilescope-trace"), "/tmp/tilescope-trace-XXXXXX");
+    if (!saved.empty()) setenv("TMPDIR", saved.c_str(), 1);
+    fs::remove_all(dir);
+}
+
 TEST(Environment, TheTuningFolderIsReadWithinItsBudget) {
     // Sixty 1 MiB tuning files: one look reads at most kMaxTuningFolderBytes of them.
     const fs::path d = scratch("tuning-budget");

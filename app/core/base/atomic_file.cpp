@@ -70,10 +70,10 @@ std::string write_target(const std::string& path, const std::string& option) {
         if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return at;
         std::error_code ec;
         const fs::path link = fs::read_symlink(at, ec);
-        if (ec) throw InputError(option + " '" + shown(path) + "': cannot follow the link (" + ec.message() + ")");
+        if (ec) throw InputError(option + " '" + shown_path(path) + "': cannot follow the link (" + ec.message() + ")");
         at = link.is_absolute() ? link.string() : (directory_of(at) / link).string();
     }
-    throw InputError(option + " '" + shown(path) + "': too many levels of symbolic links");
+    throw InputError(option + " '" + shown_path(path) + "': too many levels of symbolic links");
 }
 
 // Refuses a target that exists and is not a regular file: renaming over a device, a FIFO
@@ -81,7 +81,7 @@ std::string write_target(const std::string& path, const std::string& option) {
 void check_target_kind(const std::string& target, const std::string& path, const std::string& option) {
     struct stat st{};
     if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw InputError(option + " '" + shown(path) + "': is " + file_kind(st.st_mode) +
+        throw InputError(option + " '" + shown_path(path) + "': is " + file_kind(st.st_mode) +
                          "; accepted: a regular file, or - for standard output");
 }
 
@@ -97,7 +97,7 @@ void check_not_input(const std::string& output, const std::string& option, const
                      const std::string& input_name) {
     if (standard_stream(output) >= 0 || input.empty()) return;
     if (same_file(output, input) || output == input)
-        throw InputError(option + " '" + shown(output) + "': is the input " + input_name +
+        throw InputError(option + " '" + shown_path(output) + "': is the input " + input_name +
                          "; accepted: an output file other than the inputs");
 }
 
@@ -109,13 +109,13 @@ void check_writable(const std::string& path, const std::string& option, bool mer
     const fs::path dir = directory_of(target);
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-        throw InputError(option + " '" + shown(path) + "': directory '" + shown(dir.string()) + "' does not exist");
+        throw InputError(option + " '" + shown_path(path) + "': directory '" + shown_path(dir.string()) + "' does not exist");
     if (access(dir.c_str(), W_OK) != 0)
-        throw InputError(option + " '" + shown(path) + "': directory '" + shown(dir.string()) + "' is not writable");
-    if (fs::is_directory(path, ec)) throw InputError(option + " '" + shown(path) + "': is a directory");
+        throw InputError(option + " '" + shown_path(path) + "': directory '" + shown_path(dir.string()) + "' is not writable");
+    if (fs::is_directory(path, ec)) throw InputError(option + " '" + shown_path(path) + "': is a directory");
     for (const std::string& input : input_files_read()) {
         if (merged_in_place && same_file(input, path)) continue;
-        check_not_input(path, option, input, "'" + shown(input) + "'");
+        check_not_input(path, option, input, "'" + shown_path(input) + "'");
     }
 }
 
@@ -134,10 +134,10 @@ int create_temporary(const std::string& path, std::string& tmp, const std::strin
         tmp = base + suffix;
         const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd >= 0) return fd;
-        if (errno != EEXIST) throw InputError(option + " '" + shown(path) + "': cannot create a file in '" +
-                                              shown(directory_of(path).string()) + "' (" + std::strerror(errno) + ")");
+        if (errno != EEXIST) throw InputError(option + " '" + shown_path(path) + "': cannot create a file in '" +
+                                              shown_path(directory_of(path).string()) + "' (" + std::strerror(errno) + ")");
     }
-    throw InputError(option + " '" + shown(path) + "': no free temporary name in '" + shown(directory_of(path).string()) + "'");
+    throw InputError(option + " '" + shown_path(path) + "': no free temporary name in '" + shown_path(directory_of(path).string()) + "'");
 }
 
 void write_impl(const std::string& named, const std::string& bytes, const std::string& option, const std::string& own_input) {
@@ -150,7 +150,7 @@ void write_impl(const std::string& named, const std::string& bytes, const std::s
         std::FILE* f = stream == 1 ? stdout : stderr;
         if (!out || std::fflush(f) != 0 || std::ferror(f)) {
             if (!e) e = errno;
-            throw OutputError(option + " '" + shown(named) + "': cannot write standard " + (stream == 1 ? "output" : "error") +
+            throw OutputError(option + " '" + shown_path(named) + "': cannot write standard " + (stream == 1 ? "output" : "error") +
                               " (" + (e ? std::strerror(e) : "write error") + ")");
         }
         return;
@@ -162,7 +162,7 @@ void write_impl(const std::string& named, const std::string& bytes, const std::s
     check_target_kind(path, named, option);
     for (const std::string& input : input_files_read()) {
         if (!own_input.empty() && same_file(input, own_input)) continue;
-        check_not_input(named, option, input, "'" + shown(input) + "'");
+        check_not_input(named, option, input, "'" + shown_path(input) + "'");
     }
     std::string tmp;
     const int fd = create_temporary(path, tmp, option);
@@ -211,16 +211,16 @@ void update_file_locked(const std::string& path, const std::function<std::string
     // lock on the file would not exclude a writer that opened the new one.
     const fs::path dir = directory_of(path);
     const int lock = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (lock < 0) throw InputError("cannot write '" + shown(path) + "': " + std::strerror(errno));
+    if (lock < 0) throw InputError("cannot write '" + shown_path(path) + "': " + std::strerror(errno));
     while (::flock(lock, LOCK_EX) != 0) {
         if (errno == EINTR) continue;
         const std::string why = std::strerror(errno);
         ::close(lock);
-        throw InputError("cannot lock '" + shown(dir.string()) + "': " + why);
+        throw InputError("cannot lock '" + shown_path(dir.string()) + "': " + why);
     }
     try {
         // Bounded like any file from elsewhere; a missing file is new.
-        const std::string current = read_untrusted_file_or_empty(path, 16u << 20, "'" + shown(path) + "'");
+        const std::string current = read_untrusted_file_or_empty(path, 16u << 20, "'" + shown_path(path) + "'");
         write_impl(path, merge(current), "output", path);
     } catch (...) {
         ::close(lock);  // closing releases the lock

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -76,7 +77,7 @@ std::optional<std::string> env_icds_problem() {
                 return "TILESCOPE_ICDS entry '" + shown(item) + "': cannot be read (" + std::strerror(errno) +
                        "); accepted: .icd files or OpenCL libraries, separated by ':'";
             if (!S_ISREG(st.st_mode))
-                return "TILESCOPE_ICDS entry '" + shown(item) + "': is " + file_kind(st.st_mode) +
+                return "TILESCOPE_ICDS entry '" + shown_path(item) + "': is " + file_kind(st.st_mode) +
                        "; accepted: regular .icd files or OpenCL libraries, separated by ':'";
             if (item.size() > 4 && item.compare(item.size() - 4, 4, ".icd") == 0 && st.st_size > 4096)
                 return "TILESCOPE_ICDS entry '" + shown(item) + "': " + grouped(uint64_t(st.st_size)) +
@@ -102,6 +103,13 @@ std::optional<unsigned long> env_count(const char* name, unsigned long lo, unsig
 
 // Oclgrind starts this many threads for every launch: past about a thousand the system
 // refuses one and the process ends (99,999 measured here); 0 or text it aborts on.
+std::string temp_template(const std::string& stem) {
+    std::error_code ec;
+    const std::optional<std::string> tmpdir = env_text("TMPDIR");
+    const bool usable = tmpdir && std::filesystem::is_directory(*tmpdir, ec);
+    return (usable ? *tmpdir : std::string("/tmp")) + "/" + stem + "-XXXXXX";
+}
+
 unsigned emulator_workers() {
     if (const auto n = env_count("OCLGRIND_NUM_THREADS", 1, 1024)) return static_cast<unsigned>(*n);
     return std::max(1u, std::thread::hardware_concurrency());

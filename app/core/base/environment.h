@@ -24,6 +24,11 @@ std::optional<std::string> env_folder(const char* name);
 // InputError "NAME='VALUE': accepted: a whole number from LO to HI (or leave it unset)".
 std::optional<unsigned long> env_count(const char* name, unsigned long lo, unsigned long hi);
 
+// A mkstemp/mkdtemp template for a temporary file or folder of tilescope's: under TMPDIR when
+// it names a folder (the tests give each run a folder of its own there), else /tmp; `stem` names the user
+// ("tilescope-icd" gives "/tmp/tilescope-icd-XXXXXX").
+std::string temp_template(const std::string& stem);
+
 // Oclgrind's worker threads: OCLGRIND_NUM_THREADS when set (checked), else one per hardware thread.
 unsigned emulator_workers();
 

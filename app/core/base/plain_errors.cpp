@@ -76,7 +76,7 @@ std::string failure_in_words(const std::exception& e) {
     if (const auto* j = dynamic_cast<const nlohmann::json::exception*>(&e)) return "a document it read or wrote held " + json_problem(*j);
     if (dynamic_cast<const std::bad_alloc*>(&e)) return "it ran out of memory";
     if (const auto* f = dynamic_cast<const std::filesystem::filesystem_error*>(&e))
-        return "a file operation on '" + shown(f->path1().string(), 120) + "' failed (" + f->code().message() + ")";
+        return "a file operation on '" + shown_path(f->path1().string(), 120) + "' failed (" + f->code().message() + ")";
     return "an unexpected failure";
 }
 

@@ -149,7 +149,7 @@ struct TempFile {
     std::string path;
     int fd = -1;
     TempFile() {
-        path = env_text("TMPDIR").value_or("/tmp") + "/tilescope-measure-XXXXXX";
+        path = temp_template("tilescope-measure");
         fd = mkstemp(path.data());
         if (fd < 0) throw InputError("cannot make a temporary file in " + path.substr(0, path.rfind('/')) + ": " + std::strerror(errno));
     }

@@ -41,7 +41,7 @@ std::string trim(std::string s) {
 // elsewhere: a FIFO or /dev/zero named as an .icd is skipped with one line, never read.
 std::string icd_library(const std::string& path) {
     try {
-        const std::string text = read_untrusted_file(path, 4096, "ICD file '" + shown(path) + "'");
+        const std::string text = read_untrusted_file(path, 4096, "ICD file '" + shown_path(path) + "'");
         return trim(text.substr(0, text.find('\n')));
     } catch (const InputError& e) {
         std::cerr << "tilescope: " << e.what() << "; skipped\n";
@@ -53,8 +53,8 @@ std::string icd_library(const std::string& path) {
 // named in TILESCOPE_ICDS), points ocl-icd at it for the first platform query, then
 // removes it: ocl-icd reads vendors once per process.
 void register_icds_and_enumerate() {
-    char templ[] = "/tmp/tilescope-icd-XXXXXX";
-    const char* dir = mkdtemp(templ);
+    std::string templ = temp_template("tilescope-icd");
+    const char* dir = mkdtemp(templ.data());
     const watchdog::TempPath remove_if_killed(dir ? dir : "");
     std::vector<std::string> entries;
     const std::optional<std::string> user_env = env_text("OCL_ICD_VENDORS");

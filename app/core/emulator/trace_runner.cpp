@@ -107,7 +107,7 @@ const PluginHandle& open_plugin(const std::string& wanted) {
         // file is named, and what would be accepted.
         const std::string why = dlerror();
         const bool not_elf = why.find("ELF") != std::string::npos || why.find("too short") != std::string::npos;
-        throw InputError("the trace plugin '" + shown(path, 200) + "' cannot be loaded: " +
+        throw InputError("the trace plugin '" + shown_path(path, 200) + "' cannot be loaded: " +
                          (not_elf ? "it is not a shared library for this machine" : "it does not link against this tilescope") +
                          "; accepted: libtilescope_trace.so from the same build (TILESCOPE_TRACE_PLUGIN names it)");
     }
@@ -157,7 +157,8 @@ struct EstimateParts {
     ResolvedLaunch launch;
 };
 
-EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& options) {
+// `workers`: Oclgrind's threads, each running a group of its own (emulator_workers()).
+EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& options, unsigned workers) {
     EstimateParts parts;
     parts.launch = resolve(config);
     const double launch_groups = double(std::max<size_t>(1, parts.launch.total_groups()));  // before a sample
@@ -200,7 +201,6 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     // Time: measured here at about 1.3 M accesses per second per worker with the checks
     // off; the race detector costs about 1.5x, the uninitialised-value check 2.2x.
     // Private accesses cost about as much as the others.
-    const unsigned workers = emulator_workers();
     const double rate = 1.3e6 * workers / (options.checks ? 1.5 : 1.0) / (options.uninitialized ? 2.2 : 1.0);
     // Per work-group and per work-item, whatever the kernel does (issue 32: a custom
     // NDRange of 65536^2 work-items in 1x1 groups took 1.7 GB before it aborted, its
@@ -265,9 +265,7 @@ EstimateParts estimate_parts(const LaunchConfig& config, const TraceOptions& opt
     const double one_open = per_group_events / intervals_per_group / subgroup * 850;
     const auto bounded = [](double b) { return b > 1.8e19 ? uint64_t(1.8e19) : uint64_t(b); };
     e.workers = workers;
-    e.one_worker_peak_bytes = e.peak_bytes - heatmaps + elements * 8 * 2 + bounded(one_open);
     e.peak_bytes += bounded(one_open * in_flight);
-    e.one_worker_seconds = (e.seconds - 0.3) * workers + 0.3;
     return parts;
 }
 
@@ -437,7 +435,7 @@ std::vector<GroupId> parse_groups(std::string_view text) {
 }
 
 TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& options) {
-    return estimate_parts(config, options).estimate;
+    return estimate_parts(config, options, emulator_workers()).estimate;
 }
 
 void set_contained_tracer(ContainedTracer tracer) { contained_tracer() = std::move(tracer); }
@@ -447,7 +445,7 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
     if (!config.kernel.library.empty())
         throw InputError("--kernel " + config.kernel.name + ": a library call (" + config.kernel.library +
                          ") cannot be traced; trace a ladder rung or a --source kernel");
-    EstimateParts parts = estimate_parts(config, options);
+    EstimateParts parts = estimate_parts(config, options, emulator_workers());
     const TraceEstimate& est = parts.estimate;
     const uint64_t mem_limit = memory_limit(options);
     if (est.peak_bytes > mem_limit || est.seconds > options.max_seconds) {
@@ -483,10 +481,12 @@ Trace run_trace(const LaunchConfig& config, const TraceOptions& options) {
         std::string limits = " on the emulator needs " + est.text() + " (limits " + human_seconds(options.max_seconds) +
                              ", " + human_bytes(mem_limit) + ")";
         // Each emulator thread holds its group's open requests: one thread may fit (row past 1,900^3).
-        if (est.workers > 1 && est.peak_bytes > mem_limit && est.one_worker_peak_bytes <= mem_limit &&
-            est.one_worker_seconds <= options.max_seconds)
-            limits += "; with OCLGRIND_NUM_THREADS=1 (one emulator thread) it needs about " +
-                      human_seconds(est.one_worker_seconds) + " and " + human_bytes(est.one_worker_peak_bytes);
+        if (est.workers > 1 && est.peak_bytes > mem_limit) {
+            const TraceEstimate one = estimate_parts(config, options, 1).estimate;
+            if (one.peak_bytes <= mem_limit && one.seconds <= options.max_seconds)
+                limits += "; with OCLGRIND_NUM_THREADS=1 (one emulator thread) it needs about " +
+                          human_seconds(one.seconds) + " and " + human_bytes(one.peak_bytes);
+        }
         if (!options.named_as.empty())  // no option was typed: none is named
             throw InputError(options.named_as + limits + "; a smaller size fits" + (smaller.empty() ? "" : ", such as " + smaller) +
                              (fewer_groups ? ", or fewer work-groups in detail" : "") +

@@ -61,8 +61,6 @@ struct TraceEstimate {
     double seconds = 0;             // emulation time on this machine (about)
     std::vector<GroupId> detail_groups;  // the groups that will keep detail
     unsigned workers = 1;           // Oclgrind's threads (OCLGRIND_NUM_THREADS or one per hardware thread)
-    uint64_t one_worker_peak_bytes = 0;  // the same trace on one thread: each holds its group's open requests
-    double one_worker_seconds = 0;
     std::string text() const;       // "about 30 s and 180 MB"
 };
 

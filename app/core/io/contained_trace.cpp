@@ -232,7 +232,7 @@ Trace trace_contained(const LaunchConfig& config, const TraceOptions& options, d
     const std::string who = contained_who(config);
     const std::string where = " on the emulator in a child process";
 
-    std::string dir = env_text("TMPDIR").value_or("/tmp") + "/tilescope-trace-XXXXXX";
+    std::string dir = temp_template("tilescope-trace");
     const int fd = mkstemp(dir.data());
     if (fd < 0) throw InputError("cannot make a temporary file in " + dir.substr(0, dir.rfind('/')) + ": " + std::strerror(errno));
     struct Remove {

@@ -870,7 +870,7 @@ void save_trace_file(const std::string& path, const TraceFile& file) {
 }
 
 TraceFile load_trace_file(const std::string& path, std::string_view option) {
-    const std::string label = std::string(option) + " '" + shown(path) + "'";
+    const std::string label = std::string(option) + " '" + shown_path(path) + "'";
     // Bounded before it is read; the first line is checked before the rest is.
     const std::string bytes = read_untrusted_file(path, kMaxTraceFileBytes, label,
                                                   [&](std::string_view head) { (void)header_version(head, label); });

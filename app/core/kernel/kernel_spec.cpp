@@ -263,17 +263,17 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     KernelSpec spec;
     std::error_code ec;
     if (!fs::is_regular_file(o.source_path, ec))
-        throw InputError("--source '" + shown(o.source_path) + "': no such file");
+        throw InputError("--source '" + shown_path(o.source_path) + "': no such file");
     // Refused before reading: a compiler given a huge source can take gigabytes and hours.
     if (const auto bytes = fs::file_size(o.source_path, ec); !ec && bytes > kMaxSourceBytes)
-        throw InputError("--source '" + shown(o.source_path) + "': " + std::to_string(bytes) +
+        throw InputError("--source '" + shown_path(o.source_path) + "': " + std::to_string(bytes) +
                          " bytes; accepted: a kernel source of at most " + std::to_string(kMaxSourceBytes) +
                          " bytes (1 MiB)");
     // Checked again on the opened file: it may have been swapped or grown since.
-    spec.source = read_untrusted_file(o.source_path, kMaxSourceBytes, "--source '" + shown(o.source_path) + "'");
+    spec.source = read_untrusted_file(o.source_path, kMaxSourceBytes, "--source '" + shown_path(o.source_path) + "'");
     // Saved traces and JSON carry the source as text: refused here rather than there.
     if (!valid_utf8(spec.source))
-        throw InputError("--source '" + shown(o.source_path) + "': not valid UTF-8 text; accepted: an OpenCL C source in UTF-8 (or ASCII)");
+        throw InputError("--source '" + shown_path(o.source_path) + "': not valid UTF-8 text; accepted: an OpenCL C source in UTF-8 (or ASCII)");
     spec.source_name = fs::path(o.source_path).filename().string();
     spec.name = fs::path(o.source_path).stem().string();
     spec.title = spec.name + " (custom)";
@@ -281,7 +281,7 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
     // A file, maybe from someone else, though typed by the user: trusted (it was asked for by
     // name) but built and run on a device, and traced, only in a child process with a time and
     // a memory limit, as a saved trace's kernel is (core/device/contained_measure.h).
-    spec.carried_by = "--source '" + shown(o.source_path) + "'";
+    spec.carried_by = "--source '" + shown_path(o.source_path) + "'";
     spec.trusted = true;
     spec.entry = o.entry;
     if (spec.entry.empty()) throw InputError("--source needs --entry NAME (the kernel function)");
@@ -290,7 +290,7 @@ KernelSpec load_custom_kernel(const CustomKernelOptions& o) {
         throw InputError("--entry '" + shown(spec.entry) + "': " + std::to_string(spec.entry.size()) +
                          " characters; accepted: a kernel function name of at most " + std::to_string(kMaxKernelNameChars));
     if (spec.name.size() > kMaxKernelNameChars)
-        throw InputError("--source '" + shown(o.source_path) + "': a file name of " + std::to_string(spec.name.size()) +
+        throw InputError("--source '" + shown_path(o.source_path) + "': a file name of " + std::to_string(spec.name.size()) +
                          " characters; accepted: at most " + std::to_string(kMaxKernelNameChars));
     if (o.global.empty()) throw InputError("--source needs --global E[,E[,E]]");
     if (o.local.empty()) throw InputError("--source needs --local E[,E[,E]]");

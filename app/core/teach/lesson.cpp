@@ -263,7 +263,7 @@ Lesson parse_lesson(std::string_view text, std::string_view name) {
 }
 
 Lesson load_lesson(const std::string& path) {
-    const std::string label = "--lesson '" + shown(path) + "'";
+    const std::string label = "--lesson '" + shown_path(path) + "'";
     return parse_lesson(read_untrusted_file(path, kMaxLessonBytes, label), label);
 }
 

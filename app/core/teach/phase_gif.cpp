@@ -390,7 +390,7 @@ int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& gro
         for (int y = 0; y < c.h && ok; ++y) ok = EGifPutLine(gif, c.px.data() + size_t(y) * c.w, c.w) == GIF_OK;
     }
     if (EGifCloseFile(gif, &err) != GIF_OK) ok = false;
-    if (!ok) throw InputError("--record '" + shown(path) + "': cannot encode the GIF");
+    if (!ok) throw InputError("--record '" + shown_path(path) + "': cannot encode the GIF");
     write_file_atomically(path, bytes, "--record");
     return int(frames.size());
 }

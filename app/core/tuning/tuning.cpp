@@ -48,7 +48,7 @@ void warn_budget(const std::string& dir, const std::string& why) {
     static std::set<std::string> warned;
     const std::lock_guard<std::mutex> lock(mutex);
     if (!warned.insert(dir).second) return;
-    std::cerr << "tilescope: tuning folder '" << shown(dir) << "': " << why << "\n";
+    std::cerr << "tilescope: tuning folder '" << shown_path(dir) << "': " << why << "\n";
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -331,7 +331,7 @@ void for_each_tuning_file(const std::string& only_name, Visit visit) {
             const uintmax_t size = std::filesystem::file_size(path, size_ec);
             if (!size_ec && size <= kMaxTuningFileBytes && budget_used + size > kMaxTuningFolderBytes) {
                 warn_budget(dir, "its tuning files add up to more than " + limit_text(kMaxTuningFolderBytes) +
-                                     "; the rest from '" + shown(path.filename().string()) + "' on are skipped");
+                                     "; the rest from '" + shown_path(path.filename().string()) + "' on are skipped");
                 break;
             }
             const std::string text = read_text(path);
@@ -1111,9 +1111,9 @@ std::optional<TimedPick> timed_fastest_pick(Runner& runner, const DeviceInfo& de
             return merge_fastest_row(current, device.label(), tried[best].kernel.name, size, tried[best].tile, tried[best].params,
                                      best_gflops, "tilescope bench --kernel fastest (timed here)");
         });
-        remembered = "; remembered as the row for " + size.label() + " in '" + shown(path, 400) + "' (no trial next time)";
+        remembered = "; remembered as the row for " + size.label() + " in '" + shown_path(path, 400) + "' (no trial next time)";
     } catch (const InputError& e) {
-        remembered = "; not remembered: '" + shown(path, 400) + "': " + shown(e.what(), 240);
+        remembered = "; not remembered: '" + shown_path(path, 400) + "': " + shown(e.what(), 240);
     }
     out.pick.reason = (single ? why : head) + second + remembered + ". " + out.pick.reason;
     return out;

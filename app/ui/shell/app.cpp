@@ -263,7 +263,7 @@ void App::write_state_report(const std::string& path) const {
     try {
         write_file_atomically(path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } catch (const std::exception& e) {
-        std::cerr << "tilescope gui: " << said_plainly(e, "--control: state '" + shown(path) + "'") << std::endl;
+        std::cerr << "tilescope gui: " << said_plainly(e, "--control: state '" + shown_path(path) + "'") << std::endl;
     }
 }
 
@@ -388,7 +388,7 @@ void App::take_screenshot() {
         try {
             s_.message = save_window_png(backend_, path, err, 0, "F12 screenshot") ? "Saved the window as " + absolute_path(path) : err;
         } catch (const std::exception& e) {
-            s_.message = said_plainly(e, "F12 screenshot '" + shown(path) + "'");
+            s_.message = said_plainly(e, "F12 screenshot '" + shown_path(path) + "'");
         }
         s_.screenshot_request.reset();
     }

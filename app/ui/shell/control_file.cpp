@@ -21,7 +21,7 @@ std::vector<ControlCommand> ControlFile::take() {
     if (::lstat(path_.c_str(), &st) != 0) return out;
     if (!S_ISREG(st.st_mode)) {
         if (!warned_)
-            std::cerr << "tilescope gui: --control '" << shown(path_)
+            std::cerr << "tilescope gui: --control '" << shown_path(path_)
                       << "': is not a regular file; left alone (accepted: a file of command lines)\n";
         warned_ = true;
         return out;
@@ -33,7 +33,7 @@ std::vector<ControlCommand> ControlFile::take() {
     if (ec) return out;
     std::string text;
     try {
-        text = read_untrusted_file(taken, kMaxControlFileBytes, "--control '" + shown(path_) + "'");
+        text = read_untrusted_file(taken, kMaxControlFileBytes, "--control '" + shown_path(path_) + "'");
     } catch (const InputError& e) {
         std::cerr << "tilescope gui: " << e.what() << "; ignored\n";
     }

@@ -172,16 +172,16 @@ std::vector<std::string> with_scene_json(const std::vector<std::string>& args, c
 }
 
 std::vector<std::string> with_scene(const std::vector<std::string>& args, const std::string& path) {
-    const std::string label = "--scene '" + shown(path) + "'";
+    const std::string label = "--scene '" + shown_path(path) + "'";
     const std::string text = read_untrusted_file(path, 1u << 20, label);  // bounded: a scene is a few lines
     check_json_depth(text, 16, label);
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        throw InputError("--scene '" + shown(path) + "': not JSON (" + json_problem(e) + ")");
+        throw InputError("--scene '" + shown_path(path) + "': not JSON (" + json_problem(e) + ")");
     }
-    return with_scene_json(args, j, "--scene '" + shown(path) + "'");
+    return with_scene_json(args, j, "--scene '" + shown_path(path) + "'");
 }
 
 // --lesson FILE [--step N]: the lesson, and the step's state as a scene.
