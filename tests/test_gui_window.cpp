@@ -3,6 +3,7 @@
 // change shows exactly what a fresh start at that size shows.
 #include <fcntl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -223,6 +224,30 @@ TEST(GuiWindow, ClosesPromptlyWhateverTheWorkerIsDoing) {
         if (on_device) EXPECT_TRUE(left_running) << "the launch should have been left running, and said so (" << took << " s):\n" << gui.log();
         else EXPECT_FALSE(left_running) << "the emulator's trace was not cancelled (" << took << " s):\n" << gui.log();
     }
+}
+
+// The window has no switch for Oclgrind's race check (the CLI's --no-checks): a trace past the
+// limits with it and within them without it is traced without it, and the source view says
+// that races were not looked for, and why. A kernel of 256 stores with a 2048x2048 matrix: the
+// race check's shadow (about 180 bytes a byte, 2.9 GB) is past the 1 GiB limit; the rest fits.
+TEST(GuiWindow, ATraceThatFitsOnlyWithoutTheRaceCheckIsTracedWithoutItAndSaysSo) {
+    const fs::path dir = temp_dir("race_check");
+    setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+    const std::string setup = std::string(" --source ") + TILESCOPE_KERNEL_TESTS +
+                              "/../hardening/data/one_store.cl --entry one_store --global 16,16 --local 1,1"
+                              " --arg C=matrix:2048x2048:out --size 16";
+    const int rc = run(std::string(TILESCOPE_BIN) + " gui" + setup + " --view source --window 1280x720 --frames 3 --text " +
+                       (dir / "text.txt").string() + " 2>" + (dir / "err.txt").string());
+    std::ifstream err_in(dir / "err.txt");
+    const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(rc, 0) << err;
+    std::ifstream text_in(dir / "text.txt");
+    std::string text((std::istreambuf_iterator<char>(text_in)), std::istreambuf_iterator<char>());
+    std::replace(text.begin(), text.end(), '\n', ' ');  // read back line by line as wrapped
+    EXPECT_NE(text.find("races were not looked for (its race check was off: with Oclgrind's race check this trace needs about"),
+              std::string::npos) << text;
+    EXPECT_NE(text.find("past the limits of 15.0 min, 1.0 GB)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Oclgrind's checks: no races"), std::string::npos) << text;
 }
 
 int main(int argc, char** argv) {

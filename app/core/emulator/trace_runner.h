@@ -66,6 +66,14 @@ struct TraceEstimate {
 
 // What tracing `config` would cost with `options`. Throws InputError for bad --groups.
 TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& options);
+// The same with `workers` emulator threads instead of this process's (one needs the least memory).
+TraceEstimate estimate_trace(const LaunchConfig& config, const TraceOptions& options, unsigned workers);
+
+// Whether a trace of that estimate runs within `options`' time and memory limits (run_trace
+// refuses one that does not).
+bool within_limits(const TraceEstimate& estimate, const TraceOptions& options);
+// Those limits in words: "15.0 min, 1.0 GB".
+std::string limits_text(const TraceOptions& options);
 
 // Estimates, refuses beyond the bounds (InputError, one line with the estimate and how to
 // reduce it), runs, and builds the Trace. Throws InputError (build failure, limits, a

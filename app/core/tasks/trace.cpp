@@ -39,9 +39,22 @@ TraceSnapshot run_trace_job(const TraceJob& job, const TaskProgress& progress) {
     // The views' user typed no --size or --groups: a refusal names the launch, not options.
     o.named_as = job.named_as.empty() ? "the trace of '" + job.config.kernel.name + "' at " + job.config.size.label() : job.named_as;
     progress.say("estimating");
-    const TraceEstimate e = estimate_trace(job.config, o);
-    progress.say("tracing on the emulator, " + e.text());
-    return std::make_shared<const Trace>(run_trace(job.config, o));
+    TraceEstimate e = estimate_trace(job.config, o);
+    std::string checks_off_because;
+    if (job.race_check_if_it_fits && o.checks && !within_limits(e, o)) {
+        TraceOptions lighter = o;
+        lighter.checks = false;
+        lighter.uninitialized = false;
+        const TraceEstimate without = estimate_trace(job.config, lighter);
+        // Past the limits either way: refused as traced without it, so the line names no check.
+        checks_off_because = "with Oclgrind's race check this trace needs " + e.text() + ", past the limits of " + limits_text(o);
+        o = lighter;
+        e = without;
+    }
+    progress.say(std::string("tracing on the emulator") + (o.checks ? "" : " without the race check") + ", " + e.text());
+    Trace trace = run_trace(job.config, o);
+    trace.checks_off_because = checks_off_because;
+    return std::make_shared<const Trace>(std::move(trace));
 }
 
 std::vector<std::string> emulator_libraries() {

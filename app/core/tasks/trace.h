@@ -21,6 +21,10 @@ struct TraceJob {
     std::optional<GroupId> ensure;
     bool cache_requests = true;      // keep the global requests for the cache model
     bool exercise_checks = true;     // an exercise whose mistake only the uninitialised-value check sees turns it on
+    // Past the limits with Oclgrind's race check (it keeps about 180 bytes per byte of the
+    // matrices) and within them without it: trace without it, and say why (Trace::checks_off_because).
+    // The GUI's window, whose user has no switch for it; the CLI has --no-checks.
+    bool race_check_if_it_fits = false;
     // The trace so far (Trace::partial), from the emulator's threads, one call at a time;
     // empty: no snapshots.
     std::function<void(TraceSnapshot)> partial;

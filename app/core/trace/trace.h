@@ -234,6 +234,7 @@ struct Trace {
     std::array<uint64_t, 3> global{1, 1, 1}, local{1, 1, 1}, groups{1, 1, 1};
     TraceGeometry geometry;
     bool checks = true;       // Oclgrind's race/uninitialised checks were on
+    std::string checks_off_because;  // why they were off, when the GUI turned them off itself (not saved)
     bool complete = true;     // every work-group ran
     // A snapshot taken while the launch still ran (issue 12, the first picture at once):
     // group_totals, totals' global/local counts and barriers cover the work-groups done so

@@ -52,7 +52,11 @@ void SourceView::draw(AppState& s, ImVec2 size) {
     if (t)
         if (const GroupTrace* g = t->find_group(s.cursor.group); g && s.cursor.interval < int(g->intervals.size()))
             current_line = g->intervals[size_t(s.cursor.interval)].end_line;
-    const float diag_h = t && !t->diagnostics.empty() ? std::min(size.y * 0.35f, ImGui::GetFontSize() * 10) : ImGui::GetFontSize() * 3;
+    // Below the source: the diagnostics, or the key and one line (three when the race check was off:
+    // what was not looked for, and why).
+    const float diag_h = t && !t->diagnostics.empty() ? std::min(size.y * 0.35f, ImGui::GetFontSize() * 10)
+                         : t && !t->checks                ? ImGui::GetFontSize() * 5.5f
+                                                          : ImGui::GetFontSize() * 3;
     // long lines scroll sideways rather than being cut off (28 px text on a projector)
     ImGui::BeginChild("source", ImVec2(size.x, size.y - diag_h), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(theme().mono);
@@ -136,7 +140,11 @@ void SourceView::draw_diagnostics(const AppState& s, const Trace& trace) {
         ImGui::TextColored(ImColor(pal.wrong), "%zu cells of P are wrong (filled in red in the emulation view).", t->wrong_cells.size());
     ImGui::TextColored(ImColor(pal.faint_text), "|| a barrier   >> the barrier that closes %s", cursor_part_text(s).c_str());
     if (t->diagnostics.empty()) {
-        ImGui::Text("Oclgrind's checks%s: no races, divergence or out-of-bounds accesses.", t->checks ? "" : " (off)");
+        if (t->checks)
+            ImGui::TextUnformatted("Oclgrind's checks: no races, divergence or out-of-bounds accesses.");
+        else  // divergence and bounds are Oclgrind's own, always on; races are looked for only with the check
+            text_wrapped_keeping_tuples("Oclgrind found no divergence or out-of-bounds accesses; races were not looked for (its race check was off" +
+                         (t->checks_off_because.empty() ? std::string() : ": " + t->checks_off_because) + ").");
         return;
     }
     // The first ones, and how many more: the list is read, not scrolled through, and wrapped text of

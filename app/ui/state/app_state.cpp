@@ -40,6 +40,7 @@ void TraceSlot::start(Worker& worker, const LaunchConfig& c, std::vector<GroupId
     request.groups = std::move(groups);
     request.ensure = ensure;
     request.cache_requests = true;  // the memory hierarchy section models them
+    request.race_check_if_it_fits = true;  // the window has no switch for it: past the limits, traced without
     request.partial = [box = partial](TraceSnapshot snapshot) {
         std::lock_guard<std::mutex> lock(box->mutex);
         box->latest = std::move(snapshot);
