@@ -395,6 +395,25 @@ TEST(FrameZeros, BriefLinesNameRectanglesByTheirRanges) {
     EXPECT_EQ(zero_write_lines_brief(frame_of(3, {0, 0, 0}, 1, "load")), zero_write_lines(frame_of(3, {0, 0, 0}, 1, "load")));
 }
 
+// "Record GIF" names its file from the trace's kernel, which a saved trace may set to any
+// text: the name keeps letters, digits, '_' and dashes only, so it never leaves its folder.
+TEST(FrameGif, ItsFileNameNeverLeavesItsFolder) {
+    Trace t;
+    t.size = ProblemSize{64, 64, 64};
+    t.kernel = "tiled";
+    EXPECT_EQ(phase_gif_file_name(t, {1, 2, 0}), "tilescope-tiled-64-group-1-2.gif");
+    EXPECT_EQ(phase_gif_file_name(t, {0, 0, 3}), "tilescope-tiled-64-group-0-0-3.gif");
+    for (const std::string& hostile : std::vector<std::string>{"x/../../../.bashrc", "../..", "/etc/passwd", "a\nb", std::string(5000, '/'), "..",
+                                      std::string("\x1b[2J")}) {
+        t.kernel = hostile;
+        const std::string name = phase_gif_file_name(t, {0, 0, 0});
+        EXPECT_EQ(name.find('/'), std::string::npos) << name;
+        EXPECT_EQ(name.find(".."), std::string::npos) << name;
+        EXPECT_LT(name.size(), 120u) << name;
+        EXPECT_EQ(name.rfind("tilescope-", 0), 0u) << name;
+    }
+}
+
 // The GIF steps as the frames do: a frame per part and per iteration of a use part (4x4,
 // TS 2: load, 2 iterations; load, 2 iterations, store), or per part past max_frames.
 TEST(FrameGif, OneFramePerIterationUpToItsBound) {

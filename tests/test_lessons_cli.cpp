@@ -899,6 +899,27 @@ TEST(Tour, RunsToTheEndWithoutATerminalAndAnswersEveryLessonQuestion) {
 
 // The instructor's sheet (issue 21 item 1): every step's title, script and question on one
 // printable page with the answer the GUI reveals, computed from the trace, not the lesson file.
+// Two steps that differ only in a parameter are two set-ups, traced apart: the page, the sheet
+// and class mode answered both from the first one's trace (reg2d at 64 with TSK=32 has K/TSK = 2
+// phases, not TSK=8's 8; a session-57 tester's lesson).
+TEST(InstructorSheet, StepsThatDifferOnlyInAParameterAreTracedApart) {
+    const fs::path lesson = scratch() / "params.json", sheet = scratch() / "params_sheet.html", page = scratch() / "params.html";
+    const auto step = [](int tsk) {
+        return R"({"title": "reg2d TSK )" + std::to_string(tsk) + R"(", "state": {"kernel": "reg2d", "size": "64", "tile": 32,
+                   "params": {"TSK": )" + std::to_string(tsk) + R"(}}, "script": "s",
+                   "question": {"text": "How many phases at TSK )" + std::to_string(tsk) + R"(?", "quantity": "phases"}})";
+    };
+    std::ofstream(lesson) << R"({"title": "params", "steps": [)" + step(8) + ", " + step(32) + "]}";
+    const Result r = run("export --lesson " + lesson.string() + " --html " + page.string() + " --sheet " + sheet.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = slurp(sheet);
+    const size_t first = html.find("How many phases at TSK 8?"), second = html.find("How many phases at TSK 32?");
+    ASSERT_NE(first, std::string::npos);
+    ASSERT_NE(second, std::string::npos);
+    EXPECT_NE(html.substr(first, second - first).find("Answer: 8</b>"), std::string::npos) << html.substr(first, second - first);
+    EXPECT_NE(html.substr(second).find("Answer: 2</b>"), std::string::npos) << html.substr(second, 2000);
+}
+
 TEST(InstructorSheet, EveryStepsScriptQuestionAndTracedAnswer) {
     const std::string lessons = std::string(TILESCOPE_SOURCE_DIR) + "/assets/lessons/";
     const fs::path sheet = scratch() / "sheet4.html", page = scratch() / "page4.html";

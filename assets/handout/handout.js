@@ -895,7 +895,9 @@ function openAt(args) {
   }
   if (args.group) {
     const id = args.group;
-    const i = DATA.groups.findIndex(function (g) { return g.id[0] === id[0] && g.id[1] === (id[1] || 0); });
+    const i = DATA.groups.findIndex(function (g) {
+      return g.id[0] === id[0] && g.id[1] === (id[1] || 0) && (g.id[2] || 0) === (id[2] || 0);
+    });
     if (i >= 0) state.group = i;
   }
   state.heat = !!args.heat;

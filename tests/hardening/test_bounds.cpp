@@ -12,6 +12,7 @@
 #include "core/kernel/kernel_spec.h"
 #include "core/kernel/launch_config.h"
 #include "core/device/runner.h"
+#include "core/teach/scene_values.h"
 
 using namespace tilescope;
 namespace fs = std::filesystem;
@@ -88,6 +89,20 @@ TEST(ShownPath, ALongPathKeepsItsEndAndEscapesControlCharacters) {
     EXPECT_EQ(hostile.find('\x1b'), std::string::npos) << hostile;
     EXPECT_EQ(hostile.find('\n'), std::string::npos) << hostile;
     EXPECT_NE(hostile.find("\\x0a.json"), std::string::npos) << hostile;
+}
+
+// C1 controls as UTF-8 writes them (U+009B is an 8-bit terminal's CSI: "\xc2\x9b" "2J" clears
+// it) are escaped like C0 ones, in every message (a tuning file's device name reached stdout
+// raw) and refused in a lesson's device; other UTF-8 passes untouched.
+TEST(Shown, C1ControlsAreEscapedAndOtherUtf8Kept) {
+    const std::string csi = "a\xc2\x9b" "2Jb\xc2\x85";
+    EXPECT_EQ(shown(csi), "a\\u009b2Jb\\u0085");
+    EXPECT_TRUE(has_control_character(csi));
+    EXPECT_EQ(shown("caf\xc3\xa9 \xe2\x82\xac \xc2\xa0"), "caf\xc3\xa9 \xe2\x82\xac \xc2\xa0");  // é, €, no-break space
+    EXPECT_FALSE(has_control_character("caf\xc3\xa9 \xe2\x82\xac \xc2\xa0"));
+    EXPECT_TRUE(has_control_character("\x1b[2J"));
+    EXPECT_FALSE(scene_device_problem("nvidia\xc2\x9b" "31m").empty());
+    EXPECT_TRUE(scene_device_problem("nvidia").empty());
 }
 
 namespace {

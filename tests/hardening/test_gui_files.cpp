@@ -97,7 +97,12 @@ TEST(GuiFiles, AHugeShapeWithHugeTextsOpensAndDrawsInEveryView) {
     ASSERT_EQ(f.trace.size.N, 65536);
     const std::string name = "naive_" + std::string(250, 'n');  // the longest name a trace file holds
     f.launch.kernel.name = f.trace.kernel = name;
-    f.trace.entry = std::string(256, 'e');
+    // The longest entry name: the function renamed in the source too (the trace's entry must be the launch's).
+    const std::string entry(256, 'e');
+    const size_t at = f.launch.kernel.source.find(f.launch.kernel.entry + "(");
+    ASSERT_NE(at, std::string::npos) << "no '" << f.launch.kernel.entry << "(' in naive.cl";
+    f.launch.kernel.source.replace(at, f.launch.kernel.entry.size(), entry);
+    f.launch.kernel.entry = f.trace.entry = entry;
     f.launch.kernel.title = std::string(60000, 'T');  // one word: nothing to wrap at
     f.launch.kernel.lesson = words(60000);
     f.launch.kernel.tile_meaning = std::string(60000, 'M');

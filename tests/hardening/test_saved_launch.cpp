@@ -138,6 +138,71 @@ TEST(SavedLaunch, EveryFieldIsCheckedAgainstTheOthers) {
     EXPECT_TRUE(parse_trace_file(serialize_trace_file(tiled32()), "ok.tstrace") == tiled32());
 }
 
+// A session-57 tester's files, each resealed: the trace's own copies of its kernel, parameters
+// and flops said another kernel than the launch (the page then judged tiled's counts by naive's
+// closed forms), "verified" sat beside a C of wrong cells or NaNs, an access named an element
+// 2^31 past its buffer (a work-item "computed P33554431,48" of a 64 x 64 C), and a launch of a
+// library's GEMM, which nothing can trace, skipped every check of its NDRange.
+TEST(SavedLaunch, TheTracesOwnCopiesOfItsLaunchAreTheLaunchs) {
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.kernel = "naive"; }), "trace.kernel: 'naive', but the launch's kernel is 'tiled'");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.custom = true; }), "trace.custom");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.entry = "naive"; }), "trace.entry");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.params["WPT"] = 8; }), "trace.params: WPT=8, but the launch's in effect are");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.trace.totals.flops = 1e300; }), "trace.flops");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.kernel.library = "clblast"; }), "launch.kernel.library");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) { f.launch.params_source = std::string(100000, 'x'); }), "launch.params_source");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     ASSERT_TRUE(f.trace.verification && f.trace.verification->verified);
+                     f.trace.wrong_cells.push_back({1, 2});
+                 }),
+                 "true, but the trace lists 1 wrong cells");
+    EXPECT_NAMES(refusal_of([](TraceFile& f) {
+                     ASSERT_TRUE(f.trace.result && !f.trace.result->data.empty());
+                     f.trace.result->data[5] = std::nanf("");
+                 }),
+                 "a NaN or an infinity");
+    for (const bool line : {false, true})
+        EXPECT_NAMES(refusal_of([&](TraceFile& f) {
+                         bool edited = false;
+                         for (GroupTrace& g : f.trace.detail)
+                             for (BarrierInterval& in : g.intervals)
+                                 for (WorkItemAccesses& w : in.access_log)
+                                     for (MemoryAccess& a : w.accesses)
+                                         if (!edited && !a.local() && a.store()) {
+                                             (line ? a.line : a.element) = 0x7ffffff0u;
+                                             edited = true;
+                                         }
+                         ASSERT_TRUE(edited) << "the traced tiled kernel logged no global store";
+                     }),
+                     line ? "an access at line 2147483632" : "an access at element 2147483632 of a buffer of 1024");
+}
+
+// A launch no trace could be made of: tiled at 2048^3 with the race check needs about 9 GB on the
+// emulator (its shadow of the matrices), which refuses it; a file declaring it, every field made
+// consistent, is refused too (a tester's 3.6 KB file at 8192^3 made the GUI paint 2^26-cell grids).
+TEST(SavedLaunch, ALaunchTooLargeForAnyTraceIsRefused) {
+    const std::string why = refusal_of([](TraceFile& f) {
+        const int64_t n = 2048;
+        f.launch.size = f.trace.size = {n, n, n};
+        for (TracedBuffer& b : f.trace.buffers) {
+            b.rows = b.cols = n;
+            b.elements = uint64_t(n * n);
+            b.load_counts.clear();
+            b.store_counts.clear();
+            b.distinct_elements_loaded = b.distinct_elements_stored = 0;
+        }
+        const uint64_t local = f.trace.local[0];
+        f.trace.global = {uint64_t(n), uint64_t(n), 1};
+        f.trace.groups = {uint64_t(n) / local, uint64_t(n) / f.trace.local[1], 1};
+        f.trace.totals.flops = 2.0 * double(n) * double(n) * double(n);
+        f.trace.result.reset();
+        f.trace.verification.reset();
+        f.trace.wrong_cells.clear();
+    });
+    EXPECT_NAMES(why, "launch.size: 2048: a trace of 'tiled' there needs about");
+    EXPECT_NAMES(why, "no trace of it could be made");
+}
+
 TEST(SavedLaunch, ALocalStoreOfNoFloatsIsRefused) {
     // A kernel with a __local argument (tests/hardening/data/local_arg.cl), its size 0.
     CustomKernelOptions o;

@@ -192,9 +192,9 @@ TEST(TraceFileHostile, TheIssuesSemanticEditsNameTheField) {
         // Issue 32: the writer stores invalid bytes as U+FFFD, so what it writes reads back;
         // a hostile author's raw invalid UTF-8 (checksum right) is still refused.
         TraceFile f = tiled32();
-        f.trace.kernel = "bad \xff\xfe name";
+        f.trace.device = "bad \xff\xfe name";  // free text (the kernel's name must be the launch's)
         const TraceFile back = parse_trace_file(serialize_trace_file(f), "x.tstrace");
-        EXPECT_EQ(back.trace.kernel, "bad \xef\xbf\xbd\xef\xbf\xbd name");
+        EXPECT_EQ(back.trace.device, "bad \xef\xbf\xbd\xef\xbf\xbd name");
         const std::string saved = serialize_trace_file(tiled32());
         std::string body = saved.substr(saved.find('\n', saved.find('\n') + 1) + 1);
         const size_t at = body.find("tiled");
@@ -282,7 +282,11 @@ TEST(TraceFileCaches, ADamagedReportIsRefusedNamingTheField) {
     names(caches_refusal([](CacheReport& r) { r.buffers.push_back(r.buffers.front()); }), "trace.caches buffers");
     names(caches_refusal([](CacheReport& r) { r.lines.front().first = -5; }), "trace.caches lines");
     names(caches_refusal([](CacheReport& r) { std::reverse(r.lines.begin(), r.lines.end()); }), "trace.caches lines");
-    names(caches_refusal([](CacheReport& r) { r.params.ways = 0; }), "trace.caches params");
+    names(caches_refusal([](CacheReport& r) { r.params.ways = 0; }), "trace.caches params: ways 0");
+    // A file's field is named as a field, not as an option nobody typed (session 57: "--cus 0").
+    for (const std::string& what : {caches_refusal([](CacheReport& r) { r.params.ways = 0; }),
+                                     caches_refusal([](CacheReport& r) { r.params.cus = 0; })})
+        EXPECT_EQ(what.find("--"), std::string::npos) << what;
     names(caches_refusal([](CacheReport& r) { r.params.l2_bytes = uint64_t(1) << 50; }), "trace.caches params");
     names(caches_refusal([](CacheReport& r) { r.params.cluster_of.assign(200, 0); }), "trace.caches cluster_of");
     names(caches_refusal([](CacheReport& r) { r.params.drift = 2.5; }), "drift");  // issue 31: a pace that runs backwards

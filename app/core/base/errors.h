@@ -24,14 +24,33 @@ struct Cancelled : std::runtime_error {
     Cancelled() : std::runtime_error("cancelled") {}
 };
 
-// User text quoted in a message: control characters escaped and anything past
-// `max_chars` elided, so a hostile value still gives one readable line.
+// C0 controls, DEL, or a C1 control as UTF-8 writes it (U+0080..U+009F; U+009B is a terminal's CSI).
+inline bool has_control_character(std::string_view text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f) return true;
+        if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+            static_cast<unsigned char>(text[i + 1]) < 0xa0)
+            return true;
+    }
+    return false;
+}
+
+// User text quoted in a message: control characters escaped (C0, DEL, and C1 as UTF-8
+// writes them, U+0080..U+009F: U+009B is a terminal's CSI) and anything past `max_chars`
+// elided, so a hostile value still gives one readable line.
 inline std::string shown(std::string_view text, size_t max_chars = 80) {
     static const char* hex = "0123456789abcdef";
     std::string out;
     for (size_t i = 0; i < text.size() && i < max_chars; ++i) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 || c == 0x7f) {
+        if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+            static_cast<unsigned char>(text[i + 1]) < 0xa0) {
+            const unsigned char c1 = static_cast<unsigned char>(text[++i]);  // a continuation byte: 0x80..0x9f
+            out += "\\u00";
+            out += hex[c1 >> 4];
+            out += hex[c1 & 15];
+        } else if (c < 0x20 || c == 0x7f) {
             out += "\\x";
             out += hex[c >> 4];
             out += hex[c & 15];

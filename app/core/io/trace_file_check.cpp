@@ -1,12 +1,15 @@
 #include "core/io/trace_file_check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <string>
 
 #include "core/base/errors.h"
+#include "core/base/input_budget.h"
 #include "core/caches/cache_model.h"
+#include "core/emulator/trace_runner.h"
 #include "core/base/untrusted_file.h"
 #include "core/io/trace_file.h"
 
@@ -169,6 +172,12 @@ void check_trace(const Trace& t) {
                 for (const MemoryAccess& a : w.accesses) {
                     const size_t buffers = a.local() ? t.local_buffers.size() : t.buffers.size();
                     if (a.buffer >= buffers) bad(fi + " access_log", "an access names buffer " + num(a.buffer) + " of " + num(buffers));
+                    // global: an element of the buffer; local: a 4-byte word of the array
+                    const uint64_t extent = a.local() ? local_extent.at(t.local_buffers[a.buffer].name).elements
+                                                      : t.buffers[a.buffer].elements;
+                    if (a.element >= extent)
+                        bad(fi + " access_log", "an access at element " + num(a.element) + " of a buffer of " + num(extent));
+                    if (a.line > uint64_t(kMaxTraceLine)) bad(fi + " access_log", "an access at line " + num(a.line) + "; accepted: 0 to " + num(kMaxTraceLine));
                     if (a.has_value() && (!a.store() || !a.local() || a.size == 0))
                         bad(fi + " access_log", std::string("an access carries stored words but is ") +
                                                     (!a.store() ? "a load" : !a.local() ? "a global store" : "a store of 0 bytes") +
@@ -214,6 +223,14 @@ void check_trace(const Trace& t) {
         if (product("trace.result shape", uint64_t(m.rows), uint64_t(m.cols), kMaxTraceMatrixCells) != m.data.size())
             bad("trace.result data", num(m.data.size()) + " values for " + std::to_string(m.rows) + " x " + std::to_string(m.cols));
     }
+    // Verified means every checked cell within the tolerance: no wrong cell, no NaN or infinity.
+    if (t.verification && t.verification->verified) {
+        if (!t.wrong_cells.empty())
+            bad("trace.verification verified", "true, but the trace lists " + num(t.wrong_cells.size()) + " wrong cells");
+        if (t.result)
+            for (const float x : t.result->data)
+                if (!std::isfinite(x)) bad("trace.verification verified", "true, but the result holds a NaN or an infinity");
+    }
 }
 
 // The cache model's report (issue 24, item 4). Nothing re-runs the model from a file, but
@@ -242,7 +259,13 @@ void check_caches(const Trace& t) {
     try {
         check_cache_params(r.params, t.geometry.sector_bytes);
     } catch (const InputError& e) {
-        bad("trace.caches params", e.what());
+        // The check words its lines for the command line ("--sector 32: ..."); nobody typed these:
+        // the file's fields are named without the dashes ("sector 32: ...").
+        std::string what = e.what();
+        for (size_t at = what.find("--"); at != std::string::npos; at = what.find("--", at))
+            if (at + 2 < what.size() && std::islower(static_cast<unsigned char>(what[at + 2]))) what.erase(at, 2);
+            else at += 2;
+        bad("trace.caches params", what);
     }
     if (r.params.cluster_of.size() > r.params.cus)
         bad("trace.caches cluster_of", num(r.params.cluster_of.size()) + " entries; accepted: at most one per unit (" + num(r.params.cus) + ")");
@@ -306,6 +329,11 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
     if (c.size != t.size) bad("launch.size", c.size.label() + ", but the trace's is " + t.size.label());
     in_range("launch.tile", c.tile, k.custom ? 0 : 1, kMaxTraceTile);
     if (!k.custom && c.tile != t.tile) bad("launch.tile", std::to_string(c.tile) + ", but the trace's is " + std::to_string(t.tile));
+    // Where the tile and parameters came from, as core/tuning labels it (a table row prints it:
+    // a 20 MB label was a 20 MB row).
+    static const std::set<std::string> kSources = {"default", "tuned", "similar", "type-defaults", "given"};
+    if (!kSources.count(c.params_source))
+        bad("launch.params_source", "'" + shown(c.params_source, 40) + "'; accepted: default, tuned, similar, type-defaults or given");
     for (const auto& [name, value] : c.params) {
         text("launch.params", name, 64);
         in_range("launch.params " + shown(name, 40), value, -(int64_t(1) << 40), int64_t(1) << 40);
@@ -313,8 +341,39 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
     // Every field against the others (issue 32, item 3): the one validator of saved launches.
     validate_launch(c);
     // ...and against what was traced: the same NDRange.
-    if (!k.library.empty()) return;
+    // The emulator never runs a library's GEMM: no trace of one was ever made.
+    if (!k.library.empty())
+        bad("launch.kernel.library", "'" + shown(k.library, 40) + "': a library call cannot be traced; accepted: none (a ladder rung or a kernel's source)");
     const ResolvedLaunch r = resolve(c);
+    // ...the same kernel, at the same parameters, counting the same flops: the trace's own
+    // copies are what the views and the closed forms read.
+    if (t.kernel != k.name) bad("trace.kernel", "'" + shown(t.kernel, 40) + "', but the launch's kernel is '" + shown(k.name, 40) + "'");
+    if (t.custom != k.custom) bad("trace.custom", std::string(t.custom ? "true" : "false") + ", but the launch's kernel is " + (k.custom ? "custom" : "a ladder rung"));
+    if (!k.entry.empty() && t.entry != k.entry)
+        bad("trace.entry", "'" + shown(t.entry, 40) + "', but the launch's entry is '" + shown(k.entry, 40) + "'");
+    if (t.params != r.params) {
+        const auto listed = [](const std::map<std::string, int64_t>& p) {
+            std::string out;
+            for (const auto& [name, value] : p) out += (out.empty() ? "" : " ") + shown(name, 40) + "=" + std::to_string(value);
+            return out.empty() ? std::string("none") : out;
+        };
+        bad("trace.params", listed(t.params) + ", but the launch's in effect are " + listed(r.params));
+    }
+    if (t.totals.flops != r.flops)
+        bad("trace.flops", std::to_string(t.totals.flops) + ", but the launch does " + std::to_string(r.flops) + " (2 M N K)");
+    // ...and a launch the emulator could have traced: it refuses one past the 1 GiB budget
+    // even on one thread without the cache model's requests (the least a trace of it needs),
+    // so a file declaring more was never a trace (3.6 KB claiming tiled at 8192^3 made the GUI
+    // paint grids of 2^26 cells for each matrix; every cell of C wrong at 4096^3: 4 GB).
+    TraceOptions least;
+    least.checks = t.checks;
+    least.cache_requests = false;
+    for (const GroupTrace& g : t.detail) least.groups.push_back(g.group);
+    const TraceEstimate e = estimate_trace(c, least, 1);
+    if (e.peak_bytes > kInputBudgetBytes)
+        bad("launch.size", c.size.label() + ": a trace of '" + shown(k.name, 40) + "' there needs " + e.text() +
+                               ", past the emulator's " + std::to_string(kInputBudgetBytes >> 30) +
+                               " GiB; no trace of it could be made");
     // ...the same matrices, of the shapes its arguments have at its size.
     for (const ResolvedArg& a : r.args) {
         if (a.spec.kind != ArgSpec::Kind::Matrix) continue;

@@ -34,12 +34,19 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
         LaunchConfig config;
         std::set<GroupId> groups;
     };
-    const auto key_of = [](const LaunchConfig& c) { return c.kernel.name + " " + c.size.label() + " " + std::to_string(c.tile); };
+    // Two set-ups are one trace only when everything the trace depends on is the same: the
+    // parameters too (reg2d with TSK=8 and with TSK=32 have different phases).
+    const auto key_of = [](const LaunchConfig& c) {
+        std::string key = c.kernel.name + " " + c.size.label() + " " + std::to_string(c.tile);
+        for (const auto& [name, value] : c.params) key += " " + name + "=" + std::to_string(value);
+        return key;
+    };
     const auto shows_trace = [](const LessonStep& s) { return s.state.value("view", std::string("emulation")) != "performance"; };
     const auto group_of = [](const LessonStep& s) -> std::optional<GroupId> {
         const auto g = s.state.find("group");
         if (g == s.state.end() || !g->is_array() || g->empty()) return std::nullopt;
-        return GroupId{g->at(0).get<uint32_t>(), g->size() > 1 ? g->at(1).get<uint32_t>() : 0u, 0u};
+        return GroupId{g->at(0).get<uint32_t>(), g->size() > 1 ? g->at(1).get<uint32_t>() : 0u,
+                       g->size() > 2 ? g->at(2).get<uint32_t>() : 0u};  // splitk's slice is its Z
     };
     // Every set-up first (so a bad value stops the export before any tracing).
     std::map<std::string, Setup> setups;
@@ -104,7 +111,7 @@ nlohmann::json lesson_page_data(const Lesson& lesson, const TaskProgress& progre
             }
             step["trace"] = index[key];
             json open = json::object();
-            if (const auto g = group_of(s)) open["group"] = {(*g)[0], (*g)[1]};
+            if (const auto g = group_of(s)) open["group"] = {(*g)[0], (*g)[1], (*g)[2]};
             for (const char* k : {"phase", "interval", "iteration"})
                 if (s.state.contains(k)) open[k] = s.state[k];
             if (s.state.contains("part")) open["part"] = s.state["part"];

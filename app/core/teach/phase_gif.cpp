@@ -4,6 +4,7 @@
 #include "core/trace/frame.h"
 #include "core/trace/phases.h"
 
+#include <cctype>
 #include <gif_lib.h>
 #include <unistd.h>
 
@@ -187,6 +188,18 @@ void dashed(Canvas& c, const Box& b, const Rect& r, uint8_t colour) {
 }
 
 }  // namespace
+
+std::string phase_gif_file_name(const Trace& trace, const GroupId& group) {
+    std::string kernel;
+    for (const char c : trace.kernel) {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') kernel += c;
+        else if (!kernel.empty() && kernel.back() != '-') kernel += '-';
+        if (kernel.size() >= 64) break;
+    }
+    while (!kernel.empty() && kernel.back() == '-') kernel.pop_back();
+    return "tilescope-" + (kernel.empty() ? std::string("kernel") : kernel) + "-" + trace.size.label() + "-group-" +
+           std::to_string(group[0]) + "-" + std::to_string(group[1]) + (group[2] ? "-" + std::to_string(group[2]) : "") + ".gif";
+}
 
 int write_phase_gif(const Trace& t, const MatrixRoles& roles, const GroupId& group, const std::string& path,
                     const PhaseGifOptions& options) {

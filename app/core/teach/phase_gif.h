@@ -30,6 +30,11 @@ struct PhaseGifOptions {
 // word wider than a line is a line of its own (never cut).
 std::vector<std::string> wrap_caption(const std::string& text, int width, int scale);
 
+// The GUI's "Record GIF" file name: "tilescope-tiled-64-group-1-2.gif". The kernel's name may come
+// from a saved trace (any text, "/" and ".." included), so it is cut down to letters, digits and
+// dashes: the name never leaves the folder it is put in.
+std::string phase_gif_file_name(const Trace& trace, const GroupId& group);
+
 // Writes `path` atomically (mode 0644, less what the umask takes away); returns the number of
 // frames (a part with iterations counts one per iteration).
 // Throws InputError when the group has no detail in the trace or the file cannot be written.

@@ -1,5 +1,7 @@
 #include "core/teach/scene_values.h"
 
+#include "core/base/errors.h"
+
 #include <algorithm>
 
 namespace tilescope {
@@ -25,9 +27,8 @@ bool is_scene_part(std::string_view p) { return std::find(kSceneParts.begin(), k
 std::string scene_device_problem(std::string_view device) {
     if (device.size() > kMaxSceneDeviceChars)
         return std::to_string(device.size()) + " characters; accepted: at most " + std::to_string(kMaxSceneDeviceChars);
-    for (const char c : device)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-            return "holds a control character; accepted: a device's name or a part of it, such as pocl or nvidia";
+    if (has_control_character(device))
+        return "holds a control character; accepted: a device's name or a part of it, such as pocl or nvidia";
     return {};
 }
 
