@@ -361,19 +361,6 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
     }
     if (t.totals.flops != r.flops)
         bad("trace.flops", std::to_string(t.totals.flops) + ", but the launch does " + std::to_string(r.flops) + " (2 M N K)");
-    // ...and a launch the emulator could have traced: it refuses one past the 1 GiB budget
-    // even on one thread without the cache model's requests (the least a trace of it needs),
-    // so a file declaring more was never a trace (3.6 KB claiming tiled at 8192^3 made the GUI
-    // paint grids of 2^26 cells for each matrix; every cell of C wrong at 4096^3: 4 GB).
-    TraceOptions least;
-    least.checks = t.checks;
-    least.cache_requests = false;
-    for (const GroupTrace& g : t.detail) least.groups.push_back(g.group);
-    const TraceEstimate e = estimate_trace(c, least, 1);
-    if (e.peak_bytes > kInputBudgetBytes)
-        bad("launch.size", c.size.label() + ": a trace of '" + shown(k.name, 40) + "' there needs " + e.text() +
-                               ", past the emulator's " + std::to_string(kInputBudgetBytes >> 30) +
-                               " GiB; no trace of it could be made");
     // ...the same matrices, of the shapes its arguments have at its size.
     for (const ResolvedArg& a : r.args) {
         if (a.spec.kind != ArgSpec::Kind::Matrix) continue;
@@ -390,6 +377,20 @@ void check_launch(const LaunchConfig& c, const Trace& t) {
                                             " at the launch's sizes, but the trace's launch was global " +
                                             num(t.global[0]) + "x" + num(t.global[1]) + "x" + num(t.global[2]) + " and local " +
                                             num(t.local[0]) + "x" + num(t.local[1]) + "x" + num(t.local[2]));
+    // ...and, last (its detail groups now known to lie inside its NDRange), a launch the
+    // emulator could have traced: it refuses one past the 1 GiB budget even on one thread
+    // without the cache model's requests (the least a trace of it needs), so a file declaring
+    // more was never a trace (3.6 KB claiming tiled at 8192^3 made the GUI
+    // paint grids of 2^26 cells for each matrix; every cell of C wrong at 4096^3: 4 GB).
+    TraceOptions least;
+    least.checks = t.checks;
+    least.cache_requests = false;
+    for (const GroupTrace& g : t.detail) least.groups.push_back(g.group);
+    const TraceEstimate e = estimate_trace(c, least, 1);
+    if (e.peak_bytes > kInputBudgetBytes)
+        bad("launch.size", c.size.label() + ": a trace of '" + shown(k.name, 40) + "' there needs " + e.text() +
+                               ", past the emulator's " + std::to_string(kInputBudgetBytes >> 30) +
+                               " GiB; no trace of it could be made");
 }
 
 }  // namespace
